@@ -1,0 +1,129 @@
+// Package analysis turns text into index terms for Oráculo's full-text
+// search.
+//
+// The same Analyzer is applied to the text that is indexed and to the
+// question that is searched, and the resulting terms are written
+// space-separated into SQLite FTS5, so every term is a non-empty string of
+// Unicode letters, digits and combining marks with no spaces.
+//
+// An Analyzer is a fixed chain of small pieces in the manner of bleve: a
+// Tokenizer splits the text and each TokenFilter transforms the token stream:
+//
+//	unicode tokenizer → lowercase → accent folding → length limit → stop words → stemmer
+//
+// Accent folding runs before the stop list and the stemmer (not after them,
+// as in a classic Snowball pipeline) because notes and questions are often
+// typed without accents: when both the stop list and the stemmer see only the
+// folded form, "cancelación" and "cancelacion", "qué" and "que" are
+// indistinguishable by construction instead of by luck. The Spanish stemmer in
+// this package is the Snowball Spanish algorithm rewritten for folded input
+// (see stem_es.go).
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// ErrUnsupportedLanguage is returned (wrapped) by New for a language it does
+// not know.
+var ErrUnsupportedLanguage = errors.New("analysis: unsupported language")
+
+// Revisions of each language's pipeline. Bump the number whenever a change
+// to this package can change the output of Terms for that language (stop
+// list, stemmer, folding, tokenizer...). TestGolden fails until the revision
+// and the golden digest are updated together.
+const (
+	esRevision = 1
+	enRevision = 1
+)
+
+// Analyzer turns text into index terms. It is immutable after New and safe
+// for concurrent use.
+type Analyzer struct {
+	lang      string
+	version   string
+	tokenizer Tokenizer
+	filters   []TokenFilter
+}
+
+// New returns the analyzer for lang: "es" (or "spanish") or "en" (or
+// "english"), case-insensitive and ignoring surrounding spaces. Any other
+// value yields an error that wraps ErrUnsupportedLanguage.
+func New(lang string) (*Analyzer, error) {
+	switch strings.ToLower(strings.TrimSpace(lang)) {
+	case "es", "spanish":
+		return newAnalyzer("es", esRevision,
+			lowercaseFilter{},
+			foldFilter{keepEnye: true},
+			lengthFilter{max: MaxTermBytes},
+			stopFilter{words: spanishStopWords},
+			stemFilter{stem: stemSpanish},
+		), nil
+	case "en", "english":
+		return newAnalyzer("en", enRevision,
+			lowercaseFilter{},
+			foldFilter{keepEnye: false},
+			lengthFilter{max: MaxTermBytes},
+			stopFilter{words: englishStopWords},
+			stemFilter{stem: stemEnglish},
+		), nil
+	}
+	return nil, fmt.Errorf("%w %q (want \"es\" or \"en\")", ErrUnsupportedLanguage, lang)
+}
+
+func newAnalyzer(lang string, revision int, filters ...TokenFilter) *Analyzer {
+	// Terms also depend on the Unicode tables (letter/digit classes, case
+	// mapping, decompositions), which change with the Go toolchain and
+	// golang.org/x/text, so their versions are part of the analyzer version.
+	v := fmt.Sprintf("%s-%d+u%s", lang, revision, unicode.Version)
+	if norm.Version != unicode.Version {
+		v += "+n" + norm.Version
+	}
+	return &Analyzer{
+		lang:      lang,
+		version:   v,
+		tokenizer: unicodeTokenizer{},
+		filters:   filters,
+	}
+}
+
+// Lang returns the analyzer's language code: "es" or "en".
+func (a *Analyzer) Lang() string { return a.lang }
+
+// Version identifies the analyzer's behaviour, for example "es-1+u15.0.0":
+// language, pipeline revision and Unicode version. It changes whenever the
+// output of Terms could change, so an index that stores it knows when it
+// must be rebuilt.
+func (a *Analyzer) Version() string { return a.version }
+
+// Terms returns the analysed terms of text in text order, duplicates kept.
+// Every term is non-empty, at most MaxTermBytes long and contains only
+// letters, digits and combining marks (never a space). Terms never panics;
+// invalid UTF-8 bytes separate tokens.
+func (a *Analyzer) Terms(text string) []string {
+	ts := a.Analyze(text)
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Term
+	}
+	return out
+}
+
+// Analyze is like Terms but returns the tokens with their byte offsets in
+// text and their ordinal position among the tokenizer's output (positions
+// of removed stop words are skipped, not renumbered).
+func (a *Analyzer) Analyze(text string) TokenStream {
+	ts := a.tokenizer.Tokenize(text)
+	for _, f := range a.filters {
+		ts = f.Filter(ts)
+	}
+	return ts
+}

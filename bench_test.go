@@ -1,0 +1,169 @@
+package oraculo_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/synth"
+	"github.com/oraculo/oraculo/retrieve"
+)
+
+// BenchmarkIngest measures ingest throughput (MB/s of notes) into a fresh
+// index: walk, read, hash, chunk, analyse and write.
+func BenchmarkIngest(b *testing.B) {
+	notes := b.TempDir()
+	size, err := synth.Write(notes, 2000, 10, 400)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := range b.N {
+		eng, err := oraculo.Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("i%d.db", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		eng.Close()
+	}
+}
+
+// BenchmarkReingestUnchanged measures a re-run over notes that did not
+// change: read and hash only.
+func BenchmarkReingestUnchanged(b *testing.B) {
+	notes := b.TempDir()
+	size, err := synth.Write(notes, 2000, 10, 400)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	eng, err := oraculo.Open(ctx, filepath.Join(b.TempDir(), "u.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var (
+	benchIndexes   = map[int]string{}
+	benchIndexesMu sync.Mutex
+)
+
+// benchIndex builds (once per process) an index of about n chunks: one
+// session of ~120 words per chunk.
+func benchIndex(b *testing.B, n int) string {
+	benchIndexesMu.Lock()
+	defer benchIndexesMu.Unlock()
+	if db, ok := benchIndexes[n]; ok {
+		return db
+	}
+	dir, err := os.MkdirTemp("", "oraculo-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	notes := filepath.Join(dir, "notes")
+	if _, err := synth.Write(notes, n, 50, 120); err != nil {
+		b.Fatal(err)
+	}
+	db := filepath.Join(dir, "bench.db")
+	ctx := context.Background()
+	eng, err := oraculo.Open(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close()
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	st, _ := eng.Stats(ctx)
+	b.Logf("index of %d sessions: %d chunks, %d paragraphs, %d bytes", n, st.Chunks, st.Children, st.Bytes)
+	benchIndexes[n] = db
+	return db
+}
+
+var benchQuestions = []string{
+	"¿qué pasó con el mapa del archiduque?",
+	"¿quién es " + synth.Name(42) + "?",
+	"la cripta custodiada por espectros",
+	"¿dónde encendimos la hoguera después de cruzar el puente?",
+}
+
+// BenchmarkBM25 compares a full Oráculo keyword search (analysis, FTS5
+// query, small-to-big jump to parents, loading chunks) with the same FTS5
+// query issued directly, at three index sizes. The ratio of the two is the
+// overhead Oráculo adds.
+func BenchmarkBM25(b *testing.B) {
+	sizes := []int{1000, 10000, 100000}
+	if s := os.Getenv("ORACULO_BENCH_SIZES"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			var n int
+			fmt.Sscan(f, &n)
+			sizes = append(sizes, n)
+		}
+	}
+	ctx := context.Background()
+	const k = 10
+	for _, n := range sizes {
+		db := benchIndex(b, n)
+		eng, err := oraculo.Open(ctx, db)
+		if err != nil {
+			b.Fatal(err)
+		}
+		an, _ := analysis.New("es")
+		b.Run(fmt.Sprintf("chunks=%d/oraculo", n), func(b *testing.B) {
+			for i := range b.N {
+				if _, err := eng.Search(ctx, benchQuestions[i%len(benchQuestions)], oraculo.SearchOptions{K: k}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("chunks=%d/raw-fts5", n), func(b *testing.B) {
+			queries := make([]string, len(benchQuestions))
+			for i, q := range benchQuestions {
+				queries[i] = index.MatchQuery(an.Terms(q))
+			}
+			stmt, err := eng.Index().DB().Prepare(`SELECT rowid, bm25(children_fts, 1.0, 1.0) FROM children_fts
+				WHERE children_fts MATCH ? ORDER BY rank LIMIT ?`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer stmt.Close()
+			b.ResetTimer()
+			for i := range b.N {
+				rows, err := stmt.Query(queries[i%len(queries)], retrieve.Depth(k))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for rows.Next() {
+					var id int64
+					var s float64
+					rows.Scan(&id, &s)
+				}
+				rows.Close()
+			}
+		})
+		eng.Close()
+	}
+}

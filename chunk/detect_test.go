@@ -1,0 +1,144 @@
+package chunk
+
+import "testing"
+
+func TestDetectSession(t *testing.T) {
+	tests := []struct {
+		line    string
+		ok      bool
+		number  int
+		heading string
+	}{
+		// ATX headings, any level, with or without accent, any case.
+		{"## Sesión 12 — Título", true, 12, "Sesión 12 — Título"},
+		{"# Sesion 3", true, 3, "Sesion 3"},
+		{"### SESIÓN 4: x", true, 4, "SESIÓN 4: x"},
+		{"## Sesión nº 5", true, 5, "Sesión nº 5"},
+		{"## Sesión #6", true, 6, "Sesión #6"},
+		{"## sesión n.º 8", true, 8, "sesión n.º 8"},
+		{"###### Session 10", true, 10, "Session 10"},
+		{"## Session 2: The Red Shield", true, 2, "Session 2: The Red Shield"},
+		{"## Sesión 3 ##", true, 3, "Sesión 3"},
+		{"   ## Sesión 3", true, 3, "Sesión 3"},
+		{"## **Sesión 7**", true, 7, "Sesión 7"},
+		{"## Sesión 5 fue dura", true, 5, "Sesión 5 fue dura"},
+		{"## Sesio\u0301n 9", true, 9, "Sesio\u0301n 9"},
+		{"## Sesión 5b — continuación", true, 5, "Sesión 5b — continuación"},
+		{"## Sesión 12-13", true, 12, "Sesión 12-13"},
+		// Bold markers.
+		{"**Sesión 7**", true, 7, "Sesión 7"},
+		{"__Sesión 7__", true, 7, "Sesión 7"},
+		{"**Sesión 7 — Título**", true, 7, "Sesión 7 — Título"},
+		{"**Sesión 7:** texto", true, 7, "Sesión 7: texto"},
+		{"**Sesión 7**: texto", true, 7, "Sesión 7: texto"},
+		{"***Sesión 7***", true, 7, "Sesión 7"},
+		{"**Sesión 7:** llegamos a Daggerford de noche y el duque nos recibió al día siguiente sin ganas", true, 7, "Sesión 7"},
+		// Plain lines.
+		{"Sesión 7: texto", true, 7, "Sesión 7: texto"},
+		{"Sesión 7 : texto", true, 7, "Sesión 7 : texto"},
+		{"Sesión 7:", true, 7, "Sesión 7"},
+		{"Sesión 7", true, 7, "Sesión 7"},
+		{"sesion 7 — La cripta", true, 7, "sesion 7 — La cripta"},
+		{"Sesión 7 - La huida del pueblo", true, 7, "Sesión 7 - La huida del pueblo"},
+		{"Sesión 7 – La huida", true, 7, "Sesión 7 – La huida"},
+		{"  Sesión 7: texto", true, 7, "Sesión 7: texto"},
+		{"Sesión 7: el grupo cruza el bosque y pelea con lobos, luego descansa en la posada del camino", true, 7, "Sesión 7"},
+		{"Sesión 007: inicio", true, 7, "Sesión 007: inicio"},
+
+		// Passing mentions and look-alikes.
+		{"…ya lo vimos en la sesión 5…", false, 0, ""},
+		{"En la Sesión 3 conocimos a Sildar.", false, 0, ""},
+		{"en la Sesión 3 conocimos…", false, 0, ""},
+		{"Sesión 5 fue dura para todos", false, 0, ""},
+		{"La sesión 12: el regreso", false, 0, ""},
+		{"- Sesión 7: algo", false, 0, ""},
+		{"* Sesión 7: algo", false, 0, ""},
+		{"1. Sesión 7: algo", false, 0, ""},
+		{"| Sesión 7 | Phandalin |", false, 0, ""},
+		{"> Sesión 7: cita", false, 0, ""},
+		{"Sesiones", false, 0, ""},
+		{"## Sesiones", false, 0, ""},
+		{"## Sesiones 1 a 10", false, 0, ""},
+		{"Sesión", false, 0, ""},
+		{"## Sesión", false, 0, ""},
+		{"## Sesión final", false, 0, ""},
+		{"**Sesión**", false, 0, ""},
+		{"**Sesión 7** fue dura", false, 0, ""},
+		{"**Sesión 7 fue dura", false, 0, ""},
+		{"Sesión 5a", true, 5, "Sesión 5a"},
+		{"Sesión 5ta: algo", false, 0, ""},
+		{"Sesión 5ª: algo", false, 0, ""},
+		{"Sesión 7-8: doble", false, 0, ""},
+		{"Sesión 7 — una línea con guion que tiene bastantes más de doce palabras en total, demasiadas", false, 0, ""},
+		{"    Sesión 7: indentada como código", false, 0, ""},
+		{"#Sesión 7", false, 0, ""},
+		{"Sesión 12345678901: número enorme", false, 0, ""},
+		{"Sessions 3: plural", false, 0, ""},
+		{"Sesionó 3", false, 0, ""},
+		{"", false, 0, ""},
+	}
+	for _, tc := range tests {
+		n, h, ok := DetectSession(tc.line)
+		if ok != tc.ok || n != tc.number || h != tc.heading {
+			t.Errorf("DetectSession(%q) = %d, %q, %v; want %d, %q, %v", tc.line, n, h, ok, tc.number, tc.heading, tc.ok)
+		}
+	}
+}
+
+func TestSessionFromPath(t *testing.T) {
+	tests := []struct {
+		path   string
+		ok     bool
+		number int
+	}{
+		{"Sesiones/Sesion 7.md", true, 7},
+		{"sesion 25.md", true, 25},
+		{"Sesión 3.txt", true, 3},
+		{"SESIÓN 4.md", true, 4},
+		{"Session 12.md", true, 12},
+		{"campaña/sesiones/sesion_07.md", true, 7},
+		{"Sesion-3.md", true, 3},
+		{"Sesion7.md", true, 7},
+		{"Sesión nº 8.md", true, 8},
+		{"Sesión 9 - La cripta.md", true, 9},
+		{"2024-03-12 Sesión 10.md", true, 10},
+		{"012 - Sesion 12.md", true, 12},
+		{"Sesión 5b.md", true, 5},
+		{"Sesion 7", true, 7},
+
+		{"Sesiones.md", false, 0},
+		{"Sesiones/notas.md", false, 0},
+		{"Sesiones/Resumen sesión 7.md", false, 0},
+		{"Sesión.md", false, 0},
+		{"Sesión final.md", false, 0},
+		{"NPCs/Harbin Wester.md", false, 0},
+		{"Sesión 5ta.md", false, 0},
+		{"", false, 0},
+	}
+	for _, tc := range tests {
+		n, ok := SessionFromPath(tc.path)
+		if ok != tc.ok || n != tc.number {
+			t.Errorf("SessionFromPath(%q) = %d, %v; want %d, %v", tc.path, n, ok, tc.number, tc.ok)
+		}
+	}
+}
+
+func TestDocTitle(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  Document
+		want string
+	}{
+		{"explicit", Document{Path: "a/b.md", Title: " Mi título ", Text: "# Otro"}, "Mi título"},
+		{"first h1", Document{Path: "a/b.md", Text: "intro\n## Dos\n# **Uno** #\n# Tres"}, "Uno"},
+		{"h1 in fence skipped", Document{Path: "a/b.md", Text: "```\n# No\n```\n# Sí"}, "Sí"},
+		{"stem", Document{Path: "NPCs/Harbin Wester.md", Text: "## Apariencia"}, "Harbin Wester"},
+		{"stem without folder", Document{Path: "notas.txt"}, "notas"},
+		{"empty h1 skipped", Document{Path: "x.md", Text: "#\n# Real"}, "Real"},
+	}
+	for _, tc := range tests {
+		if got := DocTitle(tc.doc); got != tc.want {
+			t.Errorf("%s: DocTitle = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,285 @@
+// Command oraculo ingests a folder of notes into one SQLite index and
+// searches it. See "oraculo -h".
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/internal/progress"
+	"golang.org/x/term"
+)
+
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	lang = detectLang(uiLangArg(args))
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, msg("usage"))
+		return 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "ingest":
+		err = cmdIngest(ctx, rest, stdout, stderr)
+	case "search":
+		err = cmdSearch(ctx, rest, stdin, stdout, stderr)
+	case "chunks":
+		err = cmdChunks(ctx, rest, stdout, stderr)
+	case "stats":
+		err = cmdStats(ctx, rest, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "oraculo", version)
+	default:
+		fmt.Fprintln(stderr, msg("unknown-command", cmd))
+		fmt.Fprint(stderr, msg("usage"))
+		return 2
+	}
+	var usage usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &usage):
+		fmt.Fprintln(stderr, msg("error", err))
+		return 2
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, msg("interrupted"))
+		return 130
+	default:
+		fmt.Fprintln(stderr, msg("error", err))
+		return 1
+	}
+}
+
+type usageError struct{ error }
+
+// uiLangArg finds --ui-lang before flags are parsed, so that flag errors
+// are already in the right language.
+func uiLangArg(args []string) string {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--ui-lang="); ok {
+			return v
+		}
+		if (a == "--ui-lang" || a == "-ui-lang") && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+// newFlags makes a command's flag set with the flags every command shares.
+func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet("oraculo "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "index file (default $ORACULO_DB or "+oraculo.DefaultDBPath+")")
+	fs.String("ui-lang", "", "language of messages: es or en (default: locale)")
+	return fs, db
+}
+
+// parse parses flags anywhere among the arguments and returns the others.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		if args[0] == "--" {
+			return append(rest, args[1:]...), nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, db := newFlags("ingest", stderr)
+	corpusLang := fs.String("lang", "", "language of the notes: es or en (default: the index's, es for a new one)")
+	maxWords := fs.Int("max-words", 0, "most words in a chunk (default: the index's, 1200 for a new one)")
+	overlap := fs.Int("overlap-words", -1, "overlap of blind windows in words (default: the index's, or a tenth of --max-words)")
+	maxMB := fs.Float64("max-file-mb", 16, "skip files larger than this many MB")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	quiet := fs.Bool("quiet", false, "no progress output")
+	dirs, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return usageError{errors.New(msg("ingest-no-dirs"))}
+	}
+	opts := oraculo.IngestOptions{Lang: *corpusLang, MaxWords: *maxWords, MaxFileBytes: int64(*maxMB * (1 << 20))}
+	if *overlap >= 0 {
+		opts.OverlapWords, opts.OverlapSet = *overlap, true
+	}
+	if err := oraculo.ValidateIngestOptions(opts); err != nil {
+		return err
+	}
+	eng, err := oraculo.Open(ctx, oraculo.DBPath(*db))
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	var bar *progress.Bar
+	if !*quiet {
+		bar = progress.New(stderr, isTerminal(stderr), msg("ingesting"))
+		opts.Progress = func(p oraculo.Progress) { bar.Update(p.Done, p.Total, p.Bytes, p.Path) }
+	}
+	rep, err := eng.Ingest(ctx, dirs, opts)
+	if bar != nil {
+		bar.Done()
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, rep)
+	}
+	printIngestReport(stdout, eng.DBPath(), rep)
+	return nil
+}
+
+func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, db := newFlags("search", stderr)
+	k := fs.Int("k", oraculo.DefaultK, "how many chunks to return")
+	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25 (dense and entity come later); default: all available")
+	asJSON := fs.Bool("json", false, "one JSON object per question, on one line")
+	words, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *k < 1 {
+		return usageError{errors.New(msg("bad-k"))}
+	}
+	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	opts := oraculo.SearchOptions{K: *k}
+	if *paths != "" {
+		opts.Paths = strings.Split(*paths, ",")
+	}
+	answer := func(q string) error {
+		hits, err := eng.Search(ctx, q, opts)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSONLine(stdout, struct {
+				Question string        `json:"question"`
+				Hits     []oraculo.Hit `json:"hits"`
+			}{q, hits})
+		}
+		printHits(stdout, q, hits)
+		return nil
+	}
+	if len(words) > 0 {
+		return answer(strings.Join(words, " "))
+	}
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		q := strings.TrimSpace(sc.Text())
+		if q == "" {
+			continue
+		}
+		if err := answer(q); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+func cmdChunks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, db := newFlags("chunks", stderr)
+	asJSON := fs.Bool("json", false, "one JSON object per chunk, on one line")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	chunks, err := eng.Chunks(ctx, paths)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		for _, c := range chunks {
+			if err := writeJSONLine(stdout, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	printChunks(stdout, chunks)
+	return nil
+}
+
+func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, db := newFlags("stats", stderr)
+	asJSON := fs.Bool("json", false, "print as JSON")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	st, err := eng.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, st)
+	}
+	printStats(stdout, st)
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

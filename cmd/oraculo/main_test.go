@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/internal/synth"
+)
+
+// The test binary doubles as the oraculo command when this variable is set,
+// so the crash test can kill a real ingest process.
+func TestMain(m *testing.M) {
+	if os.Getenv("ORACULO_TEST_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func writeNote(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func smallNotes(t *testing.T) string {
+	dir := t.TempDir()
+	writeNote(t, filepath.Join(dir, "Sesiones", "Campaña.md"), `# Campaña
+
+## Sesión 1 — El puente
+
+Cruzamos el puente de Galerna. Norkiel cayó en combate contra los trolls.
+
+## Sesión 2 — La cripta
+
+En la cripta encontramos el mapa del archiduque, como ya vimos en la sesión 1.
+`)
+	writeNote(t, filepath.Join(dir, "NPCs", "Harbin Wester.md"), "---\ntitle: Harbin Wester\naliases: [el viejo]\n---\n# Harbin Wester\n\nTabernero de Puertogris, vende mapas falsos.\n")
+	return dir
+}
+
+func TestCLIIngestSearchChunksStats(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	notes := smallNotes(t)
+	db := filepath.Join(t.TempDir(), "o.db")
+	out, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes)
+	if code != 0 {
+		t.Fatalf("ingest exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "2 files (2 indexed") || !strings.Contains(out, "2 sessions") {
+		t.Fatalf("ingest summary:\n%s", out)
+	}
+
+	out, errOut, code = runCLI(t, "", "search", "--db", db, "--json", "--k", "2", "¿Quién", "cayó en combate?")
+	if code != 0 {
+		t.Fatalf("search exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Question string `json:"question"`
+		Hits     []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("search --json is not one JSON object: %v\n%s", err, out)
+	}
+	if strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Fatalf("search --json printed more than one line:\n%s", out)
+	}
+	if res.Question != "¿Quién cayó en combate?" || len(res.Hits) == 0 {
+		t.Fatalf("search result: %+v", res)
+	}
+	h := res.Hits[0]
+	for _, key := range []string{"rank", "id", "file", "label", "headings", "session", "words", "text", "score", "paths"} {
+		if _, ok := h[key]; !ok {
+			t.Errorf("hit lacks %q: %v", key, h)
+		}
+	}
+	if h["label"] != "Sesión 1" || h["session"] != float64(1) || h["file"] != "Sesiones/Campaña.md" {
+		t.Errorf("first hit: %v", h)
+	}
+	if p, _ := h["paths"].(map[string]any); p["bm25"] != float64(1) {
+		t.Errorf("paths: %v", h["paths"])
+	}
+
+	// Questions from standard input, one JSON line each, in order.
+	out, _, code = runCLI(t, "mapa del archiduque\n\nHarbin\n", "search", "--db", db, "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 || !strings.Contains(lines[0], `"question":"mapa del archiduque"`) || !strings.Contains(lines[1], `"question":"Harbin"`) {
+		t.Fatalf("stdin questions: exit %d\n%s", code, out)
+	}
+	out, _, _ = runCLI(t, "", "search", "--db", db, "tabernero")
+	if !strings.Contains(out, "NPCs: Harbin Wester") {
+		t.Fatalf("table output:\n%s", out)
+	}
+
+	out, _, code = runCLI(t, "", "chunks", "--db", db, "NPCs")
+	if code != 0 || !strings.Contains(out, "NPCs: Harbin Wester") || strings.Contains(out, "Sesión 1") {
+		t.Fatalf("chunks NPCs:\n%s", out)
+	}
+	out, _, code = runCLI(t, "", "chunks", "--db", db, "--json")
+	if code != 0 || strings.Count(out, "\n") != 3 {
+		t.Fatalf("chunks --json:\n%s", out)
+	}
+	out, _, code = runCLI(t, "", "stats", "--db", db, "--json")
+	var st map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st["documents"] != float64(2) || st["sessions"] != float64(2) || st["chunks"] != float64(3) {
+		t.Fatalf("stats --json:\n%s", out)
+	}
+}
+
+func TestCLIErrors(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "")
+	db := filepath.Join(t.TempDir(), "o.db")
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"frobnicate"}, 2, "orden desconocida"},
+		{[]string{"ingest", "--db", db}, 2, "al menos una carpeta"},
+		{[]string{"search", "--db", db, "hola"}, 1, "oraculo ingest"},
+		{[]string{"ingest", "--db", db, "--max-words", "10", "--overlap-words", "10", "."}, 1, "overlap"},
+		{[]string{"ingest", "--db", db, "--lang", "fr", "."}, 1, `"fr"`},
+		{[]string{"search", "--db", db, "--k", "0", "x"}, 2, "--k"},
+	}
+	for _, c := range cases {
+		_, errOut, code := runCLI(t, "", append(c.args, "--ui-lang", "es")...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d containing %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Errorf("a failed command created the index %s", db)
+	}
+}
+
+// TestKilledIngestIsCompletedByNextRun kills a real ingest process with
+// SIGKILL part-way, checks the index is consistent, runs ingest again and
+// compares the result with a clean ingest of the same notes.
+func TestKilledIngestIsCompletedByNextRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crash test skipped in -short mode")
+	}
+	notes := t.TempDir()
+	if _, err := synth.Write(notes, 3000, 2, 400); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "crash.db")
+	cmd := exec.Command(os.Args[0], "ingest", "--db", db, notes)
+	cmd.Env = append(os.Environ(), "ORACULO_TEST_MAIN=1", "ORACULO_UI_LANG=en")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		// Plain progress lines: "ingesting: 450/1500 (30%) ...".
+		if strings.Contains(sc.Text(), "(30%)") || strings.Contains(sc.Text(), "(20%)") {
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			killed = true
+			break
+		}
+	}
+	cmd.Wait()
+	if !killed {
+		t.Fatal("the ingest finished before it could be killed")
+	}
+
+	ctx := context.Background()
+	eng, err := oraculo.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Index().Check(ctx); err != nil {
+		t.Fatalf("index after kill -9: %v", err)
+	}
+	mid, _ := eng.Stats(ctx)
+	if mid.Documents == 0 || mid.Documents >= 1500 {
+		t.Fatalf("killed mid-way, yet %d of 1500 documents are in", mid.Documents)
+	}
+	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unchanged != mid.Documents || rep.Indexed != 1500-mid.Documents {
+		t.Errorf("second run: %d unchanged, %d indexed; want %d and %d", rep.Unchanged, rep.Indexed, mid.Documents, 1500-mid.Documents)
+	}
+	if err := eng.Index().Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eng.Close()
+
+	clean, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "clean.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clean.Close()
+	if _, err := clean.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eng, _ = oraculo.Open(ctx, db)
+	defer eng.Close()
+	a, _ := eng.Stats(ctx)
+	b, _ := clean.Stats(ctx)
+	if a.Documents != b.Documents || a.Chunks != b.Chunks || a.Children != b.Children || a.Sessions != b.Sessions {
+		t.Fatalf("completed index %+v differs from a clean one %+v", a.Stats, b.Stats)
+	}
+	for _, q := range []string{synth.Name(17), "puente archiduque", "sesión 40"} {
+		x, _ := eng.Search(ctx, q, oraculo.SearchOptions{K: 5})
+		y, _ := clean.Search(ctx, q, oraculo.SearchOptions{K: 5})
+		if len(x) != len(y) {
+			t.Fatalf("%q: %d hits vs %d", q, len(x), len(y))
+		}
+		for i := range x {
+			if x[i].ID != y[i].ID {
+				t.Fatalf("%q: hit %d differs: %s vs %s", q, i, x[i].Label, y[i].Label)
+			}
+		}
+	}
+	_ = time.Second
+}

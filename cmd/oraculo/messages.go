@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// lang is the interface language: "es" or "en".
+var lang = "en"
+
+// detectLang picks the interface language: the --ui-lang flag, else
+// $ORACULO_UI_LANG, else the locale variables, in POSIX order.
+func detectLang(flagValue string) string {
+	for _, v := range []string{flagValue, os.Getenv("ORACULO_UI_LANG"), os.Getenv("LC_ALL"), os.Getenv("LC_MESSAGES"), os.Getenv("LANG")} {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if v == "" || v == "c" || v == "posix" || strings.HasPrefix(v, "c.") {
+			continue
+		}
+		if strings.HasPrefix(v, "es") {
+			return "es"
+		}
+		return "en"
+	}
+	return "en"
+}
+
+var catalog = map[string][2]string{ // id → {en, es}
+	"usage": {`Oráculo answers questions about your own notes, citing them.
+
+Usage:
+  oraculo ingest [--db FILE] [--lang es|en] [--max-words N] [--overlap-words N] DIR...
+  oraculo search [--db FILE] [--k N] [--paths LIST] [--json] [QUESTION]
+  oraculo chunks [--db FILE] [--json] [PATH...]
+  oraculo stats  [--db FILE] [--json]
+  oraculo version
+
+The index is $ORACULO_DB or .oraculo/oraculo.db unless --db names it.
+Every command takes --ui-lang es|en for its messages (default: your locale).
+Run "oraculo COMMAND -h" for a command's flags.
+`, `Oráculo responde preguntas sobre tus propias notas, citándolas.
+
+Uso:
+  oraculo ingest [--db ARCHIVO] [--lang es|en] [--max-words N] [--overlap-words N] CARPETA...
+  oraculo search [--db ARCHIVO] [--k N] [--paths LISTA] [--json] [PREGUNTA]
+  oraculo chunks [--db ARCHIVO] [--json] [RUTA...]
+  oraculo stats  [--db ARCHIVO] [--json]
+  oraculo version
+
+El índice es $ORACULO_DB o .oraculo/oraculo.db salvo que --db diga otro.
+Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu locale).
+"oraculo ORDEN -h" muestra las opciones de una orden.
+`},
+	"unknown-command":         {"unknown command %q", "orden desconocida %q"},
+	"error":                   {"error: %v", "error: %v"},
+	"ingest-no-dirs":          {"ingest needs at least one folder of notes", "ingest necesita al menos una carpeta de notas"},
+	"ingesting":               {"ingesting", "ingiriendo"},
+	"interrupted":             {"interrupted: what was written is consistent; run the same command again to complete it", "interrumpido: lo escrito es coherente; vuelve a lanzar la misma orden para completarlo"},
+	"ingest-done":             {"Ingest finished in %s: %d files (%d indexed, %d unchanged, %d removed), %s read", "Ingesta terminada en %s: %d archivos (%d indexados, %d sin cambios, %d eliminados), %s leídos"},
+	"index-summary":           {"Index %s: %d documents, %d sessions, %d chunks, %d paragraphs, %s", "Índice %s: %d documentos, %d sesiones, %d fragmentos, %d párrafos, %s"},
+	"settings":                {"Settings: language %s, at most %d words a chunk, overlap %d", "Ajustes: idioma %s, como mucho %d palabras por fragmento, solape %d"},
+	"skipped":                 {"Skipped (%d):", "Omitidos (%d):"},
+	"repaired":                {"Repaired (%d):", "Reparados (%d):"},
+	"warnings":                {"Warnings (%d):", "Avisos (%d):"},
+	"and-more":                {"  … and %d more", "  … y %d más"},
+	"reason:binary":           {"binary file", "archivo binario"},
+	"reason:too-large":        {"too large", "demasiado grande"},
+	"reason:unreadable":       {"cannot be read", "no se puede leer"},
+	"reason:unsupported-type": {"not a note type (.md, .markdown, .txt)", "no es un tipo de nota (.md, .markdown, .txt)"},
+	"reason:empty":            {"empty", "vacío"},
+	"other-types":             {"  %d files of other types ignored (%s)", "  %d archivos de otros tipos ignorados (%s)"},
+	"no-hits":                 {"No chunk matches.", "Ningún fragmento coincide."},
+	"question":                {"? %s", "? %s"},
+	"col-rank":                {"#", "#"},
+	"col-score":               {"score", "punt."},
+	"col-label":               {"label", "etiqueta"},
+	"col-file":                {"file", "archivo"},
+	"col-paths":               {"paths", "vías"},
+	"col-session":             {"session", "sesión"},
+	"col-words":               {"words", "palabras"},
+	"col-headings":            {"headings", "encabezados"},
+	"col-first":               {"first line", "primera línea"},
+	"stats-docs":              {"documents", "documentos"},
+	"stats-sessions":          {"sessions", "sesiones"},
+	"stats-chunks":            {"chunks", "fragmentos"},
+	"stats-children":          {"paragraphs (children)", "párrafos (hijos)"},
+	"stats-size":              {"index size", "tamaño del índice"},
+	"stats-path":              {"index file", "archivo del índice"},
+	"stats-lang":              {"notes language", "idioma de las notas"},
+	"stats-cap":               {"chunk cap / overlap (words)", "tope / solape (palabras)"},
+	"stats-schema":            {"schema version", "versión del esquema"},
+	"no-chunks":               {"No chunks.", "No hay fragmentos."},
+	"bad-k":                   {"--k must be at least 1", "--k debe ser al menos 1"},
+}
+
+// msg formats a catalog message in the interface language.
+func msg(id string, args ...any) string {
+	m, ok := catalog[id]
+	if !ok {
+		return id
+	}
+	f := m[0]
+	if lang == "es" {
+		f = m[1]
+	}
+	if len(args) == 0 {
+		return f
+	}
+	return fmt.Sprintf(f, args...)
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/oraculo/oraculo"
+)
+
+// maxListed is how many skipped, repaired or warned files are listed.
+const maxListed = 20
+
+func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
+	fmt.Fprintln(w, msg("ingest-done", time.Duration(r.Elapsed).Round(time.Millisecond), r.Files, r.Indexed, r.Unchanged, r.Deleted, humanBytes(r.Bytes)))
+	s := r.Stats
+	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, humanBytes(s.Bytes)))
+	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))
+	var skipped []oraculo.Problem
+	others := map[string]int{}
+	for _, p := range r.Skipped {
+		if p.Reason == "unsupported-type" {
+			ext := strings.ToLower(extOf(p.Path))
+			others[ext]++
+			continue
+		}
+		skipped = append(skipped, p)
+	}
+	nOthers := 0
+	for _, n := range others {
+		nOthers += n
+	}
+	if len(skipped) > 0 || nOthers > 0 {
+		fmt.Fprintln(w, msg("skipped", len(skipped)+nOthers))
+		listProblems(w, skipped, true)
+		if nOthers > 0 {
+			exts := make([]string, 0, len(others))
+			for e := range others {
+				exts = append(exts, e)
+			}
+			sort.Strings(exts)
+			parts := make([]string, len(exts))
+			for i, e := range exts {
+				parts[i] = fmt.Sprintf("%s ×%d", e, others[e])
+			}
+			fmt.Fprintln(w, msg("other-types", nOthers, strings.Join(parts, ", ")))
+		}
+	}
+	if len(r.Repaired) > 0 {
+		fmt.Fprintln(w, msg("repaired", len(r.Repaired)))
+		listProblems(w, r.Repaired, false)
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(w, msg("warnings", len(r.Warnings)))
+		listProblems(w, r.Warnings, false)
+	}
+}
+
+func listProblems(w io.Writer, ps []oraculo.Problem, reasons bool) {
+	for i, p := range ps {
+		if i == maxListed {
+			fmt.Fprintln(w, msg("and-more", len(ps)-maxListed))
+			return
+		}
+		text := p.Detail
+		if reasons {
+			text = msg("reason:" + p.Reason)
+			if p.Detail != "" {
+				text += " (" + p.Detail + ")"
+			}
+		}
+		fmt.Fprintf(w, "  %s — %s\n", p.Path, text)
+	}
+}
+
+func extOf(p string) string {
+	base := p[strings.LastIndex(p, "/")+1:]
+	if i := strings.LastIndex(base, "."); i > 0 {
+		return base[i:]
+	}
+	return "(none)"
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func printHits(w io.Writer, question string, hits []oraculo.Hit) {
+	fmt.Fprintln(w, msg("question", question))
+	if len(hits) == 0 {
+		fmt.Fprintln(w, "  "+msg("no-hits"))
+		fmt.Fprintln(w)
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", msg("col-rank"), msg("col-score"), msg("col-label"), msg("col-file"), msg("col-paths"))
+	for _, h := range hits {
+		fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%s\n", h.Rank, h.Score, h.Label, h.File, pathsText(h.Paths))
+		fmt.Fprintf(tw, "\t\t  %s\t\t\n", clip(oraculo.FirstLine(h.Text), 90))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+func pathsText(p map[string]int) string {
+	names := make([]string, 0, len(p))
+	for n := range p {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s:%d", n, p[n])
+	}
+	return strings.Join(parts, " ")
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func printChunks(w io.Writer, chunks []oraculo.ChunkInfo) {
+	if len(chunks) == 0 {
+		fmt.Fprintln(w, msg("no-chunks"))
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", msg("col-label"), msg("col-file"), msg("col-session"), msg("col-headings"), msg("col-words"), msg("col-first"))
+	for _, c := range chunks {
+		session := "-"
+		if c.Session != nil {
+			session = fmt.Sprint(*c.Session)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", c.Label, c.File, session, clip(strings.Join(c.Headings, " › "), 60), c.Words, clip(c.FirstLine, 60))
+	}
+	tw.Flush()
+}
+
+func printStats(w io.Writer, s oraculo.Stats) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rows := [][2]string{
+		{msg("stats-path"), s.Path},
+		{msg("stats-docs"), fmt.Sprint(s.Documents)},
+		{msg("stats-sessions"), fmt.Sprint(s.Sessions)},
+		{msg("stats-chunks"), fmt.Sprint(s.Chunks)},
+		{msg("stats-children"), fmt.Sprint(s.Children)},
+		{msg("stats-size"), humanBytes(s.Bytes)},
+		{msg("stats-lang"), s.Settings.Lang},
+		{msg("stats-cap"), fmt.Sprintf("%d / %d", s.Settings.MaxWords, s.Settings.OverlapWords)},
+		{msg("stats-schema"), fmt.Sprint(s.Schema)},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+	}
+	tw.Flush()
+}

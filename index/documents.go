@@ -1,0 +1,208 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// DocumentRecord is everything the index keeps about one note.
+type DocumentRecord struct {
+	// Root is the absolute path of the folder the note was ingested from.
+	Root string
+	// Path is relative to Root, with forward slashes.
+	Path   string
+	SHA256 string
+	Size   int64
+	Title  string
+	// Metadata is the note's front matter as a JSON object.
+	Metadata json.RawMessage
+	// Visibility is the note's audience ("" for everyone, "dm", ...).
+	Visibility string
+	// Stamp names the analysis and chunking settings that produced the
+	// chunks; a document whose stamp differs from the current one is redone.
+	Stamp  string
+	Chunks []ChunkRecord
+}
+
+// ChunkRecord is one chunk to store.
+type ChunkRecord struct {
+	// UID is the chunk's stable public id.
+	UID string
+	// Hash is the sha256 of the chunk text, the key of per-chunk caches.
+	Hash      string
+	Ordinal   int
+	Session   int
+	InSession bool
+	Headings  []string
+	Label     string
+	WordStart int
+	WordEnd   int
+	ByteStart int
+	ByteEnd   int
+	Text      string
+	// HeadingTerms is the analysed heading path, indexed with every child.
+	HeadingTerms string
+	Children     []ChildRecord
+}
+
+// ChildRecord is one paragraph of a chunk, the unit that BM25 matches.
+type ChildRecord struct {
+	Ordinal   int
+	ByteStart int
+	ByteEnd   int
+	// Terms is the analysed paragraph text, space-separated.
+	Terms string
+}
+
+// DocumentState is what an ingest needs to know to skip unchanged notes.
+type DocumentState struct {
+	SHA256 string
+	Stamp  string
+}
+
+// DocumentStates returns the state of every note ingested from root, by path.
+func (ix *Index) DocumentStates(ctx context.Context, root string) (map[string]DocumentState, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, sha256, stamp FROM documents WHERE root = ?`, root)
+	if err != nil {
+		return nil, fmt.Errorf("listing documents of %q: %w", root, err)
+	}
+	defer rows.Close()
+	states := make(map[string]DocumentState)
+	for rows.Next() {
+		var p string
+		var s DocumentState
+		if err := rows.Scan(&p, &s.SHA256, &s.Stamp); err != nil {
+			return nil, fmt.Errorf("listing documents of %q: %w", root, err)
+		}
+		states[p] = s
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing documents of %q: %w", root, err)
+	}
+	return states, nil
+}
+
+// ReplaceDocument stores a note, replacing any earlier version of it, in one
+// transaction: either the whole new version is visible afterwards or the old
+// one still is.
+func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	defer tx.Rollback()
+	if err := deleteDocument(ctx, tx, d.Root, d.Path); err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	meta := d.Metadata
+	if len(meta) == 0 {
+		meta = json.RawMessage("{}")
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO documents(root, path, sha256, size, title, metadata, visibility, stamp, ingested_at)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.Root, d.Path, d.SHA256, d.Size, d.Title, string(meta), d.Visibility, d.Stamp, time.Now().Unix())
+	if err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	docID, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
+		word_start, word_end, byte_start, byte_end, text, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	defer insChunk.Close()
+	insChild, err := tx.PrepareContext(ctx, `INSERT INTO children(chunk_id, ordinal, byte_start, byte_end) VALUES(?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	defer insChild.Close()
+	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO children_fts(rowid, headings, body) VALUES(?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	defer insFTS.Close()
+	for i := range d.Chunks {
+		c := &d.Chunks[i]
+		var session any
+		if c.InSession {
+			session = c.Session
+		}
+		headings, err := json.Marshal(nonNil(c.Headings))
+		if err != nil {
+			return fmt.Errorf("storing %q: %w", d.Path, err)
+		}
+		res, err := insChunk.ExecContext(ctx, c.UID, docID, c.Ordinal, session, string(headings), c.Label,
+			c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.Text, c.Hash)
+		if err != nil {
+			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
+		}
+		chunkID, err := res.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
+		}
+		for _, ch := range c.Children {
+			res, err := insChild.ExecContext(ctx, chunkID, ch.Ordinal, ch.ByteStart, ch.ByteEnd)
+			if err != nil {
+				return fmt.Errorf("storing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
+			}
+			childID, err := res.LastInsertId()
+			if err != nil {
+				return fmt.Errorf("storing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
+			}
+			if _, err := insFTS.ExecContext(ctx, childID, c.HeadingTerms, ch.Terms); err != nil {
+				return fmt.Errorf("indexing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	return nil
+}
+
+// DeleteDocument removes a note and everything derived from it.
+func (ix *Index) DeleteDocument(ctx context.Context, root, path string) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
+	}
+	defer tx.Rollback()
+	if err := deleteDocument(ctx, tx, root, path); err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
+	}
+	return nil
+}
+
+func deleteDocument(ctx context.Context, tx *sql.Tx, root, path string) error {
+	var docID int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM documents WHERE root = ? AND path = ?`, root, path).Scan(&docID)
+	if err == sql.ErrNoRows {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	// The FTS table is outside the foreign keys: clear it first.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM children_fts WHERE rowid IN
+		(SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id WHERE k.doc_id = ?)`, docID); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM documents WHERE id = ?`, docID)
+	return err
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

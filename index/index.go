@@ -1,0 +1,184 @@
+// Package index stores documents, chunks and their children in one SQLite
+// file and answers keyword (BM25) queries over FTS5.
+//
+// Text analysis happens before the index: callers hand it analysed terms,
+// already stemmed and folded, so the FTS5 tokenizer only splits on spaces.
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver
+)
+
+// ErrNewerSchema is returned when the file was written by a newer Oráculo.
+var ErrNewerSchema = errors.New("index schema is newer than this program")
+
+// ErrMissingParent is returned when a matched child points to a chunk that
+// is not in the index: the index is inconsistent and must not be trusted.
+var ErrMissingParent = errors.New("child points to a missing chunk")
+
+// Index is an open SQLite index file.
+type Index struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) the index file at path and brings its
+// schema up to date.
+func Open(ctx context.Context, path string) (*Index, error) {
+	if path == "" {
+		return nil, errors.New("opening index: empty path")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("creating folder for index %q: %w", path, err)
+		}
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("opening index %q: it is a folder, not a file", path)
+	}
+	q := url.Values{}
+	for _, p := range []string{
+		"foreign_keys(1)",
+		"journal_mode(WAL)",
+		"synchronous(NORMAL)",
+		"busy_timeout(10000)",
+	} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("opening index %q: %w", path, err)
+	}
+	ix := &Index{db: db, path: path}
+	if err := ix.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening index %q: %w", path, err)
+	}
+	return ix, nil
+}
+
+// Path returns the index file's path.
+func (ix *Index) Path() string { return ix.path }
+
+// Close closes the index.
+func (ix *Index) Close() error { return ix.db.Close() }
+
+// DB exposes the underlying handle, for benchmarks that compare Oráculo's
+// queries with raw SQL on the same file.
+func (ix *Index) DB() *sql.DB { return ix.db }
+
+// Meta returns a stored setting, or "" when it is unset.
+func (ix *Index) Meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading setting %q: %w", key, err)
+	}
+	return v, nil
+}
+
+// SetMeta stores a setting.
+func (ix *Index) SetMeta(ctx context.Context, key, value string) error {
+	_, err := ix.db.ExecContext(ctx,
+		`INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	if err != nil {
+		return fmt.Errorf("writing setting %q: %w", key, err)
+	}
+	return nil
+}
+
+// migrations[i] brings the schema from version i to i+1. Never edit a
+// migration that has shipped; append a new one.
+var migrations = []string{
+	`CREATE TABLE meta (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	);
+	CREATE TABLE documents (
+		id          INTEGER PRIMARY KEY,
+		root        TEXT NOT NULL,
+		path        TEXT NOT NULL,
+		sha256      TEXT NOT NULL,
+		size        INTEGER NOT NULL,
+		title       TEXT NOT NULL,
+		metadata    TEXT NOT NULL,
+		visibility  TEXT NOT NULL DEFAULT '',
+		stamp       TEXT NOT NULL,
+		ingested_at INTEGER NOT NULL,
+		UNIQUE (root, path)
+	);
+	CREATE TABLE chunks (
+		id         INTEGER PRIMARY KEY,
+		uid        TEXT NOT NULL UNIQUE,
+		doc_id     INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+		ordinal    INTEGER NOT NULL,
+		session    INTEGER,
+		headings   TEXT NOT NULL,
+		label      TEXT NOT NULL,
+		word_start INTEGER NOT NULL,
+		word_end   INTEGER NOT NULL,
+		byte_start INTEGER NOT NULL,
+		byte_end   INTEGER NOT NULL,
+		text       TEXT NOT NULL,
+		hash       TEXT NOT NULL
+	);
+	CREATE INDEX chunks_doc ON chunks(doc_id, ordinal);
+	CREATE TABLE children (
+		id         INTEGER PRIMARY KEY,
+		chunk_id   INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+		ordinal    INTEGER NOT NULL,
+		byte_start INTEGER NOT NULL,
+		byte_end   INTEGER NOT NULL
+	);
+	CREATE INDEX children_chunk ON children(chunk_id);
+	CREATE VIRTUAL TABLE children_fts USING fts5(
+		headings, body,
+		tokenize = "unicode61 remove_diacritics 0",
+		content = '', contentless_delete = 1
+	);`,
+}
+
+// SchemaVersion is the schema version this program writes.
+var SchemaVersion = len(migrations)
+
+func (ix *Index) migrate(ctx context.Context) error {
+	var version int
+	if err := ix.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("reading schema version (is it an SQLite file?): %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("%w: file has schema %d, this program knows up to %d", ErrNewerSchema, version, len(migrations))
+	}
+	for v := version; v < len(migrations); v++ {
+		tx, err := ix.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrating schema to %d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrating schema to %d: %w", v+1, err)
+		}
+		// PRAGMA does not take bound parameters.
+		if _, err := tx.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(v+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrating schema to %d: %w", v+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrating schema to %d: %w", v+1, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+)
+
+func testIndex(t *testing.T) *Index {
+	t.Helper()
+	ix, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// doc builds a document whose chunks hold the given paragraphs' terms.
+func doc(path string, chunks ...[]string) *DocumentRecord {
+	d := &DocumentRecord{Root: "/r", Path: path, SHA256: "h-" + path, Title: path, Stamp: "s"}
+	for i, paras := range chunks {
+		c := ChunkRecord{UID: path + "#" + string(rune('a'+i)), Hash: "x", Ordinal: i, Label: path, Text: "t", HeadingTerms: "titul"}
+		for j, p := range paras {
+			c.Children = append(c.Children, ChildRecord{Ordinal: j, Terms: p})
+		}
+		d.Chunks = append(d.Chunks, c)
+	}
+	return d
+}
+
+func TestSmallToBig(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	// Chunk a has two paragraphs that both match; chunk b one weaker match.
+	if err := ix.ReplaceDocument(ctx, doc("a.md", []string{"cancel reserv", "cancel recepcion"}, []string{"horari lun"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.ReplaceDocument(ctx, doc("b.md", []string{"reserv sal grand otra cos mas palabr"})); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ix.SearchBM25(ctx, []string{"cancel", "reserv"}, 10, BM25Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 2 || m[0].Chunk.UID != "a.md#a" || m[0].Child != 0 || m[1].Chunk.UID != "b.md#a" {
+		t.Fatalf("matches: %+v", m)
+	}
+	if m[0].Score <= m[1].Score || m[1].Score <= 0 {
+		t.Fatalf("scores not descending and positive: %v, %v", m[0].Score, m[1].Score)
+	}
+	// n limits distinct parents, not paragraphs.
+	if m, _ := ix.SearchBM25(ctx, []string{"cancel", "reserv"}, 1, BM25Options{}); len(m) != 1 || m[0].Chunk.UID != "a.md#a" {
+		t.Fatalf("n=1: %+v", m)
+	}
+	// No matching term: nothing, not zero-score rows.
+	if m, _ := ix.SearchBM25(ctx, []string{"inexistent"}, 5, BM25Options{}); len(m) != 0 {
+		t.Fatalf("unmatched: %+v", m)
+	}
+	// Replacing a document replaces its paragraphs in the full-text index.
+	if err := ix.ReplaceDocument(ctx, doc("a.md", []string{"nuev text"})); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := ix.SearchBM25(ctx, []string{"cancel"}, 5, BM25Options{}); len(m) != 0 {
+		t.Fatalf("old paragraphs still match: %+v", m)
+	}
+	if err := ix.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.DeleteDocument(ctx, "/r", "b.md"); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := ix.Stats(ctx)
+	if st.Documents != 1 || st.Chunks != 1 || st.Children != 1 {
+		t.Fatalf("stats after delete: %+v", st)
+	}
+	if err := ix.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMissingParentIsAnError(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	if err := ix.ReplaceDocument(ctx, doc("a.md", []string{"galern tormenta"})); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Break the index behind the foreign keys' back.
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, `DELETE FROM chunks`); err != nil {
+		t.Fatal(err)
+	}
+	conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
+	conn.Close()
+	if _, err := ix.SearchBM25(ctx, []string{"galern"}, 5, BM25Options{}); !errors.Is(err, ErrMissingParent) {
+		t.Fatalf("err = %v, want ErrMissingParent", err)
+	}
+	if err := ix.Check(ctx); err == nil {
+		t.Fatal("Check accepted an orphan paragraph")
+	}
+}
+
+func TestMatchQuery(t *testing.T) {
+	if got := MatchQuery([]string{"a", "b", "a", "", `x"y`}); got != `"a" OR "b" OR "x""y"` {
+		t.Errorf("MatchQuery = %s", got)
+	}
+	if MatchQuery(nil) != "" {
+		t.Error("empty terms should give an empty query")
+	}
+}
+
+func TestMeta(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	if v, err := ix.Meta(ctx, "lang"); err != nil || v != "" {
+		t.Fatalf("unset: %q %v", v, err)
+	}
+	ix.SetMeta(ctx, "lang", "es")
+	ix.SetMeta(ctx, "lang", "en")
+	if v, _ := ix.Meta(ctx, "lang"); v != "en" {
+		t.Fatalf("lang = %q", v)
+	}
+}

@@ -1,0 +1,163 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// StoredChunk is a chunk as read back from the index.
+type StoredChunk struct {
+	ID         int64
+	UID        string
+	Root       string
+	Path       string
+	DocTitle   string
+	Visibility string
+	Ordinal    int
+	Session    int
+	InSession  bool
+	Headings   []string
+	Label      string
+	WordStart  int
+	WordEnd    int
+	ByteStart  int
+	ByteEnd    int
+	Text       string
+	Hash       string
+}
+
+// Words returns the chunk's word count.
+func (c StoredChunk) Words() int { return c.WordEnd - c.WordStart }
+
+const chunkColumns = `k.id, k.uid, d.root, d.path, d.title, d.visibility, k.ordinal, k.session, k.headings, k.label,
+	k.word_start, k.word_end, k.byte_start, k.byte_end, k.text, k.hash`
+
+func scanChunk(rows *sql.Rows) (StoredChunk, error) {
+	var c StoredChunk
+	var session sql.NullInt64
+	var headings string
+	err := rows.Scan(&c.ID, &c.UID, &c.Root, &c.Path, &c.DocTitle, &c.Visibility, &c.Ordinal, &session, &headings,
+		&c.Label, &c.WordStart, &c.WordEnd, &c.ByteStart, &c.ByteEnd, &c.Text, &c.Hash)
+	if err != nil {
+		return c, err
+	}
+	if session.Valid {
+		c.Session, c.InSession = int(session.Int64), true
+	}
+	if err := json.Unmarshal([]byte(headings), &c.Headings); err != nil {
+		return c, fmt.Errorf("chunk %d has a malformed heading path: %w", c.ID, err)
+	}
+	return c, nil
+}
+
+func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]StoredChunk, error) {
+	out := make(map[int64]StoredChunk, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
+		WHERE k.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading chunks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		c, err := scanChunk(rows)
+		if err != nil {
+			return nil, fmt.Errorf("reading chunks: %w", err)
+		}
+		out[c.ID] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading chunks: %w", err)
+	}
+	return out, nil
+}
+
+// ChunkByUID returns the chunk with the given public id, or false.
+func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, bool, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
+		WHERE k.uid = ?`, uid)
+	if err != nil {
+		return StoredChunk{}, false, fmt.Errorf("reading chunk %q: %w", uid, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return StoredChunk{}, false, rows.Err()
+	}
+	c, err := scanChunk(rows)
+	if err != nil {
+		return StoredChunk{}, false, fmt.Errorf("reading chunk %q: %w", uid, err)
+	}
+	return c, true, nil
+}
+
+// ListChunks returns every chunk in document order. When prefixes are given,
+// only chunks whose document path equals one of them or lies under one of
+// them (as a folder) are returned.
+func (ix *Index) ListChunks(ctx context.Context, prefixes []string) ([]StoredChunk, error) {
+	q := `SELECT ` + chunkColumns + ` FROM chunks k JOIN documents d ON d.id = k.doc_id`
+	var args []any
+	if len(prefixes) > 0 {
+		var conds []string
+		for _, p := range prefixes {
+			p = strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
+			conds = append(conds, `d.path = ? OR substr(d.path, 1, ?) = ?`)
+			args = append(args, p, len(p)+1, p+"/")
+		}
+		q += ` WHERE ` + strings.Join(conds, " OR ")
+	}
+	q += ` ORDER BY d.root, d.path, k.ordinal`
+	rows, err := ix.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("listing chunks: %w", err)
+	}
+	defer rows.Close()
+	var out []StoredChunk
+	for rows.Next() {
+		c, err := scanChunk(rows)
+		if err != nil {
+			return nil, fmt.Errorf("listing chunks: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Stats are the index's counts.
+type Stats struct {
+	Documents int   `json:"documents"`
+	Sessions  int   `json:"sessions"`
+	Chunks    int   `json:"chunks"`
+	Children  int   `json:"children"`
+	Bytes     int64 `json:"index_bytes"`
+	Schema    int   `json:"schema_version"`
+}
+
+// Stats counts what the index holds and measures its files on disk.
+func (ix *Index) Stats(ctx context.Context) (Stats, error) {
+	var s Stats
+	err := ix.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM documents),
+		(SELECT count(DISTINCT session) FROM chunks WHERE session IS NOT NULL),
+		(SELECT count(*) FROM chunks),
+		(SELECT count(*) FROM children)`).Scan(&s.Documents, &s.Sessions, &s.Chunks, &s.Children)
+	if err != nil {
+		return s, fmt.Errorf("counting index contents: %w", err)
+	}
+	s.Schema = SchemaVersion
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if fi, err := os.Stat(ix.path + suffix); err == nil {
+			s.Bytes += fi.Size()
+		}
+	}
+	return s, nil
+}

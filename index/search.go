@@ -1,0 +1,133 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// BM25Options tune the keyword path.
+type BM25Options struct {
+	// HeadingWeight multiplies matches in the heading path; body matches
+	// weigh 1. Zero means the default.
+	HeadingWeight float64
+}
+
+// DefaultHeadingWeight is the weight of the heading path against the body.
+const DefaultHeadingWeight = 1.0
+
+// Match is a chunk found by the keyword path.
+type Match struct {
+	Chunk StoredChunk
+	// Score is the BM25 score of the chunk's best paragraph: higher is better,
+	// always positive.
+	Score float64
+	// Child is the ordinal of that best paragraph within the chunk.
+	Child int
+}
+
+// MatchQuery builds the FTS5 query for analysed terms: any term may match.
+// It returns "" when there is nothing to search for.
+func MatchQuery(terms []string) string {
+	seen := make(map[string]bool, len(terms))
+	var b strings.Builder
+	for _, t := range terms {
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		if b.Len() > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		b.WriteByte('"')
+	}
+	return b.String()
+}
+
+// SearchBM25 ranks paragraphs by BM25 against the analysed terms and returns
+// up to n distinct parent chunks, each once, in the order of its best
+// paragraph (small-to-big). Paragraphs with a zero score are dropped before
+// the jump to their parent; a paragraph whose parent is missing is an error.
+func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error) {
+	query := MatchQuery(terms)
+	if query == "" || n <= 0 {
+		return nil, nil
+	}
+	hw := opts.HeadingWeight
+	if hw == 0 {
+		hw = DefaultHeadingWeight
+	}
+	limit := 4*n + 16
+	for {
+		order, best, rows, err := ix.bestParents(ctx, query, hw, limit, n)
+		if err != nil {
+			return nil, err
+		}
+		if len(order) >= n || rows < limit {
+			chunks, err := ix.chunksByID(ctx, order)
+			if err != nil {
+				return nil, err
+			}
+			matches := make([]Match, 0, len(order))
+			for _, id := range order {
+				c, ok := chunks[id]
+				if !ok {
+					return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
+				}
+				matches = append(matches, Match{Chunk: c, Score: best[id].score, Child: best[id].child})
+			}
+			return matches, nil
+		}
+		limit *= 4
+	}
+}
+
+type bestChild struct {
+	score float64
+	child int
+}
+
+// bestParents returns up to n parent ids in rank order, each parent's best
+// child, and how many paragraph rows the query returned.
+func (ix *Index) bestParents(ctx context.Context, query string, hw float64, limit, n int) ([]int64, map[int64]bestChild, int, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, k.id
+		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
+		      FROM children_fts WHERE children_fts MATCH ? ORDER BY score LIMIT ?) m
+		LEFT JOIN children c ON c.id = m.id
+		LEFT JOIN chunks k ON k.id = c.chunk_id
+		ORDER BY m.score, m.id`, hw, query, limit)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
+	}
+	defer rows.Close()
+	var order []int64
+	best := make(map[int64]bestChild)
+	count := 0
+	for rows.Next() {
+		count++
+		var childID int64
+		var score float64
+		var chunkID, ordinal, parentID *int64
+		if err := rows.Scan(&childID, &score, &chunkID, &ordinal, &parentID); err != nil {
+			return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
+		}
+		// FTS5's bm25 is negative, better is lower; zero means no real match.
+		if score >= 0 {
+			continue
+		}
+		if chunkID == nil || parentID == nil {
+			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", ErrMissingParent, childID)
+		}
+		if _, ok := best[*chunkID]; ok || len(order) >= n {
+			continue
+		}
+		order = append(order, *chunkID)
+		best[*chunkID] = bestChild{score: -score, child: int(*ordinal)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
+	}
+	return order, best, count, nil
+}

@@ -1,0 +1,218 @@
+package ingest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+	"gopkg.in/yaml.v3"
+)
+
+// DefaultMaxBytes is the largest note read by default.
+const DefaultMaxBytes = 16 << 20
+
+// Note is one file read and decoded, ready to be chunked.
+type Note struct {
+	Path string
+	// SHA256 is the hash of the file's bytes as found on disk: the version.
+	SHA256 string
+	Size   int64
+	// Title is the front matter title, or "" when there is none.
+	Title string
+	// Body is the text after the front matter: valid UTF-8, LF line endings.
+	Body string
+	// Metadata is the front matter, as a JSON object ("{}" when absent).
+	Metadata json.RawMessage
+	// Aliases, Tags and Visibility are read from the front matter.
+	Aliases    []string
+	Tags       []string
+	Visibility string
+	// Repairs says what was done to decode the file ("" when nothing).
+	Repairs string
+	// Warnings are problems that did not stop the note from being ingested.
+	Warnings []string
+}
+
+// Read reads and parses one file. A file that cannot be a note comes back
+// as a *Skip with the reason; other errors do not happen.
+func Read(f File, maxBytes int64) (*Note, *Skip) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if f.Size > maxBytes {
+		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes > %d", f.Size, maxBytes)}
+	}
+	data, err := os.ReadFile(f.Abs)
+	if err != nil {
+		return nil, &Skip{Path: f.Path, Reason: ReasonUnreadable, Detail: err.Error()}
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes > %d", len(data), maxBytes)}
+	}
+	return Parse(f.Path, data)
+}
+
+// Parse decodes a note's bytes: it rejects binary content, repairs invalid
+// UTF-8 (decoding Windows-1252 when the whole file looks like it), normalises
+// line endings and splits off YAML front matter.
+func Parse(rel string, data []byte) (*Note, *Skip) {
+	sum := sha256.Sum256(data)
+	n := &Note{Path: rel, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data)), Metadata: json.RawMessage("{}")}
+	if looksBinary(data) {
+		return nil, &Skip{Path: rel, Reason: ReasonBinary}
+	}
+	text, repairs := decode(data)
+	n.Repairs = repairs
+	text = strings.TrimPrefix(text, "\ufeff")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	front, body, ok := splitFrontMatter(text)
+	n.Body = body
+	if ok {
+		n.parseFrontMatter(front)
+	}
+	if strings.TrimSpace(n.Body) == "" && n.Title == "" {
+		return nil, &Skip{Path: rel, Reason: ReasonEmpty}
+	}
+	return n, nil
+}
+
+// looksBinary: a NUL byte early on is the classic sign (it never occurs in
+// text files, whatever their encoding).
+func looksBinary(data []byte) bool {
+	head := data
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// decode returns valid UTF-8 and a description of any repair.
+func decode(data []byte) (string, string) {
+	if utf8.Valid(data) {
+		return string(data), ""
+	}
+	invalid, multibyte := 0, 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid++
+		} else if size > 1 {
+			multibyte++
+		}
+		i += size
+	}
+	// No valid multi-byte sequence at all: an old single-byte file, almost
+	// always Windows-1252 (a superset of Latin-1) for Spanish notes.
+	if multibyte == 0 {
+		if s, err := charmap.Windows1252.NewDecoder().Bytes(data); err == nil && utf8.Valid(s) {
+			return string(s), "decoded as Windows-1252"
+		}
+	}
+	return strings.ToValidUTF8(string(data), "\uFFFD"), fmt.Sprintf("replaced %d invalid UTF-8 bytes", invalid)
+}
+
+// splitFrontMatter separates a leading "---" YAML block from the body.
+func splitFrontMatter(text string) (front, body string, ok bool) {
+	if !strings.HasPrefix(text, "---\n") {
+		return "", text, false
+	}
+	rest := text[len("---\n"):]
+	for off := 0; off <= len(rest); {
+		end := strings.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if t := strings.TrimRight(line, " \t"); t == "---" || t == "..." {
+			after := off + len(line)
+			if end >= 0 {
+				after++
+			}
+			return rest[:off], rest[after:], true
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return "", text, false
+}
+
+func (n *Note) parseFrontMatter(front string) {
+	var meta map[string]any
+	if err := yaml.Unmarshal([]byte(front), &meta); err != nil {
+		n.Warnings = append(n.Warnings, fmt.Sprintf("front matter is not valid YAML, kept as text: %v", err))
+		n.Body = "---\n" + front + "---\n" + n.Body
+		return
+	}
+	if meta == nil {
+		return
+	}
+	raw, err := json.Marshal(jsonable(meta))
+	if err != nil {
+		n.Warnings = append(n.Warnings, fmt.Sprintf("front matter cannot be stored: %v", err))
+		return
+	}
+	n.Metadata = raw
+	if t, ok := meta["title"].(string); ok {
+		n.Title = strings.TrimSpace(t)
+	}
+	n.Aliases = stringList(meta["aliases"])
+	n.Tags = stringList(meta["tags"])
+	if v, ok := meta["visibility"].(string); ok {
+		n.Visibility = strings.ToLower(strings.TrimSpace(v))
+	}
+}
+
+// jsonable turns YAML's map[any]any (non-string keys) into JSON-friendly maps.
+func jsonable(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = jsonable(e)
+		}
+		return t
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[fmt.Sprint(k)] = jsonable(e)
+		}
+		return m
+	case []any:
+		for i, e := range t {
+			t[i] = jsonable(e)
+		}
+		return t
+	}
+	return v
+}
+
+// stringList accepts a YAML list or a single (comma-separated) string.
+func stringList(v any) []string {
+	var out []string
+	switch t := v.(type) {
+	case string:
+		for _, s := range strings.Split(t, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if e == nil {
+				continue
+			}
+			if s := strings.TrimSpace(fmt.Sprint(e)); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

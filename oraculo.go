@@ -1,0 +1,171 @@
+// Package oraculo is the engine behind Oráculo: it ingests a folder of
+// notes into one SQLite index and answers questions about them.
+//
+//	eng, err := oraculo.Open(ctx, ".oraculo/oraculo.db")
+//	report, err := eng.Ingest(ctx, []string{"notes"}, oraculo.IngestOptions{})
+//	hits, err := eng.Search(ctx, "¿qué pasó con el archiduque?", oraculo.SearchOptions{K: 8})
+//
+// The pipeline's stages live in packages named after them: ingest, chunk,
+// analysis, index, retrieve.
+package oraculo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/index"
+)
+
+// DefaultDBPath is where the index lives when neither a flag nor
+// $ORACULO_DB names it.
+const DefaultDBPath = ".oraculo/oraculo.db"
+
+// DefaultLang is the notes' language of a new index.
+const DefaultLang = "es"
+
+// DBPath resolves the index path: the explicit one, else $ORACULO_DB, else
+// DefaultDBPath.
+func DBPath(explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	if env := os.Getenv("ORACULO_DB"); env != "" {
+		return env
+	}
+	return DefaultDBPath
+}
+
+// Settings are the corpus-wide choices stored in the index: every note is
+// analysed and cut with them, and questions are analysed the same way.
+type Settings struct {
+	Lang         string `json:"lang"`
+	MaxWords     int    `json:"max_words"`
+	OverlapWords int    `json:"overlap_words"`
+}
+
+// Engine is an open index with the machinery to ingest and search it.
+// Its methods are safe for concurrent use, except that one ingest at a time
+// should run.
+type Engine struct {
+	idx      *index.Index
+	settings Settings
+	analyzer *analysis.Analyzer
+}
+
+// ErrNotIndexed is returned by read operations on an index with no notes.
+var ErrNotIndexed = errors.New("the index has no notes yet")
+
+// Open opens the index file, creating it if needed.
+func Open(ctx context.Context, dbPath string) (*Engine, error) {
+	idx, err := index.Open(ctx, dbPath)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{idx: idx}
+	if err := e.loadSettings(ctx); err != nil {
+		idx.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// OpenExisting opens an index that must already exist: read-only commands
+// use it so that a mistyped path is an error, not a new empty index.
+func OpenExisting(ctx context.Context, dbPath string) (*Engine, error) {
+	if _, err := os.Stat(dbPath); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("index %q does not exist: run `oraculo ingest` first: %w", dbPath, ErrNotIndexed)
+		}
+		return nil, fmt.Errorf("opening index %q: %w", dbPath, err)
+	}
+	return Open(ctx, dbPath)
+}
+
+// Close closes the index.
+func (e *Engine) Close() error { return e.idx.Close() }
+
+// Index exposes the underlying store (for benchmarks and tools).
+func (e *Engine) Index() *index.Index { return e.idx }
+
+// Settings returns the corpus settings in force.
+func (e *Engine) Settings() Settings { return e.settings }
+
+// DBPath returns the index file's path.
+func (e *Engine) DBPath() string { return e.idx.Path() }
+
+func (e *Engine) loadSettings(ctx context.Context) error {
+	s := Settings{Lang: DefaultLang, MaxWords: chunk.DefaultMaxWords, OverlapWords: chunk.DefaultOverlapWords}
+	if v, err := e.idx.Meta(ctx, "lang"); err != nil {
+		return err
+	} else if v != "" {
+		s.Lang = v
+	}
+	for key, dst := range map[string]*int{"max_words": &s.MaxWords, "overlap_words": &s.OverlapWords} {
+		v, err := e.idx.Meta(ctx, key)
+		if err != nil {
+			return err
+		}
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("index setting %q is %q, not a number", key, v)
+		}
+		*dst = n
+	}
+	return e.apply(s)
+}
+
+// apply validates settings and makes them current (in memory).
+func (e *Engine) apply(s Settings) error {
+	if s.MaxWords < 1 {
+		return fmt.Errorf("max words must be at least 1, got %d", s.MaxWords)
+	}
+	if s.OverlapWords < 0 || s.OverlapWords >= s.MaxWords {
+		return fmt.Errorf("overlap words must be between 0 and max words - 1 (%d), got %d", s.MaxWords-1, s.OverlapWords)
+	}
+	a, err := analysis.New(s.Lang)
+	if err != nil {
+		return err
+	}
+	s.Lang = a.Lang()
+	e.settings, e.analyzer = s, a
+	return nil
+}
+
+func (e *Engine) saveSettings(ctx context.Context) error {
+	for k, v := range map[string]string{
+		"lang":          e.settings.Lang,
+		"max_words":     strconv.Itoa(e.settings.MaxWords),
+		"overlap_words": strconv.Itoa(e.settings.OverlapWords),
+	} {
+		if err := e.idx.SetMeta(ctx, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stamp names everything that decides a document's stored chunks and terms.
+func (e *Engine) stamp() string {
+	return fmt.Sprintf("chunk=v1 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
+}
+
+// absRoot makes an ingested folder's identity stable however it was typed.
+func absRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("resolving folder %q: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return filepath.Clean(abs), nil
+}

@@ -11,8 +11,9 @@ import (
 )
 
 // FuzzTerms checks, for both languages, that Terms never panics, that every
-// term is non-empty, valid UTF-8, at most MaxTermBytes long and free of
-// spaces, that Terms is deterministic, and that NFC and NFD spellings of
+// term is non-empty, valid UTF-8, at most MaxTermBytes long, free of spaces
+// and made of letters, digits and marks only (a-z and 0-9 in ASCII), that
+// Terms is deterministic, and that NFC and NFD spellings of
 // the same text give the same terms.
 func FuzzTerms(f *testing.F) {
 	for _, s := range []string{
@@ -36,7 +37,7 @@ func FuzzTerms(f *testing.F) {
 			terms := a.Terms(s)
 			for _, term := range terms {
 				if term == "" || len(term) > MaxTermBytes || !utf8.ValidString(term) ||
-					strings.ContainsFunc(term, unicode.IsSpace) {
+					strings.ContainsFunc(term, unicode.IsSpace) || strings.ContainsFunc(term, badTermRune) {
 					t.Fatalf("%s: Terms(%q) has bad term %q", a.Lang(), s, term)
 				}
 			}
@@ -51,4 +52,12 @@ func FuzzTerms(f *testing.F) {
 			}
 		}
 	})
+}
+
+// badTermRune reports whether r may not appear in a term.
+func badTermRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.M, r)
 }

@@ -110,19 +110,41 @@ type esSuffix struct {
 	action int
 }
 
-// esTable is a suffix list, longest first.
-type esTable []esSuffix
+// esTable is a suffix list, longest first, bucketed by last letter.
+type esTable struct {
+	ascii [utf8.RuneSelf][]esSuffix
+	other map[rune][]esSuffix
+}
+
+// newESTable indexes suffixes, which must be sorted longest first.
+func newESTable(suffixes ...esSuffix) *esTable {
+	t := &esTable{other: map[rune][]esSuffix{}}
+	for _, e := range suffixes {
+		last := e.s[len(e.s)-1]
+		if last < utf8.RuneSelf {
+			t.ascii[last] = append(t.ascii[last], e)
+		} else {
+			t.other[last] = append(t.other[last], e)
+		}
+	}
+	return t
+}
 
 // longest returns the longest suffix of rs in t that starts at or after
 // start. Snowball's "among" picks the longest match; with start = 0 the
 // caller checks the region itself.
-func (t esTable) longest(rs []rune, start int) (esSuffix, bool) {
-	for _, e := range t {
-		n := len(e.s)
-		if n > len(rs)-start {
-			continue
-		}
-		if hasRuneSuffix(rs, e.s) {
+func (t *esTable) longest(rs []rune, start int) (esSuffix, bool) {
+	if len(rs) == 0 {
+		return esSuffix{}, false
+	}
+	var bucket []esSuffix
+	if last := rs[len(rs)-1]; last < utf8.RuneSelf {
+		bucket = t.ascii[last]
+	} else {
+		bucket = t.other[last]
+	}
+	for _, e := range bucket {
+		if len(e.s) <= len(rs)-start && hasRuneSuffix(rs, e.s) {
 			return e, true
 		}
 	}
@@ -133,9 +155,10 @@ func hasRuneSuffix(rs, suf []rune) bool {
 	if len(suf) > len(rs) {
 		return false
 	}
+	// From the end: most candidates fail on the last letter.
 	off := len(rs) - len(suf)
-	for i, r := range suf {
-		if rs[off+i] != r {
+	for i := len(suf) - 1; i >= 0; i-- {
+		if rs[off+i] != suf[i] {
 			return false
 		}
 	}
@@ -143,12 +166,12 @@ func hasRuneSuffix(rs, suf []rune) bool {
 }
 
 type spanishStemmer struct {
-	pronoun     esTable // step 0: attached pronouns
-	pronounBase esTable // step 0: what must precede them, in RV
-	standard    esTable // step 1
-	yVerb       esTable // step 2a
-	verb        esTable // step 2b
-	residual    esTable // step 3
+	pronoun     *esTable // step 0: attached pronouns
+	pronounBase *esTable // step 0: what must precede them, in RV
+	standard    *esTable // step 1
+	yVerb       *esTable // step 2a
+	verb        *esTable // step 2b
+	residual    *esTable // step 3
 }
 
 // newSpanishStemmer builds the tables from the Snowball lists (written
@@ -162,8 +185,8 @@ func newSpanishStemmer(out map[string]bool, folded bool) *spanishStemmer {
 		action int
 		list   string
 	}
-	build := func(groups ...group) esTable {
-		var t esTable
+	build := func(groups ...group) *esTable {
+		var t []esSuffix
 		plain := map[string]bool{}
 		for _, g := range groups {
 			for _, s := range strings.Fields(g.list) {
@@ -192,7 +215,7 @@ func newSpanishStemmer(out map[string]bool, folded bool) *spanishStemmer {
 				t[j], t[j-1] = t[j-1], t[j]
 			}
 		}
-		return t
+		return newESTable(t...)
 	}
 	return &spanishStemmer{
 		pronoun: build(group{esDelete,
@@ -286,11 +309,11 @@ func afterVowelConsonant(rs []rune, from int) int {
 }
 
 var (
-	esIcSuffixes     = esTable{{s: []rune("ic")}}
-	esAtSuffixes     = esTable{{s: []rune("at")}}
-	esAmenteSuffixes = esTable{{s: []rune("iv")}, {s: []rune("os")}, {s: []rune("ic")}, {s: []rune("ad")}}
-	esMenteSuffixes  = esTable{{s: []rune("ante")}, {s: []rune("able")}, {s: []rune("ible")}}
-	esIdadSuffixes   = esTable{{s: []rune("abil")}, {s: []rune("ic")}, {s: []rune("iv")}}
+	esIcSuffixes     = newESTable(esSuffix{s: []rune("ic")})
+	esAtSuffixes     = newESTable(esSuffix{s: []rune("at")})
+	esAmenteSuffixes = newESTable(esSuffix{s: []rune("iv")}, esSuffix{s: []rune("os")}, esSuffix{s: []rune("ic")}, esSuffix{s: []rune("ad")})
+	esMenteSuffixes  = newESTable(esSuffix{s: []rune("ante")}, esSuffix{s: []rune("able")}, esSuffix{s: []rune("ible")})
+	esIdadSuffixes   = newESTable(esSuffix{s: []rune("abil")}, esSuffix{s: []rune("ic")}, esSuffix{s: []rune("iv")})
 )
 
 // stem stems a lowercase, folded word. Words of one or two letters are
@@ -299,14 +322,13 @@ func (st *spanishStemmer) stem(word string) string {
 	if utf8.RuneCountInString(word) <= 2 {
 		return word
 	}
-	var buf [48]rune
+	var buf [MaxTermBytes]rune
 	rs := buf[:0]
 	for _, r := range word {
 		rs = append(rs, r)
 	}
 	n0 := len(rs)
 	r1, r2, rv := spanishRegions(rs)
-	inRegion := func(sufLen, start int) bool { return len(rs)-sufLen >= start }
 
 	// Step 0: attached pronoun after a gerund or an infinitive in RV.
 	if p, ok := st.pronoun.longest(rs, 0); ok {
@@ -325,8 +347,8 @@ func (st *spanishStemmer) stem(word string) string {
 
 	// Step 1: standard suffixes; steps 2a and 2b (verb suffixes) only if
 	// step 1 removed nothing, step 2b only if step 2a removed nothing.
-	if !st.step1(&rs, r1, r2) {
-		removed := false
+	var removed bool
+	if rs, removed = st.step1(rs, r1, r2); !removed {
 		if y, ok := st.yVerb.longest(rs, rv); ok {
 			if len(rs) > len(y.s) && rs[len(rs)-len(y.s)-1] == 'u' {
 				rs = rs[:len(rs)-len(y.s)]
@@ -344,7 +366,7 @@ func (st *spanishStemmer) stem(word string) string {
 	}
 
 	// Step 3: residual suffix in RV.
-	if s, ok := st.residual.longest(rs, 0); ok && inRegion(len(s.s), rv) {
+	if s, ok := st.residual.longest(rs, 0); ok && len(rs)-len(s.s) >= rv {
 		rs = rs[:len(rs)-len(s.s)]
 		if s.action == esResidualE && endsWithGu(rs) && len(rs)-1 >= rv {
 			rs = rs[:len(rs)-1]
@@ -359,25 +381,24 @@ func (st *spanishStemmer) stem(word string) string {
 	return string(rs)
 }
 
-// step1 removes a standard suffix and reports whether it did.
-func (st *spanishStemmer) step1(rs *[]rune, r1, r2 int) bool {
-	w := *rs
+// step1 removes a standard suffix from w and reports whether it did.
+func (st *spanishStemmer) step1(w []rune, r1, r2 int) ([]rune, bool) {
 	s, ok := st.standard.longest(w, 0)
 	if !ok {
-		return false
+		return w, false
 	}
 	start := len(w) - len(s.s) // where the suffix begins
 	if s.action == esAmente {
 		if start < r1 {
-			return false
+			return w, false
 		}
 	} else if start < r2 {
-		return false
+		return w, false
 	}
 	w = w[:start]
 	// removeIn deletes the longest of t ending w if it starts in R2 and
 	// returns what it deleted.
-	removeIn := func(t esTable) []rune {
+	removeIn := func(t *esTable) []rune {
 		if x, ok := t.longest(w, 0); ok && len(w)-len(x.s) >= r2 {
 			w = w[:len(w)-len(x.s)]
 			return x.s
@@ -404,8 +425,7 @@ func (st *spanishStemmer) step1(rs *[]rune, r1, r2 int) bool {
 	case esIva:
 		removeIn(esAtSuffixes)
 	}
-	*rs = w
-	return true
+	return w, true
 }
 
 // endsWithGu reports whether rs ends in "gu".

@@ -309,11 +309,13 @@ func (e *Engine) prepare(root string, f ingest.File, states map[string]index.Doc
 	}
 	for _, c := range chunks {
 		cr := index.ChunkRecord{
-			UID: chunkUID(root, f.Path, c.Ordinal, c.Text), Hash: textHash(c.Text),
-			Ordinal: c.Ordinal, Session: c.Session, InSession: c.InSession,
-			Headings: c.Headings, Label: c.Label,
-			WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
-			Text:         c.Text,
+			ChunkData: index.ChunkData{
+				UID: chunkUID(root, f.Path, c.Ordinal, c.Text), Hash: textHash(c.Text),
+				Ordinal: c.Ordinal, Session: c.Session, InSession: c.InSession,
+				Headings: c.Headings, Label: c.Label,
+				WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
+				Text: c.Text,
+			},
 			HeadingTerms: strings.Join(e.analyzer.Terms(strings.Join(c.Headings, "\n")), " "),
 		}
 		for _, ch := range c.Children {

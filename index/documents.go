@@ -27,8 +27,8 @@ type DocumentRecord struct {
 	Chunks []ChunkRecord
 }
 
-// ChunkRecord is one chunk to store.
-type ChunkRecord struct {
+// ChunkData is what a chunk is, whether being stored or read back.
+type ChunkData struct {
 	// UID is the chunk's stable public id.
 	UID string
 	// Hash is the sha256 of the chunk text, the key of per-chunk caches.
@@ -43,6 +43,14 @@ type ChunkRecord struct {
 	ByteStart int
 	ByteEnd   int
 	Text      string
+}
+
+// Words returns the chunk's word count.
+func (c ChunkData) Words() int { return c.WordEnd - c.WordStart }
+
+// ChunkRecord is one chunk to store.
+type ChunkRecord struct {
+	ChunkData
 	// HeadingTerms is the analysed heading path, indexed with every child.
 	HeadingTerms string
 	Children     []ChildRecord

@@ -146,7 +146,7 @@ var migrations = []string{
 	CREATE INDEX children_chunk ON children(chunk_id);
 	CREATE VIRTUAL TABLE children_fts USING fts5(
 		headings, body,
-		tokenize = "unicode61 remove_diacritics 0",
+		tokenize = "ascii",
 		content = '', contentless_delete = 1
 	);`,
 }

@@ -21,7 +21,7 @@ func testIndex(t *testing.T) *Index {
 func doc(path string, chunks ...[]string) *DocumentRecord {
 	d := &DocumentRecord{Root: "/r", Path: path, SHA256: "h-" + path, Title: path, Stamp: "s"}
 	for i, paras := range chunks {
-		c := ChunkRecord{UID: path + "#" + string(rune('a'+i)), Hash: "x", Ordinal: i, Label: path, Text: "t", HeadingTerms: "titul"}
+		c := ChunkRecord{ChunkData: ChunkData{UID: path + "#" + string(rune('a'+i)), Hash: "x", Ordinal: i, Label: path, Text: "t"}, HeadingTerms: "titul"}
 		for j, p := range paras {
 			c.Children = append(c.Children, ChildRecord{Ordinal: j, Terms: p})
 		}
@@ -126,5 +126,27 @@ func TestMeta(t *testing.T) {
 	ix.SetMeta(ctx, "lang", "en")
 	if v, _ := ix.Meta(ctx, "lang"); v != "en" {
 		t.Fatalf("lang = %q", v)
+	}
+}
+
+// The FTS5 tokenizer must keep analysed terms whole: "año" is not "ano",
+// and terms in scripts with combining marks are not cut apart.
+func TestTermsStayWhole(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	ix.ReplaceDocument(ctx, doc("a.md", []string{"año"}))
+	ix.ReplaceDocument(ctx, doc("b.md", []string{"ano"}))
+	ix.ReplaceDocument(ctx, doc("c.md", []string{"हिन्दी"}))
+	for term, want := range map[string]string{"año": "a.md#a", "ano": "b.md#a", "हिन्दी": "c.md#a"} {
+		m, err := ix.SearchBM25(ctx, []string{term}, 5, BM25Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m) != 1 || m[0].Chunk.UID != want {
+			t.Errorf("%q: %+v, want only %s", term, m, want)
+		}
+	}
+	if m, _ := ix.SearchBM25(ctx, []string{"ह"}, 5, BM25Options{}); len(m) != 0 {
+		t.Errorf("a fragment of a term matched: %+v", m)
 	}
 }

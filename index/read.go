@@ -9,29 +9,15 @@ import (
 	"strings"
 )
 
-// StoredChunk is a chunk as read back from the index.
+// StoredChunk is a chunk as read back from the index, with its document.
 type StoredChunk struct {
+	ChunkData
 	ID         int64
-	UID        string
 	Root       string
 	Path       string
 	DocTitle   string
 	Visibility string
-	Ordinal    int
-	Session    int
-	InSession  bool
-	Headings   []string
-	Label      string
-	WordStart  int
-	WordEnd    int
-	ByteStart  int
-	ByteEnd    int
-	Text       string
-	Hash       string
 }
-
-// Words returns the chunk's word count.
-func (c StoredChunk) Words() int { return c.WordEnd - c.WordStart }
 
 const chunkColumns = `k.id, k.uid, d.root, d.path, d.title, d.visibility, k.ordinal, k.session, k.headings, k.label,
 	k.word_start, k.word_end, k.byte_start, k.byte_end, k.text, k.hash`

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/chunk"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -37,16 +38,7 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 		fmt.Fprintln(w, msg("skipped", len(skipped)+nOthers))
 		listProblems(w, skipped, true)
 		if nOthers > 0 {
-			exts := make([]string, 0, len(others))
-			for e := range others {
-				exts = append(exts, e)
-			}
-			sort.Strings(exts)
-			parts := make([]string, len(exts))
-			for i, e := range exts {
-				parts[i] = fmt.Sprintf("%s ×%d", e, others[e])
-			}
-			fmt.Fprintln(w, msg("other-types", nOthers, strings.Join(parts, ", ")))
+			fmt.Fprintln(w, msg("other-types", nOthers, joinCounts(others, "%s ×%d", ", ")))
 		}
 	}
 	if len(r.Repaired) > 0 {
@@ -103,27 +95,38 @@ func printHits(w io.Writer, question string, hits []oraculo.Hit) {
 		fmt.Fprintln(w)
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", msg("col-rank"), msg("col-score"), msg("col-label"), msg("col-file"), msg("col-paths"))
 	for _, h := range hits {
-		fmt.Fprintf(tw, "%d\t%.2f\t%s\t%s\t%s\n", h.Rank, h.Score, h.Label, h.File, pathsText(h.Paths))
-		fmt.Fprintf(tw, "\t\t  %s\t\t\n", clip(oraculo.FirstLine(h.Text), 90))
+		fmt.Fprintf(w, "%3d. %s  ·  %s  ·  %s %.2f  ·  %s\n", h.Rank, h.Label, h.File, msg("col-score"), h.Score, pathsText(h.Paths))
+		fmt.Fprintf(w, "     %s\n", clip(snippet(h.Text), 110))
 	}
-	tw.Flush()
 	fmt.Fprintln(w)
 }
 
-func pathsText(p map[string]int) string {
-	names := make([]string, 0, len(p))
-	for n := range p {
-		names = append(names, n)
+// snippet is the first line of a chunk with content, skipping its headings.
+func snippet(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if _, _, marker := chunk.DetectSession(t); t != "" && !strings.HasPrefix(t, "#") && !marker {
+			return t
+		}
 	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s:%d", n, p[n])
+	return oraculo.FirstLine(text)
+}
+
+func pathsText(p map[string]int) string { return joinCounts(p, "%s:%d", " ") }
+
+// joinCounts formats a map's entries in key order.
+func joinCounts(m map[string]int, format, sep string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	return strings.Join(parts, " ")
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf(format, k, m[k])
+	}
+	return strings.Join(parts, sep)
 }
 
 func clip(s string, n int) string {

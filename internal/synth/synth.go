@@ -21,7 +21,38 @@ var (
 		encendimos una hoguera y hablamos del mapa del archiduque que prometía oro y gloria a quien encontrase
 		la entrada de la cripta custodiada por espectros y trampas de acero oxidado`)
 	syllables = []string{"nor", "kiel", "gal", "er", "na", "cry", "o", "vain", "ba", "ika", "zan", "thor", "mel", "ith", "dra", "vos", "ul", "rek", "sa", "mir"}
+	// vocabulary: the common words first, then pseudo-words; drawn with a
+	// Zipf law so that, as in real text, a few words are everywhere and
+	// most are rare.
+	// Stop words take the head, as in real Spanish; the story words are
+	// spread from rank 100 on, so that a word like "archiduque" is in a few
+	// percent of the paragraphs, not in all of them.
+	vocabulary = func() []string {
+		v := strings.Fields(`de la que el en y a los del se las por un para con no una su al lo como más pero sus le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos e esto mí antes algunos qué unos yo otro otras otra él tanto esa estos mucho quienes nada muchos cual poco ella estar estas algunas algo nosotros`)
+		base := 0
+		for i := 0; len(v) < vocabularySize; i++ {
+			if len(v) >= 100 && len(v)%20 == 0 && base < len(words) {
+				v = append(v, words[base])
+				base++
+				continue
+			}
+			v = append(v, pseudoWord(i))
+		}
+		return v
+	}()
 )
+
+const vocabularySize = 30000
+
+// pseudoWord is the i-th made-up lowercase word.
+func pseudoWord(i int) string {
+	var b strings.Builder
+	for n := i + 1; n > 0; n /= len(syllables) {
+		b.WriteString(syllables[n%len(syllables)])
+	}
+	b.WriteString("as")
+	return b.String()
+}
 
 // Name returns the i-th invented proper name, deterministic.
 func Name(i int) string {
@@ -39,6 +70,7 @@ func Name(i int) string {
 // two inner sections and a few invented names.
 func Session(n, wordsPerSession int) string {
 	r := rand.New(rand.NewPCG(uint64(n), 11))
+	zipf := rand.NewZipf(r, 1.07, 2, uint64(len(vocabulary)-1))
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Sesión %d — %s\n\n", n, Name(n))
 	for sec := range 2 {
@@ -51,7 +83,7 @@ func Session(n, wordsPerSession int) string {
 				if r.IntN(25) == 0 {
 					b.WriteString(Name(r.IntN(5000)))
 				} else {
-					b.WriteString(words[r.IntN(len(words))])
+					b.WriteString(vocabulary[zipf.Uint64()])
 				}
 			}
 			if p == 1 {

@@ -272,6 +272,10 @@ func TestSearchPathsAndOptions(t *testing.T) {
 	if h.File != "Mundo/Dioses.md" || h.Paths["bm25"] != 1 || h.Score <= 0 || h.ID == "" || h.Words == 0 || h.Session != nil {
 		t.Fatalf("hit fields: %+v", h)
 	}
+	// The passage is the matching paragraph, with its heading, not the chunk.
+	if h.Passage != "# Dioses\n\n## Galerna\n\nDiosa de las tormentas." || !strings.Contains(h.Text, "Orum") {
+		t.Fatalf("passage %q of chunk %q", h.Passage, h.Text)
+	}
 }
 
 func TestOpenExistingAndNewerSchema(t *testing.T) {

@@ -33,7 +33,9 @@ type Hit struct {
 	Score    float64  `json:"score"`
 	// Paths maps each retrieval path that found the chunk to its rank there.
 	Paths map[string]int `json:"paths"`
-	Title string         `json:"title"`
+	// Title is the note's title; Passage the paragraph that matched best.
+	Title   string `json:"title"`
+	Passage string `json:"passage,omitempty"`
 }
 
 // Paths returns the retrieval paths available on this engine, in order.
@@ -97,9 +99,10 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	}
 	depth := retrieve.Depth(k)
 	type entry struct {
-		chunk index.StoredChunk
-		score float64
-		paths map[string]int
+		chunk   index.StoredChunk
+		score   float64
+		passage string
+		paths   map[string]int
 	}
 	var order []int64
 	byID := make(map[int64]*entry)
@@ -111,7 +114,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 		for rank, r := range results {
 			en, ok := byID[r.Chunk.ID]
 			if !ok {
-				en = &entry{chunk: r.Chunk, score: r.Score, paths: map[string]int{}}
+				en = &entry{chunk: r.Chunk, score: r.Score, passage: r.Passage, paths: map[string]int{}}
 				byID[r.Chunk.ID] = en
 				order = append(order, r.Chunk.ID)
 			}
@@ -128,6 +131,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	for i, id := range order {
 		en := byID[id]
 		hits[i] = hitFrom(en.chunk, i+1, en.score, en.paths)
+		hits[i].Passage = en.passage
 	}
 	return hits, nil
 }

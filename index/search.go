@@ -22,8 +22,10 @@ type Match struct {
 	// Score is the BM25 score of the chunk's best paragraph: higher is better,
 	// always positive.
 	Score float64
-	// Child is the ordinal of that best paragraph within the chunk.
-	Child int
+	// Child is the ordinal of that best paragraph within the chunk, and
+	// Passage its text.
+	Child   int
+	Passage string
 }
 
 // MatchQuery builds the FTS5 query for analysed terms: any term may match.
@@ -76,7 +78,12 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 				if !ok {
 					return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
 				}
-				matches = append(matches, Match{Chunk: c, Score: best[id].score, Child: best[id].child})
+				b := best[id]
+				m := Match{Chunk: c, Score: b.score, Child: b.child}
+				if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
+					m.Passage = c.Text[s:e]
+				}
+				matches = append(matches, m)
 			}
 			return matches, nil
 		}
@@ -85,14 +92,15 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 }
 
 type bestChild struct {
-	score float64
-	child int
+	score      float64
+	child      int
+	start, end int
 }
 
 // bestParents returns up to n parent ids in rank order, each parent's best
 // child, and how many paragraph rows the query returned.
 func (ix *Index) bestParents(ctx context.Context, query string, hw float64, limit, n int) ([]int64, map[int64]bestChild, int, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, k.id
+	rows, err := ix.db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
 		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
 		      FROM children_fts WHERE children_fts MATCH ? ORDER BY score LIMIT ?) m
 		LEFT JOIN children c ON c.id = m.id
@@ -109,8 +117,8 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw float64, limi
 		count++
 		var childID int64
 		var score float64
-		var chunkID, ordinal, parentID *int64
-		if err := rows.Scan(&childID, &score, &chunkID, &ordinal, &parentID); err != nil {
+		var chunkID, ordinal, start, end, parentID *int64
+		if err := rows.Scan(&childID, &score, &chunkID, &ordinal, &start, &end, &parentID); err != nil {
 			return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
 		}
 		// FTS5's bm25 is negative, better is lower; zero means no real match.
@@ -124,7 +132,7 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw float64, limi
 			continue
 		}
 		order = append(order, *chunkID)
-		best[*chunkID] = bestChild{score: -score, child: int(*ordinal)}
+		best[*chunkID] = bestChild{score: -score, child: int(*ordinal), start: int(*start), end: int(*end)}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)

@@ -32,6 +32,9 @@ type Result struct {
 	Chunk index.StoredChunk
 	// Score is the path's own score: comparable only within the path.
 	Score float64
+	// Passage is the part of the chunk that made the path pick it (the best
+	// paragraph for BM25), or "" when the path has no such notion.
+	Passage string
 }
 
 // Path is one way of finding chunks for a question.
@@ -67,7 +70,7 @@ func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, e
 	}
 	out := make([]Result, len(matches))
 	for i, m := range matches {
-		out[i] = Result{Chunk: m.Chunk, Score: m.Score}
+		out[i] = Result{Chunk: m.Chunk, Score: m.Score, Passage: m.Passage}
 	}
 	return out, nil
 }

@@ -97,7 +97,11 @@ func printHits(w io.Writer, question string, hits []oraculo.Hit) {
 	}
 	for _, h := range hits {
 		fmt.Fprintf(w, "%3d. %s  ·  %s  ·  %s %.2f  ·  %s\n", h.Rank, h.Label, h.File, msg("col-score"), h.Score, pathsText(h.Paths))
-		fmt.Fprintf(w, "     %s\n", clip(snippet(h.Text), 110))
+		text := h.Passage
+		if text == "" {
+			text = h.Text
+		}
+		fmt.Fprintf(w, "     %s\n", clip(snippet(text), 110))
 	}
 	fmt.Fprintln(w)
 }

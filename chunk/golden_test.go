@@ -1,15 +1,14 @@
 package chunk
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+	"github.com/oraculo/oraculo/internal/golden"
+)
 
 // goldenCases maps each testdata note to the path it is ingested under and
 // the options it is cut with.
@@ -39,20 +38,7 @@ func TestGolden(t *testing.T) {
 			}
 			checkInvariants(t, doc, tc.opts, chunks)
 			got := render(doc, tc.opts, chunks)
-			golden := filepath.Join("testdata", strings.TrimSuffix(tc.file, filepath.Ext(tc.file))+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s (run with -update to accept):\n%s", golden, got)
-			}
+			golden.Check(t, filepath.Join("testdata", strings.TrimSuffix(tc.file, filepath.Ext(tc.file))+".golden"), []byte(got))
 		})
 	}
 }

@@ -64,16 +64,17 @@ func TestSampleGolden(t *testing.T) {
 			t.Errorf("golden set has no %q question", k)
 		}
 	}
-	s, err := eval.Run(ctx, qs, searcher(eng, "bm25"), 50)
+	res, err := eval.Run(ctx, qs, eval.Config{Name: "bm25", Paths: []string{"bm25"}, Search: eng.Searcher("bm25")}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s, n := res.Chunk, res.Note
 	t.Logf("sample golden, bm25, per chunk: %d questions  R@1 %.3f  R@5 %.3f  R@8 %.3f  R@20 %.3f  R@50 %.3f  MRR@50 %.3f  nDCG@10 %.3f",
 		s.Questions, s.Recall[1], s.Recall[5], s.Recall[8], s.Recall[20], s.Recall[50], s.MRR, s.NDCG10)
 	t.Logf("sample golden, bm25, one slot per note: R@1 %.3f  R@8 %.3f  R@50 %.3f  MRR@50 %.3f  multi coverage@8 %.3f @50 %.3f",
-		s.NoteRecall[1], s.NoteRecall[8], s.NoteRecall[50], s.NoteMRR, s.MultiCoverage8, s.MultiCoverage50)
+		n.Recall[1], n.Recall[8], n.Recall[50], n.MRR, res.ByKind[eval.KindMulti].Chunk.Coverage8, res.ByKind[eval.KindMulti].Chunk.Coverage50)
 	if testing.Verbose() {
-		for _, o := range s.Outcomes {
+		for _, o := range res.Outcomes {
 			if o.Rank != 1 {
 				t.Logf("  %-4s %-10s rank %2d  %s", o.ID, o.Kind, o.Rank, o.Question)
 			}

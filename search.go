@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/retrieve"
@@ -18,6 +19,26 @@ type SearchOptions struct {
 	K int
 	// Paths names the retrieval paths to use; empty means every available one.
 	Paths []string
+	// Trace, when set, receives how long each stage took.
+	Trace *Trace
+}
+
+// Trace records the time spent in each stage of one search.
+type Trace struct {
+	Stages []StageTime
+}
+
+// StageTime is one stage's duration. Stage names: "retrieve:<path>" for
+// each retrieval path, "merge", and "total".
+type StageTime struct {
+	Stage    string
+	Duration time.Duration
+}
+
+func (t *Trace) add(stage string, since time.Time) {
+	if t != nil {
+		t.Stages = append(t.Stages, StageTime{stage, time.Since(since)})
+	}
 }
 
 // Hit is one chunk returned by a search. Its JSON shape is public.
@@ -71,12 +92,29 @@ func (e *Engine) selectPaths(names []string) ([]retrieve.Path, error) {
 			}
 			return nil, fmt.Errorf("%w: %q (known: %s)", retrieve.ErrUnknownPath, n, strings.Join(retrieve.KnownPaths, ", "))
 		}
-		out = append(out, found)
+		dup := false
+		for _, p := range out {
+			dup = dup || p.Name() == n
+		}
+		if !dup {
+			out = append(out, found)
+		}
 	}
 	if len(out) == 0 {
 		return avail, nil
 	}
 	return out, nil
+}
+
+// Ablations lists the path combinations this engine can search with, for
+// the evaluation harness: every available path alone, and every larger
+// combination once fusion exists.
+func (e *Engine) Ablations() [][]string {
+	var out [][]string
+	for _, p := range e.Paths() {
+		out = append(out, []string{p.Name()})
+	}
+	return out
 }
 
 func pathNames(ps []retrieve.Path) string {
@@ -89,6 +127,8 @@ func pathNames(ps []retrieve.Path) string {
 
 // Search answers a question with the best chunks, each once.
 func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions) ([]Hit, error) {
+	start := time.Now()
+	defer opts.Trace.add("total", start)
 	k := opts.K
 	if k <= 0 {
 		k = DefaultK
@@ -96,6 +136,9 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	paths, err := e.selectPaths(opts.Paths)
 	if err != nil {
 		return nil, err
+	}
+	if len(paths) > 1 {
+		return nil, fmt.Errorf("searching with %d paths at once needs fusion, which this version does not have yet", len(paths))
 	}
 	depth := retrieve.Depth(k)
 	type entry struct {
@@ -107,7 +150,9 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	var order []int64
 	byID := make(map[int64]*entry)
 	for _, p := range paths {
+		t0 := time.Now()
 		results, err := p.Retrieve(ctx, question, depth)
+		opts.Trace.add("retrieve:"+p.Name(), t0)
 		if err != nil {
 			return nil, err
 		}
@@ -121,9 +166,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 			en.paths[p.Name()] = rank + 1
 		}
 	}
-	if len(paths) > 1 {
-		return nil, fmt.Errorf("searching with %d paths at once needs fusion, which this version does not have yet", len(paths))
-	}
+	t0 := time.Now()
 	if len(order) > k {
 		order = order[:k]
 	}
@@ -133,6 +176,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 		hits[i] = hitFrom(en.chunk, i+1, en.score, en.paths)
 		hits[i].Passage = en.passage
 	}
+	opts.Trace.add("merge", t0)
 	return hits, nil
 }
 

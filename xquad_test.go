@@ -20,20 +20,6 @@ func sharedEval(t testing.TB) string {
 	return dir
 }
 
-func searcher(eng *oraculo.Engine, paths ...string) eval.Searcher {
-	return func(ctx context.Context, q string, k int) ([]eval.Retrieved, error) {
-		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: k, Paths: paths})
-		if err != nil {
-			return nil, err
-		}
-		out := make([]eval.Retrieved, len(hits))
-		for i, h := range hits {
-			out[i] = eval.Retrieved{File: h.File, Headings: h.Headings, Text: h.Text}
-		}
-		return out, nil
-	}
-}
-
 // TestXQuADBM25 checks the bar: BM25 alone, about one paragraph a
 // chunk, reaches MRR@50 >= 0.96 on the public Spanish development set.
 func TestXQuADBM25(t *testing.T) {
@@ -51,13 +37,14 @@ func TestXQuADBM25(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := eval.Run(ctx, qs, searcher(eng, "bm25"), 50)
+	res, err := eval.Run(ctx, qs, eval.Config{Name: "bm25", Paths: []string{"bm25"}, Search: eng.Searcher("bm25")}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := res.Chunk
 	t.Logf("xquad-es-dev, bm25, --max-words 200: %d questions  R@1 %.3f  R@5 %.3f  R@8 %.3f  R@20 %.3f  R@50 %.3f  MRR@50 %.3f  nDCG@10 %.3f",
 		s.Questions, s.Recall[1], s.Recall[5], s.Recall[8], s.Recall[20], s.Recall[50], s.MRR, s.NDCG10)
-	for _, o := range s.Outcomes {
+	for _, o := range res.Outcomes {
 		if o.Rank != 1 && testing.Verbose() {
 			t.Logf("  miss@1 %s rank %d: %s", o.ID, o.Rank, o.Question)
 		}

@@ -244,3 +244,63 @@ func TestKilledIngestIsCompletedByNextRun(t *testing.T) {
 	}
 	_ = time.Second
 }
+
+func TestCLIEval(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	notes := smallNotes(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "o.db")
+	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
+		t.Fatal(errOut)
+	}
+	golden := filepath.Join(dir, "g.jsonl")
+	writeNote(t, golden, `{"id":"q1","question":"¿Quién cayó en combate?","kind":"single","sources":[{"file":"Sesiones/Campaña.md","heading":"Sesión 1"}],"answer":"Norkiel"}
+{"id":"q2","question":"¿Dónde estaba el mapa del archiduque?","kind":"paraphrase","sources":[{"file":"Sesiones/Campaña.md","heading":"Sesión 2"}],"answer":"en la cripta"}
+{"id":"q3","question":"¿Quién vende mapas falsos?","kind":"multi","sources":[{"file":"NPCs/Harbin Wester.md","heading":null},{"file":"Sesiones/Campaña.md","heading":"Sesión 2"}],"answer":"Harbin"}
+{"id":"q4","question":"¿Cómo se llama el dragón?","kind":"unanswerable","sources":[],"answer":"no consta"}
+`)
+	out, errOut, code := runCLI(t, "", "eval", "--db", db, "--golden", golden, "--diagnose", "--report", filepath.Join(dir, "rep"))
+	if code != 0 {
+		t.Fatalf("eval exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"4 questions (3 answerable", "bm25", "per chunk", "one slot per note", "R@50", "retrieve:bm25", "Diagnosis:", "paraphrase"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("eval output lacks %q:\n%s", want, out)
+		}
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "rep", "index.html"))
+	if err != nil || strings.Count(string(html), "<svg") != 3 {
+		t.Fatalf("report: %v, %d plots", err, strings.Count(string(html), "<svg"))
+	}
+	a := filepath.Join(dir, "a.json")
+	out, _, code = runCLI(t, "", "eval", "--db", db, "--golden", golden, "--json", "--k", "1")
+	if code != 0 {
+		t.Fatal("eval --json failed")
+	}
+	writeNote(t, a, out)
+	var rep struct {
+		K       int `json:"k"`
+		Configs []struct {
+			Name  string `json:"name"`
+			Chunk struct {
+				Recall map[string]float64 `json:"recall"`
+			} `json:"chunk"`
+		} `json:"configs"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.K != 1 || len(rep.Configs) != 1 || rep.Configs[0].Name != "bm25" {
+		t.Fatalf("eval --json: %v %+v", err, rep)
+	}
+	out, errOut, code = runCLI(t, "", "eval", "--compare", a, filepath.Join(dir, "rep", "report.json"))
+	if code != 0 || !strings.Contains(out, "R@1") || !strings.Contains(out, "Better in B") {
+		t.Fatalf("compare: exit %d %s\n%s", code, errOut, out)
+	}
+	out, _, code = runCLI(t, "", "eval", "--from", a, "--diagnose")
+	if code != 0 || !strings.Contains(out, "Diagnosis:") {
+		t.Fatalf("--from --diagnose: exit %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"eval"}, {"eval", "--compare", a}, {"eval", "--golden", filepath.Join(dir, "none.jsonl"), "--db", db}} {
+		if _, errOut, code := runCLI(t, "", bad...); code == 0 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, errOut)
+		}
+	}
+}

@@ -33,6 +33,8 @@ Usage:
   oraculo search [--db FILE] [--k N] [--paths LIST] [--json] [QUESTION]
   oraculo chunks [--db FILE] [--json] [PATH...]
   oraculo stats  [--db FILE] [--json]
+  oraculo eval   --golden FILE [--db FILE] [--k 50] [--json] [--report DIR] [--diagnose]
+  oraculo eval   --compare A.json B.json
   oraculo version
 
 The index is $ORACULO_DB or .oraculo/oraculo.db unless --db names it.
@@ -45,6 +47,8 @@ Uso:
   oraculo search [--db ARCHIVO] [--k N] [--paths LISTA] [--json] [PREGUNTA]
   oraculo chunks [--db ARCHIVO] [--json] [RUTA...]
   oraculo stats  [--db ARCHIVO] [--json]
+  oraculo eval   --golden ARCHIVO [--db ARCHIVO] [--k 50] [--json] [--report CARPETA] [--diagnose]
+  oraculo eval   --compare A.json B.json
   oraculo version
 
 El índice es $ORACULO_DB o .oraculo/oraculo.db salvo que --db diga otro.
@@ -91,6 +95,27 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stats-schema":            {"schema version", "versión del esquema"},
 	"no-chunks":               {"No chunks.", "No hay fragmentos."},
 	"bad-k":                   {"--k must be at least 1", "--k debe ser al menos 1"},
+	"eval-compare-args":       {"--compare needs two reports: oraculo eval --compare A.json B.json", "--compare necesita dos informes: oraculo eval --compare A.json B.json"},
+	"eval-extra-args":         {"unexpected arguments", "argumentos inesperados"},
+	"eval-needs-golden":       {"eval needs --golden FILE (or --from REPORT.json, or --compare A.json B.json)", "eval necesita --golden ARCHIVO (o --from INFORME.json, o --compare A.json B.json)"},
+	"eval-report-written":     {"report written to %s", "informe escrito en %s"},
+	"eval-header":             {"Golden set %s: %d questions (%d answerable; %s), depth %d", "Conjunto de referencia %s: %d preguntas (%d con respuesta; %s), profundidad %d"},
+	"eval-config":             {"configuration", "configuración"},
+	"eval-mode":               {"count", "cuenta"},
+	"eval-mode-chunk":         {"per chunk", "por fragmento"},
+	"eval-mode-note":          {"one slot per note", "una por nota"},
+	"eval-by-kind":            {"By kind of question (%s, per chunk):", "Por tipo de pregunta (%s, por fragmento):"},
+	"eval-kind":               {"kind", "tipo"},
+	"eval-latency":            {"Latency per stage:", "Latencia por etapa:"},
+	"eval-stage":              {"stage", "etapa"},
+	"eval-median":             {"median", "mediana"},
+	"eval-misses":             {"Misses (%s): %d questions not answered by the first chunk; %d came back outside the top 8, %d not within the top %d. Worst first, with the rank per path:", "Fallos (%s): %d preguntas cuyo primer fragmento no es la fuente; %d volvieron fuera de los 8 primeros, %d ni entre los %d primeros. Los peores primero, con el puesto en cada vía:"},
+	"eval-rank":               {"rank", "puesto"},
+	"eval-diagnosis":          {"Diagnosis:", "Diagnóstico:"},
+	"eval-compare-header":     {"A = %s, B = %s", "A = %s, B = %s"},
+	"eval-metric":             {"metric", "métrica"},
+	"eval-better":             {"Better in B (%d):", "Mejor en B (%d):"},
+	"eval-worse":              {"Worse in B (%d):", "Peor en B (%d):"},
 }
 
 // msg formats a catalog message in the interface language.

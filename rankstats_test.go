@@ -1,0 +1,151 @@
+package oraculo_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/eval"
+	"github.com/oraculo/oraculo/internal/golden"
+)
+
+// rankStatsFile is the committed ranking baseline, in the manner of
+// zoekt's rank_stats.txt: a ranking change shows up in review as a diff of
+// these numbers.
+const rankStatsFile = "testdata/rank_stats.txt"
+
+// rankTolerance is how far below its baseline a metric may fall before the
+// test fails.
+const rankTolerance = 0.01
+
+// rankSet is a golden set with the notes it is asked of.
+type rankSet struct {
+	name, notes, golden string
+	opts                oraculo.IngestOptions
+}
+
+func rankSets() []rankSet {
+	sets := []rankSet{{"sample", sampleDir, sampleGolden, oraculo.IngestOptions{}}}
+	xq := filepath.Join("..", "shared", "eval", "xquad-es-dev")
+	if _, err := os.Stat(filepath.Join(xq, "dev.jsonl")); err == nil {
+		sets = append(sets, rankSet{"xquad-es-dev", filepath.Join(xq, "corpus"), filepath.Join(xq, "dev.jsonl"), oraculo.IngestOptions{MaxWords: 200}})
+	}
+	return sets
+}
+
+// TestRankStats evaluates every configuration on each golden set and
+// compares the metrics with the committed baseline; -update rewrites it.
+func TestRankStats(t *testing.T) {
+	ctx := context.Background()
+	got := map[string][]float64{}
+	for _, set := range rankSets() {
+		eng, _ := openEngine(t)
+		if _, err := eng.Ingest(ctx, []string{set.notes}, set.opts); err != nil {
+			t.Fatal(err)
+		}
+		qs, err := eval.Load(set.golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := eval.Evaluate(ctx, set.golden, qs, eng.EvalConfigs(), 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rep.Configs {
+			for _, mode := range []struct {
+				name string
+				m    eval.Metrics
+			}{{"chunk", c.Chunk}, {"note", c.Note}} {
+				vals := make([]float64, len(eval.MetricNames))
+				for i, name := range eval.MetricNames {
+					vals[i] = mode.m.Value(name)
+				}
+				got[set.name+" "+c.Name+" "+mode.name] = vals
+			}
+		}
+	}
+	want, err := readRankStats(rankStatsFile)
+	if err != nil && !*golden.Update {
+		t.Fatalf("%v (run go test . -run TestRankStats -update to create it)", err)
+	}
+	if *golden.Update {
+		// Keep the lines of sets that could not run here (no ../shared).
+		for key, vals := range want {
+			if _, ok := got[key]; !ok {
+				got[key] = vals
+			}
+		}
+		golden.Check(t, rankStatsFile, formatRankStats(got))
+		return
+	}
+	for key, g := range got {
+		w, ok := want[key]
+		if !ok {
+			t.Errorf("%s: not in %s (run with -update)", key, rankStatsFile)
+			continue
+		}
+		for i, name := range eval.MetricNames {
+			switch {
+			case g[i] < w[i]-rankTolerance:
+				t.Errorf("%s: %s dropped from %.3f to %.3f", key, name, w[i], g[i])
+			case g[i] > w[i]+rankTolerance:
+				t.Logf("%s: %s improved from %.3f to %.3f (run with -update to record it)", key, name, w[i], g[i])
+			}
+		}
+	}
+}
+
+func formatRankStats(stats map[string][]float64) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Oráculo ranking baseline. Rewrite: go test . -run TestRankStats -update\n")
+	fmt.Fprintf(&b, "# A metric more than %.3f below its line fails the test.\n", rankTolerance)
+	fmt.Fprintf(&b, "# set config count %s\n", strings.Join(eval.MetricNames, " "))
+	keys := make([]string, 0, len(stats))
+	for k := range stats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b.WriteString(k)
+		for _, v := range stats[k] {
+			fmt.Fprintf(&b, " %.3f", v)
+		}
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+func readRankStats(path string) (map[string][]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string][]float64{}
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Fields(text)
+		if len(fields) != 3+len(eval.MetricNames) {
+			return nil, fmt.Errorf("%s:%d: want %d fields, got %d", path, line, 3+len(eval.MetricNames), len(fields))
+		}
+		vals := make([]float64, len(eval.MetricNames))
+		for i, s := range fields[3:] {
+			if vals[i], err = strconv.ParseFloat(s, 64); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			}
+		}
+		out[strings.Join(fields[:3], " ")] = vals
+	}
+	return out, sc.Err()
+}

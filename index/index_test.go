@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -148,5 +149,38 @@ func TestTermsStayWhole(t *testing.T) {
 	}
 	if m, _ := ix.SearchBM25(ctx, []string{"ह"}, 5, BM25Options{}); len(m) != 0 {
 		t.Errorf("a fragment of a term matched: %+v", m)
+	}
+}
+
+// Equal scores are ordered by id, so that rankings (and the metrics
+// computed from them) are the same on every run.
+func TestTiesAreDeterministic(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	for _, p := range []string{"c.md", "a.md", "b.md"} {
+		ix.ReplaceDocument(ctx, doc(p, []string{"galern tormenta"}))
+	}
+	var first []string
+	for i := range 5 {
+		m, err := ix.SearchBM25(ctx, []string{"galern"}, 3, BM25Options{})
+		if err != nil || len(m) != 3 {
+			t.Fatalf("%v %d", err, len(m))
+		}
+		if m[0].Score != m[1].Score || m[1].Score != m[2].Score {
+			t.Fatalf("identical paragraphs scored differently: %v %v %v", m[0].Score, m[1].Score, m[2].Score)
+		}
+		var got []string
+		for _, x := range m {
+			got = append(got, x.Chunk.Path)
+		}
+		if i == 0 {
+			first = got
+			// Insertion order: c, a, b.
+			if got[0] != "c.md" || got[1] != "a.md" || got[2] != "b.md" {
+				t.Fatalf("tie order %v, want insertion order", got)
+			}
+		} else if strings.Join(got, ",") != strings.Join(first, ",") {
+			t.Fatalf("tie order changed: %v then %v", first, got)
+		}
 	}
 }

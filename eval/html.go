@@ -290,12 +290,7 @@ func buildHTMLPage(r *Report, lang string) *htmlPage {
 		if c == nil {
 			continue
 		}
-		stages := make([]string, 0, len(c.Latency))
-		for s := range c.Latency {
-			stages = append(stages, s)
-		}
-		sort.Strings(stages)
-		for _, s := range stages {
+		for _, s := range c.Stages() {
 			lat := c.Latency[s]
 			pg.Latency = append(pg.Latency, htmlLatencyRow{
 				Config: c.Name, Color: plotColorHex(i), Stage: s,

@@ -229,5 +229,15 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	return sorted[max(0, min(i, len(sorted)-1))]
 }
 
+// Stages returns the names of the stages timed in this run, sorted.
+func (r *Result) Stages() []string {
+	stages := make([]string, 0, len(r.Latency))
+	for s := range r.Latency {
+		stages = append(stages, s)
+	}
+	sort.Strings(stages)
+	return stages
+}
+
 // ConfigName names a combination of paths: "bm25", "bm25+dense".
 func ConfigName(paths []string) string { return strings.Join(paths, "+") }

@@ -151,12 +151,7 @@ func printReport(w io.Writer, r *eval.Report) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", msg("eval-config"), msg("eval-stage"), msg("eval-median"), "p95")
 	for _, c := range r.Configs {
-		stages := make([]string, 0, len(c.Latency))
-		for s := range c.Latency {
-			stages = append(stages, s)
-		}
-		sort.Strings(stages)
-		for _, s := range stages {
+		for _, s := range c.Stages() {
 			l := c.Latency[s]
 			fmt.Fprintf(tw, "%s\t%s\t%.2f ms\t%.2f ms\n", c.Name, s, l.MedianMS, l.P95MS)
 		}

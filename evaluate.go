@@ -2,19 +2,26 @@ package oraculo
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/eval"
+	"github.com/oraculo/oraculo/vector"
 )
 
 // EvalConfigs returns the configurations the evaluation harness runs on
 // this engine: every ablation of the retrieval paths, each path alone
 // first and all of them together last.
-func (e *Engine) EvalConfigs() []eval.Config {
+func (e *Engine) EvalConfigs(ctx context.Context) ([]eval.Config, error) {
+	ablations, err := e.Ablations(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out []eval.Config
-	for _, paths := range e.Ablations() {
+	for _, paths := range ablations {
 		out = append(out, eval.Config{Name: eval.ConfigName(paths), Paths: paths, Search: e.Searcher(paths...)})
 	}
-	return out
+	return out, nil
 }
 
 // Searcher adapts [Engine.Search] with the given paths to the harness.
@@ -35,4 +42,52 @@ func (e *Engine) Searcher(paths ...string) eval.Searcher {
 		}
 		return out, stages, nil
 	}
+}
+
+// CheckANN measures what approximate vector search loses against exact
+// search on the same questions: the recall@k of an HNSW graph over the
+// index's vectors, built for the check when search does not use one yet.
+// It returns nil when the dense path is off.
+func (e *Engine) CheckANN(ctx context.Context, questions []string, k int) (*eval.ANNCheck, error) {
+	if !e.hasVectors(ctx) {
+		return nil, nil
+	}
+	st, err := e.denseIndex(ctx)
+	if err != nil || st == nil {
+		return nil, err
+	}
+	approx, inUse := st.search, true
+	if _, exact := approx.(*vector.Exact); exact {
+		if approx, err = st.buildHNSW(); err != nil {
+			return nil, err
+		}
+		inUse = false
+	}
+	em := e.Embedder()
+	var exactHits, approxHits [][]vector.Hit
+	err = embed.Batch{Retries: 1, Done: func(start int, vecs [][]float32) error {
+		for _, v := range vecs {
+			if !vector.Normalize(v) {
+				continue
+			}
+			x, err := st.exact.Search(v, k)
+			if err != nil {
+				return err
+			}
+			a, err := approx.Search(v, k)
+			if err != nil {
+				return err
+			}
+			exactHits, approxHits = append(exactHits, x), append(approxHits, a)
+		}
+		return nil
+	}}.Run(ctx, em, embed.Query, questions)
+	if err != nil {
+		return nil, err
+	}
+	opts := vector.HNSWOptions{}
+	return &eval.ANNCheck{
+		Model: em.ID(), Vectors: st.exact.Len(), Index: fmt.Sprintf("hnsw M=%d ef=%d", opts.WithDefaults().M, opts.WithDefaults().EfSearch),
+		Queries: len(exactHits), K: k, Recall: vector.Recall(exactHits, approxHits, k), InUse: inUse,
+	}, nil
 }

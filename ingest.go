@@ -40,6 +40,9 @@ type IngestOptions struct {
 
 // Progress reports an ingest's advance.
 type Progress struct {
+	// Stage is "read" while notes are read and indexed, "embed" while the
+	// dense path's vectors are computed.
+	Stage string
 	Root  string
 	Done  int
 	Total int
@@ -74,6 +77,8 @@ type IngestReport struct {
 	Warnings []Problem `json:"warnings"`
 	// NewChunks is how many chunks this run wrote.
 	NewChunks int `json:"new_chunks"`
+	// Embed says what was done for the dense path (nil without embedder).
+	Embed *EmbedReport `json:"embed,omitempty"`
 	// Totals in the index after the run.
 	Stats    index.Stats `json:"stats"`
 	Settings Settings    `json:"settings"`
@@ -151,6 +156,11 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 			return rep, err
 		}
 	}
+	if e.Embedder() != nil {
+		if err := e.ingestEmbeddings(ctx, opts, rep); err != nil {
+			return rep, err
+		}
+	}
 	st, err := e.idx.Stats(ctx)
 	if err != nil {
 		return rep, err
@@ -158,6 +168,36 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	rep.Stats = st
 	rep.Elapsed = Duration(time.Since(start))
 	return rep, nil
+}
+
+// ingestEmbeddings brings the dense path's vectors up to date. A server
+// that fails is a warning, not an error: the notes are in, BM25 works, and
+// the next run embeds what is left.
+func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *IngestReport) error {
+	if err := e.saveEmbedderConfig(ctx, e.embedCfg); err != nil {
+		return err
+	}
+	var progress func(done, total int)
+	if opts.Progress != nil {
+		progress = func(done, total int) { opts.Progress(Progress{Stage: "embed", Done: done, Total: total}) }
+	}
+	er, err := e.embedPending(ctx, progress)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		er.Error = err.Error()
+		rep.Warnings = append(rep.Warnings, Problem{Reason: "embed", Detail: fmt.Sprintf(
+			"%v; %d chunks have no vector yet: keyword search works, and the next ingest embeds them", err, er.Pending)})
+	}
+	if er.Pruned, err = e.idx.PruneEmbeddings(ctx); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.dense = nil // the vectors changed
+	e.mu.Unlock()
+	rep.Embed = &er
+	return nil
 }
 
 // prepared is one file read and cut, ready to be written.
@@ -256,7 +296,7 @@ func (e *Engine) ingestRoot(ctx context.Context, root string, opts IngestOptions
 			}
 		}
 		if opts.Progress != nil {
-			opts.Progress(Progress{Root: root, Done: done, Total: len(listing.Files), Bytes: rep.Bytes, Path: p.file.Path})
+			opts.Progress(Progress{Stage: "read", Root: root, Done: done, Total: len(listing.Files), Bytes: rep.Bytes, Path: p.file.Path})
 		}
 	}
 	if firstErr != nil {
@@ -317,6 +357,7 @@ func (e *Engine) prepare(root string, f ingest.File, states map[string]index.Doc
 				Text: c.Text,
 			},
 			HeadingTerms: strings.Join(e.analyzer.Terms(strings.Join(c.Headings, "\n")), " "),
+			EmbedHash:    textHash(index.EmbedText(c.Headings, c.Text)),
 		}
 		for _, ch := range c.Children {
 			cr.Children = append(cr.Children, index.ChildRecord{

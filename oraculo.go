@@ -16,9 +16,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
 )
 
@@ -56,6 +58,14 @@ type Engine struct {
 	idx      *index.Index
 	settings Settings
 	analyzer *analysis.Analyzer
+
+	mu       sync.Mutex // guards the dense path's state below
+	embedCfg EmbedderConfig
+	embedder embed.Embedder
+	dense    *denseState
+	// Warn, when set, receives warnings that do not stop an operation
+	// (an unreachable embedding server during a search, say).
+	Warn func(string)
 }
 
 // ErrNotIndexed is returned by read operations on an index with no notes.
@@ -85,6 +95,12 @@ func OpenExisting(ctx context.Context, dbPath string) (*Engine, error) {
 		return nil, fmt.Errorf("opening index %q: %w", dbPath, err)
 	}
 	return Open(ctx, dbPath)
+}
+
+func (e *Engine) warn(format string, args ...any) {
+	if e.Warn != nil {
+		e.Warn(fmt.Sprintf(format, args...))
+	}
 }
 
 // Close closes the index.
@@ -155,7 +171,7 @@ func (e *Engine) saveSettings(ctx context.Context) error {
 
 // stamp names everything that decides a document's stored chunks and terms.
 func (e *Engine) stamp() string {
-	return fmt.Sprintf("chunk=v1 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
+	return fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
 }
 
 // absRoot makes an ingested folder's identity stable however it was typed.

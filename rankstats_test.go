@@ -54,7 +54,11 @@ func TestRankStats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := eval.Evaluate(ctx, set.golden, qs, eng.EvalConfigs(), 50)
+		configs, err := eng.EvalConfigs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := eval.Evaluate(ctx, set.golden, qs, configs, 50)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,9 +3,11 @@ package oraculo
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"strings"
 	"time"
 
+	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/retrieve"
 )
@@ -29,7 +31,7 @@ type Trace struct {
 }
 
 // StageTime is one stage's duration. Stage names: "retrieve:<path>" for
-// each retrieval path, "merge", and "total".
+// each retrieval path, "fuse" (or "merge" with one path), and "total".
 type StageTime struct {
 	Stage    string
 	Duration time.Duration
@@ -59,14 +61,30 @@ type Hit struct {
 	Passage string `json:"passage,omitempty"`
 }
 
-// Paths returns the retrieval paths available on this engine, in order.
-func (e *Engine) Paths() []retrieve.Path {
-	return []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer}}
+// Paths returns the retrieval paths available on this engine, in order:
+// BM25 always; dense when an embedder is set and the index holds vectors
+// for it.
+func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
+	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer}}
+	if !e.hasVectors(ctx) {
+		return paths, nil
+	}
+	st, err := e.denseIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		paths = append(paths, retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx})
+	}
+	return paths, nil
 }
 
 // selectPaths resolves requested path names against the available ones.
-func (e *Engine) selectPaths(names []string) ([]retrieve.Path, error) {
-	avail := e.Paths()
+func (e *Engine) selectPaths(ctx context.Context, names []string) ([]retrieve.Path, error) {
+	avail, err := e.Paths(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if len(names) == 0 {
 		return avail, nil
 	}
@@ -83,14 +101,7 @@ func (e *Engine) selectPaths(names []string) ([]retrieve.Path, error) {
 			}
 		}
 		if found == nil {
-			known := false
-			for _, k := range retrieve.KnownPaths {
-				known = known || k == n
-			}
-			if known {
-				return nil, fmt.Errorf("%w: %q is not built into this version yet (available: %s)", retrieve.ErrPathUnavailable, n, pathNames(avail))
-			}
-			return nil, fmt.Errorf("%w: %q (known: %s)", retrieve.ErrUnknownPath, n, strings.Join(retrieve.KnownPaths, ", "))
+			return nil, e.unavailable(n, avail)
 		}
 		dup := false
 		for _, p := range out {
@@ -106,15 +117,48 @@ func (e *Engine) selectPaths(names []string) ([]retrieve.Path, error) {
 	return out, nil
 }
 
-// Ablations lists the path combinations this engine can search with, for
-// the evaluation harness: every available path alone, and every larger
-// combination once fusion exists.
-func (e *Engine) Ablations() [][]string {
-	var out [][]string
-	for _, p := range e.Paths() {
-		out = append(out, []string{p.Name()})
+// unavailable explains why a path cannot run.
+func (e *Engine) unavailable(name string, avail []retrieve.Path) error {
+	switch name {
+	case retrieve.PathDense:
+		if em := e.Embedder(); em == nil {
+			return fmt.Errorf("%w: %q needs an embedding model: ingest with --embedder (ollama, openai or hashing) (available: %s)", retrieve.ErrPathUnavailable, name, pathNames(avail))
+		} else {
+			return fmt.Errorf("%w: %q: the index has no vectors for %q: run oraculo ingest with that embedder (available: %s)", retrieve.ErrPathUnavailable, name, em.ID(), pathNames(avail))
+		}
+	case retrieve.PathEntity:
+		return fmt.Errorf("%w: %q is not built into this version yet (available: %s)", retrieve.ErrPathUnavailable, name, pathNames(avail))
 	}
-	return out
+	return fmt.Errorf("%w: %q (known: %s)", retrieve.ErrUnknownPath, name, strings.Join(retrieve.KnownPaths, ", "))
+}
+
+// Ablations lists the path combinations the evaluation harness runs: every
+// available path alone, then every larger combination, all paths last.
+func (e *Engine) Ablations(ctx context.Context) ([][]string, error) {
+	avail, err := e.Paths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(avail))
+	for i, p := range avail {
+		names[i] = p.Name()
+	}
+	var out [][]string
+	for size := 1; size <= len(names); size++ {
+		for mask := 1; mask < 1<<len(names); mask++ {
+			if bits.OnesCount(uint(mask)) != size {
+				continue
+			}
+			var set []string
+			for i, n := range names {
+				if mask&(1<<i) != 0 {
+					set = append(set, n)
+				}
+			}
+			out = append(out, set)
+		}
+	}
+	return out, nil
 }
 
 func pathNames(ps []retrieve.Path) string {
@@ -125,7 +169,10 @@ func pathNames(ps []retrieve.Path) string {
 	return strings.Join(names, ", ")
 }
 
-// Search answers a question with the best chunks, each once.
+// Search answers a question with the best chunks, each once. With several
+// paths, their lists are fused by reciprocal rank (k = 60); a path that
+// fails for a reason outside the notes (an unreachable model server) is
+// left out with a warning, unless it was the only one asked for.
 func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions) ([]Hit, error) {
 	start := time.Now()
 	defer opts.Trace.add("total", start)
@@ -133,51 +180,55 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	if k <= 0 {
 		k = DefaultK
 	}
-	paths, err := e.selectPaths(opts.Paths)
+	paths, err := e.selectPaths(ctx, opts.Paths)
 	if err != nil {
 		return nil, err
 	}
-	if len(paths) > 1 {
-		return nil, fmt.Errorf("searching with %d paths at once needs fusion, which this version does not have yet", len(paths))
-	}
 	depth := retrieve.Depth(k)
-	type entry struct {
-		chunk   index.StoredChunk
-		score   float64
-		passage string
-		paths   map[string]int
-	}
-	var order []int64
-	byID := make(map[int64]*entry)
+	byID := make(map[int64]retrieve.Result)
+	var lists []fuse.List
 	for _, p := range paths {
 		t0 := time.Now()
 		results, err := p.Retrieve(ctx, question, depth)
 		opts.Trace.add("retrieve:"+p.Name(), t0)
 		if err != nil {
+			if len(paths) > 1 && p.Name() != retrieve.PathBM25 && ctx.Err() == nil {
+				e.warn("%v; searching without it", err)
+				continue
+			}
 			return nil, err
 		}
-		for rank, r := range results {
-			en, ok := byID[r.Chunk.ID]
-			if !ok {
-				en = &entry{chunk: r.Chunk, score: r.Score, passage: r.Passage, paths: map[string]int{}}
-				byID[r.Chunk.ID] = en
-				order = append(order, r.Chunk.ID)
+		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results))}
+		for i, r := range results {
+			l.IDs[i] = r.Chunk.ID
+			// Keep the passage of the path that has one (BM25's paragraph).
+			if old, ok := byID[r.Chunk.ID]; !ok || old.Passage == "" {
+				byID[r.Chunk.ID] = r
 			}
-			en.paths[p.Name()] = rank + 1
 		}
+		lists = append(lists, l)
 	}
 	t0 := time.Now()
-	if len(order) > k {
-		order = order[:k]
+	fused := fuse.RRF(lists, fuse.DefaultK, k)
+	hits := make([]Hit, len(fused))
+	for i, c := range fused {
+		r := byID[c.ID]
+		score := c.Score
+		if len(lists) == 1 {
+			score = r.Score // one path: its own score says more than 1/(60+rank)
+		}
+		hits[i] = hitFrom(r.Chunk, i+1, score, c.Ranks)
+		hits[i].Passage = r.Passage
 	}
-	hits := make([]Hit, len(order))
-	for i, id := range order {
-		en := byID[id]
-		hits[i] = hitFrom(en.chunk, i+1, en.score, en.paths)
-		hits[i].Passage = en.passage
-	}
-	opts.Trace.add("merge", t0)
+	opts.Trace.add(stageFuse(len(lists)), t0)
 	return hits, nil
+}
+
+func stageFuse(lists int) string {
+	if lists > 1 {
+		return "fuse"
+	}
+	return "merge"
 }
 
 func hitFrom(c index.StoredChunk, rank int, score float64, paths map[string]int) Hit {

@@ -14,6 +14,7 @@ const (
 	ProblemVocabulary = "vocabulary"
 	ProblemMulti      = "multi-source"
 	ProblemPrompt     = "prompt"
+	ProblemANN        = "ann"
 	ProblemNone       = "none"
 )
 
@@ -35,6 +36,8 @@ const (
 	vocabularyGap = 0.15
 	// Multi-source coverage at 8 below this, with room at 50.
 	multiCoverage = 0.80
+	// Approximate vector search keeping less than this of exact recall.
+	annFloor = 0.95
 )
 
 // Finding is one diagnosed failure, with the figures behind it.
@@ -100,6 +103,9 @@ func Diagnose(r *Report, lang string) []Finding {
 	if multi, ok := f.ByKind[KindMulti]; ok && multi.Chunk.Coverage8 < multiCoverage && multi.Chunk.Coverage50-multi.Chunk.Coverage8 >= rankingGap {
 		add(ProblemMulti, 100*multi.Chunk.Coverage8, 100*multi.Chunk.Coverage50)
 	}
+	if a := r.ANN; a != nil && a.Recall < annFloor {
+		add(ProblemANN, a.Index, a.K, a.Recall, a.Queries)
+	}
 	if r5 >= contextGood {
 		add(ProblemPrompt, r5, r1)
 	}
@@ -159,6 +165,8 @@ var diagnosisText = map[string]map[string]string{
 		"ranking.top.advice":        "A ranking problem at the top: the 8 chunks the model sees usually hold the answer, buried among others. Fusion with the entity and dense paths and a reranker decide the order; context assembly decides what else fits.",
 		"multi-source.evidence":     "Multi-source questions: %.0f%% of their sources reach the top 8, %.0f%% the top 50.",
 		"multi-source.advice":       "The sources are found but do not fit in 8 chunks: one slot per session, the entity path, and one-line summaries of what did not fit.",
+		"ann.evidence":              "The approximate index (%s): its recall@%d against exact vector search is only %.3f over %d questions.",
+		"ann.advice":                "Silent loss in the vector index: raise ef (EfSearch) or M, or scan exactly at this size; then measure again.",
 		"prompt.evidence":           "Recall@5 is %.3f (Recall@1 %.3f): the source almost always reaches the model.",
 		"prompt.advice":             "Not a retrieval problem: if the answers are still wrong, look at the context assembly and the prompt.",
 		"none.evidence":             "Recall@1 %.3f, Recall@8 %.3f, Recall@50 %.3f: no failure stands out.",
@@ -183,6 +191,8 @@ var diagnosisText = map[string]map[string]string{
 		"ranking.top.advice":        "Un problema de ordenación en la cabeza: los 8 fragmentos que ve el modelo suelen contener la respuesta, enterrada entre otros. La fusión con las vías de entidades y densa y un reranker deciden el orden; el ensamblado del contexto, qué más cabe.",
 		"multi-source.evidence":     "Preguntas de varias fuentes: el %.0f%% de sus fuentes llega a los 8 primeros, el %.0f%% a los 50.",
 		"multi-source.advice":       "Las fuentes se encuentran pero no caben en 8 fragmentos: un hueco por sesión, la vía de entidades y resúmenes de una línea de lo que no cupo.",
+		"ann.evidence":              "El índice aproximado (%s) conserva solo un recall@%d de %.3f frente a la búsqueda vectorial exacta en %d preguntas.",
+		"ann.advice":                "Pérdida silenciosa en el índice vectorial: sube ef (EfSearch) o M, o usa búsqueda exacta a este tamaño; y vuelve a medir.",
 		"prompt.evidence":           "Recall@5 es %.3f (Recall@1 %.3f): la fuente casi siempre llega al modelo.",
 		"prompt.advice":             "No es un problema de recuperación: si las respuestas siguen mal, mira el ensamblado del contexto y el prompt.",
 		"none.evidence":             "Recall@1 %.3f, Recall@8 %.3f, Recall@50 %.3f: no destaca ningún fallo.",

@@ -27,6 +27,25 @@ type Report struct {
 	Configs []*Result `json:"configs"`
 	// Misses are the questions the last configuration did not rank first.
 	Misses []Miss `json:"misses"`
+	// ANN compares approximate with exact vector search on the same
+	// questions, when the dense path is on (seed 002: the trap nobody checks).
+	ANN *ANNCheck `json:"ann,omitempty"`
+}
+
+// ANNCheck is the recall an approximate vector index keeps against exact
+// search over the same vectors and questions.
+type ANNCheck struct {
+	Model   string `json:"model"`
+	Vectors int    `json:"vectors"`
+	// Index names the approximate index checked ("hnsw M=16 ef=64").
+	Index   string  `json:"index"`
+	Queries int     `json:"queries"`
+	K       int     `json:"k"`
+	Recall  float64 `json:"recall"`
+	// InUse says whether search uses the approximate index at this size
+	// (below the threshold it scans exactly, and the check shows what the
+	// index would lose when the notes grow).
+	InUse bool `json:"in_use"`
 }
 
 // Miss is a question whose source did not come back first: where it did

@@ -53,7 +53,10 @@ type ChunkRecord struct {
 	ChunkData
 	// HeadingTerms is the analysed heading path, indexed with every child.
 	HeadingTerms string
-	Children     []ChildRecord
+	// EmbedHash is the hash of the text the dense path embeds for this
+	// chunk (heading path and text): the key of its vector.
+	EmbedHash string
+	Children  []ChildRecord
 }
 
 // ChildRecord is one paragraph of a chunk, the unit that BM25 matches.
@@ -120,7 +123,7 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
 	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
-		word_start, word_end, byte_start, byte_end, text, hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		word_start, word_end, byte_start, byte_end, text, hash, embed_hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
@@ -146,7 +149,7 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 			return fmt.Errorf("storing %q: %w", d.Path, err)
 		}
 		res, err := insChunk.ExecContext(ctx, c.UID, docID, c.Ordinal, session, string(headings), c.Label,
-			c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.Text, c.Hash)
+			c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.Text, c.Hash, c.EmbedHash)
 		if err != nil {
 			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
 		}

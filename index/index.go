@@ -149,6 +149,18 @@ var migrations = []string{
 		tokenize = "ascii",
 		content = '', contentless_delete = 1
 	);`,
+	// v2: vectors for the dense path, keyed by the hash of what was
+	// embedded (heading path and text) and the model.
+	`ALTER TABLE chunks ADD COLUMN embed_hash TEXT NOT NULL DEFAULT '';
+	CREATE INDEX chunks_embed_hash ON chunks(embed_hash);
+	CREATE TABLE embeddings (
+		hash       TEXT NOT NULL,
+		model      TEXT NOT NULL,
+		dims       INTEGER NOT NULL,
+		vector     BLOB NOT NULL,
+		created_at INTEGER NOT NULL,
+		PRIMARY KEY (hash, model)
+	);`,
 }
 
 // SchemaVersion is the schema version this program writes.

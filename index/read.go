@@ -34,10 +34,17 @@ func scanChunk(rows *sql.Rows) (StoredChunk, error) {
 	if session.Valid {
 		c.Session, c.InSession = int(session.Int64), true
 	}
-	if err := json.Unmarshal([]byte(headings), &c.Headings); err != nil {
-		return c, fmt.Errorf("chunk %d has a malformed heading path: %w", c.ID, err)
+	if err := jsonUnmarshalStrings(headings, &c.Headings); err != nil {
+		return c, fmt.Errorf("chunk %d: %w", c.ID, err)
 	}
 	return c, nil
+}
+
+func jsonUnmarshalStrings(s string, dst *[]string) error {
+	if err := json.Unmarshal([]byte(s), dst); err != nil {
+		return fmt.Errorf("malformed heading path %q: %w", s, err)
+	}
+	return nil
 }
 
 func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]StoredChunk, error) {

@@ -6,9 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/vector"
 )
 
 // Names of the retrieval paths.
@@ -71,6 +74,51 @@ func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, e
 	out := make([]Result, len(matches))
 	for i, m := range matches {
 		out[i] = Result{Chunk: m.Chunk, Score: m.Score, Passage: m.Passage}
+	}
+	return out, nil
+}
+
+// queryTimeout bounds the wait for a question's vector: a search must not
+// hang on a model server.
+const queryTimeout = 15 * time.Second
+
+// Dense is the semantic path: the question's vector against the chunks'
+// vectors (cosine), exact or approximate depending on the Searcher.
+type Dense struct {
+	Embedder embed.Embedder
+	Searcher vector.Searcher
+	Index    *index.Index
+}
+
+// Name implements [Path].
+func (Dense) Name() string { return PathDense }
+
+// Retrieve implements [Path].
+func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	vecs, err := p.Embedder.Embed(ctx, embed.Query, []string{question})
+	if err != nil {
+		return nil, fmt.Errorf("dense path: embedding the question: %w", err)
+	}
+	if len(vecs) != 1 || !vector.Normalize(vecs[0]) {
+		return nil, fmt.Errorf("dense path: %w: the model returned no usable vector for the question", embed.ErrResponse)
+	}
+	hits, err := p.Searcher.Search(vecs[0], n)
+	if err != nil {
+		return nil, fmt.Errorf("dense path: %w", err)
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	chunks, err := p.Index.Chunks(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("dense path: %w", err)
+	}
+	out := make([]Result, len(hits))
+	for i, h := range hits {
+		out[i] = Result{Chunk: chunks[i], Score: float64(h.Score)}
 	}
 	return out, nil
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
 )
 
@@ -23,6 +22,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	diagnose := fs.Bool("diagnose", false, "say which failure the figures point to, and why")
 	compare := fs.Bool("compare", false, "compare two reports written with --json: oraculo eval --compare A.json B.json")
 	from := fs.String("from", "", "use a report written with --json instead of running the golden set")
+	embedder := embedderFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -63,16 +63,27 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+		eng, err := openEngine(ctx, *db, true, embedder(), stderr)
 		if err != nil {
 			return err
 		}
 		defer eng.Close()
-		if rep, err = eval.Evaluate(ctx, *golden, qs, eng.EvalConfigs(), *k); err != nil {
+		configs, err := eng.EvalConfigs(ctx)
+		if err != nil {
+			return err
+		}
+		if rep, err = eval.Evaluate(ctx, *golden, qs, configs, *k); err != nil {
 			return err
 		}
 		rep.Index = eng.DBPath()
 		rep.Settings = eng.Settings()
+		texts := make([]string, 0, len(qs))
+		for _, q := range qs {
+			texts = append(texts, q.Question)
+		}
+		if rep.ANN, err = eng.CheckANN(ctx, texts, *k); err != nil {
+			return err
+		}
 	default:
 		return usageError{errors.New(msg("eval-needs-golden"))}
 	}
@@ -158,6 +169,11 @@ func printReport(w io.Writer, r *eval.Report) {
 	}
 	tw.Flush()
 
+	if a := r.ANN; a != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, msg("eval-ann", a.Index, a.K, a.Recall, a.Queries, a.Model, a.Vectors, inUse(a.InUse)))
+	}
+
 	notFound, outside := 0, 0
 	for _, m := range r.Misses {
 		switch {
@@ -183,6 +199,13 @@ func printReport(w io.Writer, r *eval.Report) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s %s\t%s\t%s\n", m.ID, m.Kind, msg("eval-rank"), rankText(m.Rank), strings.Join(byPath, " "), clip(m.Question, 80))
 	}
 	tw.Flush()
+}
+
+func inUse(b bool) string {
+	if b {
+		return msg("eval-ann-in-use")
+	}
+	return msg("eval-ann-not-in-use")
 }
 
 func printDiagnosis(w io.Writer, findings []eval.Finding) {

@@ -98,6 +98,50 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	return fs, db
 }
 
+// embedderFlags adds the dense path's flags; the returned function gives
+// the config from flags, then environment (empty: the index's own).
+func embedderFlags(fs *flag.FlagSet) func() oraculo.EmbedderConfig {
+	provider := fs.String("embedder", "", "embedding provider for the dense path: ollama, openai, hashing or none (default: $ORACULO_EMBEDDER, else the index's)")
+	model := fs.String("embed-model", "", "embedding model (default: $ORACULO_EMBED_MODEL; bge-m3 for ollama)")
+	url := fs.String("embed-url", "", "embedding server base URL (default: $ORACULO_EMBED_URL; ollama: $OLLAMA_HOST or http://127.0.0.1:11434)")
+	dims := fs.Int("embed-dims", 0, "vector size to ask for (openai dimensions; hashing size, default 384)")
+	return func() oraculo.EmbedderConfig {
+		c := oraculo.EmbedderConfigFromEnv()
+		if *provider != "" {
+			c = oraculo.EmbedderConfig{Provider: strings.ToLower(*provider)}
+		}
+		if *model != "" {
+			c.Model = *model
+		}
+		if *url != "" {
+			c.URL = *url
+		}
+		if *dims != 0 {
+			c.Dims = *dims
+		}
+		return c
+	}
+}
+
+// openEngine opens an index for a command and wires the dense path and
+// warnings.
+func openEngine(ctx context.Context, db string, existing bool, cfg oraculo.EmbedderConfig, stderr io.Writer) (*oraculo.Engine, error) {
+	open := oraculo.Open
+	if existing {
+		open = oraculo.OpenExisting
+	}
+	eng, err := open(ctx, oraculo.DBPath(db))
+	if err != nil {
+		return nil, err
+	}
+	eng.Warn = func(s string) { fmt.Fprintln(stderr, msg("warning", s)) }
+	if err := eng.SetEmbedder(ctx, cfg); err != nil {
+		eng.Close()
+		return nil, err
+	}
+	return eng, nil
+}
+
 // parse parses flags anywhere among the arguments and returns the others.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var rest []string
@@ -133,6 +177,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	maxMB := fs.Float64("max-file-mb", 16, "skip files larger than this many MB")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	embedder := embedderFlags(fs)
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -147,15 +192,28 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := oraculo.ValidateIngestOptions(opts); err != nil {
 		return err
 	}
-	eng, err := oraculo.Open(ctx, oraculo.DBPath(*db))
+	cfg := embedder()
+	if _, err := oraculo.NewEmbedder(cfg); err != nil {
+		return usageError{err}
+	}
+	eng, err := openEngine(ctx, *db, false, cfg, stderr)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	var bar *progress.Bar
+	stage := ""
 	if !*quiet {
-		bar = progress.New(stderr, isTerminal(stderr), msg("ingesting"))
-		opts.Progress = func(p oraculo.Progress) { bar.Update(p.Done, p.Total, p.Bytes, p.Path) }
+		opts.Progress = func(p oraculo.Progress) {
+			if p.Stage != stage {
+				if bar != nil {
+					bar.Done()
+				}
+				stage = p.Stage
+				bar = progress.New(stderr, isTerminal(stderr), msg("stage:"+p.Stage))
+			}
+			bar.Update(p.Done, p.Total, p.Bytes, p.Path)
+		}
 	}
 	rep, err := eng.Ingest(ctx, dirs, opts)
 	if bar != nil {
@@ -174,8 +232,9 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := newFlags("search", stderr)
 	k := fs.Int("k", oraculo.DefaultK, "how many chunks to return")
-	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25 (dense and entity come later); default: all available")
+	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense (entity comes later); default: all available")
 	asJSON := fs.Bool("json", false, "one JSON object per question, on one line")
+	embedder := embedderFlags(fs)
 	words, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -183,7 +242,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *k < 1 {
 		return usageError{errors.New(msg("bad-k"))}
 	}
-	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	eng, err := openEngine(ctx, *db, true, embedder(), stderr)
 	if err != nil {
 		return err
 	}

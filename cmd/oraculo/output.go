@@ -20,6 +20,9 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	s := r.Stats
 	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, humanBytes(s.Bytes)))
 	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))
+	if e := r.Embed; e != nil {
+		fmt.Fprintln(w, msg("embed-summary", e.Model, e.Embedded, e.Pending, e.Pruned))
+	}
 	var skipped []oraculo.Problem
 	others := map[string]int{}
 	for _, p := range r.Skipped {
@@ -63,6 +66,10 @@ func listProblems(w io.Writer, ps []oraculo.Problem, reasons bool) {
 			if p.Detail != "" {
 				text += " (" + p.Detail + ")"
 			}
+		}
+		if p.Path == "" {
+			fmt.Fprintf(w, "  %s\n", text)
+			continue
 		}
 		fmt.Fprintf(w, "  %s — %s\n", p.Path, text)
 	}

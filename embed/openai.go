@@ -1,0 +1,263 @@
+package embed
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OpenAIConfig configures a client of the OpenAI embeddings API.
+type OpenAIConfig struct {
+	// BaseURL is the API root the path /embeddings is added to, e.g.
+	// "https://api.openai.com/v1" or, for llama.cpp's llama-server, vLLM,
+	// TEI or LocalAI, "http://127.0.0.1:8080/v1". Required.
+	BaseURL string
+	// Model is the model name the server knows. Required.
+	Model string
+	// APIKey, when set, is sent as "Authorization: Bearer <key>". Local
+	// servers need none; it is never read from the environment, so that a
+	// cloud key is not sent to a local server by accident.
+	APIKey string
+	// Dimensions, when > 0, asks for vectors of that many dimensions
+	// (text-embedding-3 models); it is part of the ID, and answers of any
+	// other length are rejected.
+	Dimensions int
+	// Timeout limits each request; default 60s, negative for none.
+	Timeout time.Duration
+	// Client sends the requests; default http.DefaultClient.
+	Client *http.Client
+}
+
+// OpenAI embeds texts with POST {BaseURL}/embeddings. All texts of one
+// Embed call go in one request, with encoding_format "float" and the model
+// family's prefixes applied. It is safe for concurrent use.
+type OpenAI struct {
+	ep      endpoint
+	model   string
+	dims    int
+	id      string
+	query   string // prefixes
+	passage string
+	cfgErr  error
+}
+
+// NewOpenAI returns an OpenAI API client. A configuration error (no
+// BaseURL or Model, an unparsable BaseURL) is returned by every Embed call.
+func NewOpenAI(cfg OpenAIConfig) *OpenAI {
+	c := &OpenAI{model: strings.TrimSpace(cfg.Model), dims: max(cfg.Dimensions, 0)}
+	c.query, c.passage = Prefixes(c.model)
+	c.id = "openai/" + c.model
+	if c.dims > 0 {
+		c.id += "@" + strconv.Itoa(c.dims)
+	}
+	base, err := parseBaseURL(cfg.BaseURL)
+	switch {
+	case err != nil:
+		c.cfgErr = fmt.Errorf("openai: BaseURL %q: %w", cfg.BaseURL, err)
+	case c.model == "":
+		c.cfgErr = fmt.Errorf("openai at %q: no model configured", redact(base))
+	}
+	if base == nil {
+		base = &url.URL{Scheme: "http", Host: "invalid"}
+	}
+	timeout := cfg.Timeout
+	if timeout == 0 {
+		timeout = defaultTimeout
+	}
+	client := cfg.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	c.ep = endpoint{
+		provider:        "openai",
+		base:            redact(base),
+		url:             base.JoinPath("embeddings").String(),
+		model:           c.model,
+		apiKey:          strings.TrimSpace(cfg.APIKey),
+		timeout:         timeout,
+		client:          client,
+		classify:        c.classify,
+		unreachableHint: "is the embedding server running at that URL?",
+	}
+	return c
+}
+
+// ID returns "openai/<model>", with "@<dims>" when Dimensions is set.
+func (c *OpenAI) ID() string { return c.id }
+
+// openAIRequest is the body of POST /embeddings.
+type openAIRequest struct {
+	Model          string   `json:"model"`
+	Input          []string `json:"input"`
+	EncodingFormat string   `json:"encoding_format"`
+	Dimensions     int      `json:"dimensions,omitempty"`
+}
+
+// openAIResponse is the answer of POST /embeddings.
+type openAIResponse struct {
+	Object string `json:"object"`
+	Data   []struct {
+		Object    string          `json:"object"`
+		Index     *int            `json:"index"`
+		Embedding json.RawMessage `json:"embedding"`
+	} `json:"data"`
+	Model string          `json:"model"`
+	Error json.RawMessage `json:"error"`
+}
+
+// Embed returns one vector per text, in order, from one request.
+func (c *OpenAI) Embed(ctx context.Context, kind Kind, texts []string) ([][]float32, error) {
+	if c.cfgErr != nil {
+		return nil, c.cfgErr
+	}
+	if len(texts) == 0 {
+		return [][]float32{}, nil
+	}
+	input, err := prepare(kind, texts, c.query, c.passage)
+	if err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
+	}
+	body, err := c.ep.post(ctx, openAIRequest{Model: c.model, Input: input, EncodingFormat: "float", Dimensions: c.dims})
+	if err != nil {
+		return nil, err
+	}
+	var resp openAIResponse
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return nil, c.ep.badResponse("%s", jsonProblem(body, err))
+	}
+	if len(resp.Data) == 0 && len(resp.Error) > 0 && string(resp.Error) != "null" {
+		return nil, c.ep.badResponse("error in a 2xx answer: %s", parseAPIError(body).Message)
+	}
+	vecs, err := c.decode(resp, len(texts))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := checkVectors(vecs, len(texts), c.dims); err != nil {
+		hint := ""
+		if c.dims > 0 && strings.Contains(err.Error(), "dimensions") {
+			hint = fmt.Sprintf("the server may not support %q: leave Dimensions at 0 for it", "dimensions")
+		}
+		e := c.ep.badResponse("%v", err)
+		e.Hint = hint
+		return nil, e
+	}
+	return vecs, nil
+}
+
+// decode puts the answer's vectors in input order: by their index when
+// the server sent indexes (in any order), as sent when it sent none.
+func (c *OpenAI) decode(resp openAIResponse, n int) ([][]float32, error) {
+	if len(resp.Data) != n {
+		return nil, c.ep.badResponse("got %d vectors for %d texts", len(resp.Data), n)
+	}
+	vecs := make([][]float32, n)
+	indexed := 0
+	for _, d := range resp.Data {
+		if d.Index != nil {
+			indexed++
+		}
+	}
+	if indexed != 0 && indexed != n {
+		return nil, c.ep.badResponse("%d of %d vectors have no index", n-indexed, n)
+	}
+	for i, d := range resp.Data {
+		at := i
+		if d.Index != nil {
+			at = *d.Index
+			if at < 0 || at >= n {
+				return nil, c.ep.badResponse("vector index %d out of range for %d texts", at, n)
+			}
+			if vecs[at] != nil {
+				return nil, c.ep.badResponse("vector index %d sent twice", at)
+			}
+		}
+		v, err := decodeEmbedding(d.Embedding)
+		if err != nil {
+			return nil, c.ep.badResponse("vector %d: %v", at, err)
+		}
+		if v == nil {
+			v = []float32{} // an empty vector, reported by checkVectors
+		}
+		vecs[at] = v
+	}
+	return vecs, nil
+}
+
+// decodeEmbedding reads a JSON array of numbers, or the base64 string of
+// little-endian float32s that encoding_format "base64" gives (some servers
+// send it whatever was asked).
+func decodeEmbedding(raw json.RawMessage) ([]float32, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return nil, fmt.Errorf("base64: %w", err)
+		}
+		if len(b)%4 != 0 {
+			return nil, errors.New("base64 vector is not a whole number of float32s")
+		}
+		v := make([]float32, len(b)/4)
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+		return v, nil
+	}
+	var v []float32
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// classify maps OpenAI-style error answers to sentinels and hints.
+func (c *OpenAI) classify(status int, ae apiError) (error, string) {
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		if c.ep.apiKey == "" {
+			return ErrAuth, "no API key is configured: set one"
+		}
+		return ErrAuth, "check the API key"
+	case modelMissing(ae):
+		return ErrModel, fmt.Sprintf("check the model name: GET %s lists what the server serves", c.ep.base+"/models")
+	case cannotEmbed(ae):
+		return ErrModel, "llama-server needs --embeddings (and a pooling model); other servers need an embedding model"
+	case status == http.StatusNotFound:
+		return nil, fmt.Sprintf("no %s here: base URLs usually end in /v1, e.g. http://127.0.0.1:8080/v1", c.ep.base+"/embeddings")
+	}
+	return nil, ""
+}
+
+// parseBaseURL checks an OpenAI-style base URL and drops a trailing slash.
+func parseBaseURL(s string) (*url.URL, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, errors.New("a base URL such as http://127.0.0.1:8080/v1 is required")
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, err
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("want http:// or https:// and a host, e.g. http://127.0.0.1:8080/v1")
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, errors.New("a base URL takes no query or fragment")
+	}
+	return u, nil
+}

@@ -1,0 +1,268 @@
+package oraculo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/vector"
+)
+
+// Embedding providers.
+const (
+	ProviderNone    = "none"
+	ProviderOllama  = "ollama"
+	ProviderOpenAI  = "openai"
+	ProviderHashing = "hashing"
+)
+
+// EmbedderConfig chooses the embedding model of the dense path.
+type EmbedderConfig struct {
+	// Provider is "ollama", "openai" (any OpenAI-compatible server),
+	// "hashing" (model-free, not semantic: for tests and demos) or "none".
+	Provider string `json:"provider"`
+	// Model is the model name (default bge-m3 for Ollama).
+	Model string `json:"model,omitempty"`
+	// URL is the server's base URL (Ollama: $OLLAMA_HOST or
+	// http://127.0.0.1:11434; OpenAI-compatible: required, e.g.
+	// http://127.0.0.1:8080/v1).
+	URL string `json:"url,omitempty"`
+	// Dims asks OpenAI-compatible servers for shorter vectors, and sets the
+	// size of the hashing embedder (default 384).
+	Dims int `json:"dims,omitempty"`
+	// APIKey is never stored in the index; default $ORACULO_EMBED_KEY, and
+	// $OPENAI_API_KEY for api.openai.com.
+	APIKey string `json:"-"`
+}
+
+// IsSet reports whether the config names a provider other than none.
+func (c EmbedderConfig) IsSet() bool { return c.Provider != "" && c.Provider != ProviderNone }
+
+// EmbedderConfigFromEnv reads ORACULO_EMBEDDER, ORACULO_EMBED_MODEL,
+// ORACULO_EMBED_URL and ORACULO_EMBED_DIMS.
+func EmbedderConfigFromEnv() EmbedderConfig {
+	c := EmbedderConfig{
+		Provider: strings.ToLower(os.Getenv("ORACULO_EMBEDDER")),
+		Model:    os.Getenv("ORACULO_EMBED_MODEL"),
+		URL:      os.Getenv("ORACULO_EMBED_URL"),
+	}
+	c.Dims, _ = strconv.Atoi(os.Getenv("ORACULO_EMBED_DIMS"))
+	return c
+}
+
+// NewEmbedder builds the embedder a config names; nil for "none".
+func NewEmbedder(c EmbedderConfig) (embed.Embedder, error) {
+	key := c.APIKey
+	if key == "" {
+		key = os.Getenv("ORACULO_EMBED_KEY")
+	}
+	// OpenAI's own key goes to OpenAI only, never to a local server.
+	if key == "" && strings.Contains(c.URL, "api.openai.com") {
+		key = os.Getenv("OPENAI_API_KEY")
+	}
+	switch strings.ToLower(c.Provider) {
+	case "", ProviderNone:
+		return nil, nil
+	case ProviderOllama:
+		return embed.NewOllama(embed.OllamaConfig{BaseURL: c.URL, Model: c.Model, KeepAlive: "30m"}), nil
+	case ProviderOpenAI:
+		if c.URL == "" {
+			return nil, errors.New("the openai embedder needs a base URL (--embed-url or $ORACULO_EMBED_URL), e.g. http://127.0.0.1:8080/v1")
+		}
+		if c.Model == "" {
+			return nil, errors.New("the openai embedder needs a model name (--embed-model or $ORACULO_EMBED_MODEL)")
+		}
+		return embed.NewOpenAI(embed.OpenAIConfig{BaseURL: c.URL, Model: c.Model, APIKey: key, Dimensions: c.Dims}), nil
+	case ProviderHashing:
+		dims := c.Dims
+		if dims == 0 {
+			dims = 384
+		}
+		return embed.NewHashing(dims), nil
+	}
+	return nil, fmt.Errorf("unknown embedder %q (ollama, openai, hashing or none)", c.Provider)
+}
+
+// SetEmbedder makes the dense path use cfg: Ingest embeds with it and
+// Search asks it for the question's vector. A config with no provider
+// loads the one stored in the index by the last ingest that had one.
+func (e *Engine) SetEmbedder(ctx context.Context, cfg EmbedderConfig) error {
+	if cfg.Provider == "" {
+		stored, err := e.storedEmbedderConfig(ctx)
+		if err != nil {
+			return err
+		}
+		stored.APIKey = cfg.APIKey
+		cfg = stored
+	}
+	em, err := NewEmbedder(cfg)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.embedCfg, e.embedder = cfg, em
+	e.dense = nil
+	return nil
+}
+
+// Embedder returns the embedder in use, or nil.
+func (e *Engine) Embedder() embed.Embedder {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.embedder
+}
+
+func (e *Engine) storedEmbedderConfig(ctx context.Context) (EmbedderConfig, error) {
+	var c EmbedderConfig
+	for key, dst := range map[string]*string{"embed_provider": &c.Provider, "embed_model": &c.Model, "embed_url": &c.URL} {
+		v, err := e.idx.Meta(ctx, key)
+		if err != nil {
+			return c, err
+		}
+		*dst = v
+	}
+	if v, err := e.idx.Meta(ctx, "embed_dims"); err != nil {
+		return c, err
+	} else if v != "" {
+		c.Dims, _ = strconv.Atoi(v)
+	}
+	return c, nil
+}
+
+func (e *Engine) saveEmbedderConfig(ctx context.Context, c EmbedderConfig) error {
+	for k, v := range map[string]string{"embed_provider": c.Provider, "embed_model": c.Model, "embed_url": c.URL, "embed_dims": strconv.Itoa(c.Dims)} {
+		if err := e.idx.SetMeta(ctx, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// denseState is the loaded vector index of the embedder in use.
+type denseState struct {
+	model   string
+	vectors *index.Vectors
+	exact   *vector.Exact
+	search  vector.Searcher
+	missing int
+}
+
+// buildHNSW builds an approximate graph over the loaded vectors.
+func (st *denseState) buildHNSW() (*vector.HNSW, error) {
+	v := st.vectors
+	h := vector.NewHNSW(v.Dims, vector.HNSWOptions{})
+	for i, id := range v.IDs {
+		if err := h.Add(id, v.Data[i*v.Dims:(i+1)*v.Dims]); err != nil {
+			return nil, fmt.Errorf("building the vector graph: %w", err)
+		}
+	}
+	return h, nil
+}
+
+// denseIndex loads (once) the vectors of the current embedder and builds
+// the searcher: exact below vector.DefaultThreshold vectors, HNSW at or
+// above it. It returns nil when there is no embedder or no vector for it.
+func (e *Engine) denseIndex(ctx context.Context) (*denseState, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.embedder == nil {
+		return nil, nil
+	}
+	if e.dense != nil && e.dense.model == e.embedder.ID() {
+		return e.dense, nil
+	}
+	vs, missing, err := e.idx.LoadVectors(ctx, e.embedder.ID())
+	if err != nil {
+		return nil, err
+	}
+	if len(vs.IDs) == 0 {
+		return nil, nil
+	}
+	ex := vector.NewExact(vs.Dims)
+	for i, id := range vs.IDs {
+		if err := ex.Add(id, vs.Data[i*vs.Dims:(i+1)*vs.Dims]); err != nil {
+			return nil, fmt.Errorf("loading vectors of %q: %w", vs.Model, err)
+		}
+	}
+	st := &denseState{model: vs.Model, vectors: vs, exact: ex, search: ex, missing: missing}
+	if len(vs.IDs) >= vector.DefaultThreshold {
+		h, err := st.buildHNSW()
+		if err != nil {
+			return nil, err
+		}
+		st.search = h
+	}
+	if missing > 0 {
+		e.warn("%d chunks have no vector for %q yet: run oraculo ingest to embed them", missing, vs.Model)
+	}
+	e.dense = st
+	return st, nil
+}
+
+// hasVectors reports whether the index holds vectors for the embedder.
+func (e *Engine) hasVectors(ctx context.Context) bool {
+	em := e.Embedder()
+	if em == nil {
+		return false
+	}
+	counts, err := e.idx.EmbeddingCounts(ctx)
+	return err == nil && counts[em.ID()] > 0
+}
+
+// embedPending embeds every chunk that has no vector for the embedder yet,
+// storing each batch as it arrives, so that an interrupted run keeps what
+// it did.
+func (e *Engine) embedPending(ctx context.Context, progress func(done, total int)) (EmbedReport, error) {
+	em := e.Embedder()
+	rep := EmbedReport{Model: em.ID()}
+	jobs, err := e.idx.PendingEmbeddings(ctx, em.ID())
+	if err != nil {
+		return rep, err
+	}
+	rep.Pending = len(jobs)
+	if len(jobs) == 0 {
+		return rep, nil
+	}
+	texts := make([]string, len(jobs))
+	for i, j := range jobs {
+		texts[i] = j.Text
+	}
+	var mu sync.Mutex
+	b := embed.Batch{Done: func(start int, vecs [][]float32) error {
+		hashes := make([]string, len(vecs))
+		for i := range vecs {
+			hashes[i] = jobs[start+i].Hash
+		}
+		if err := e.idx.PutEmbeddings(ctx, em.ID(), hashes, vecs); err != nil {
+			return err
+		}
+		mu.Lock()
+		rep.Embedded += len(vecs)
+		rep.Pending -= len(vecs)
+		done := rep.Embedded
+		mu.Unlock()
+		if progress != nil {
+			progress(done, len(jobs))
+		}
+		return nil
+	}}
+	err = b.Run(ctx, em, embed.Passage, texts)
+	return rep, err
+}
+
+// EmbedReport says what an ingest did for the dense path.
+type EmbedReport struct {
+	Model    string `json:"model"`
+	Embedded int    `json:"embedded"`
+	// Pending chunks still have no vector (the server failed part-way).
+	Pending int    `json:"pending"`
+	Pruned  int64  `json:"pruned"`
+	Error   string `json:"error,omitempty"`
+}

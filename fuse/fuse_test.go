@@ -1,0 +1,70 @@
+package fuse
+
+import (
+	"math"
+	"testing"
+
+	_ "github.com/oraculo/oraculo/internal/golden" // accepts -update
+)
+
+func TestRRFHandComputed(t *testing.T) {
+	lists := []List{
+		{Path: "bm25", IDs: []int64{1, 2, 3}},
+		{Path: "dense", IDs: []int64{3, 4, 1}},
+		{Path: "entity", IDs: nil},
+	}
+	got := RRF(lists, 60, 0)
+	// 1: 1/61 + 1/63; 3: 1/63 + 1/61 (tie with 1: same paths, same best rank → smaller id);
+	// 2: 1/62; 4: 1/62 (tie: one path each, best rank 2 → smaller id).
+	want := []struct {
+		id    int64
+		score float64
+		ranks map[string]int
+	}{
+		{1, 1.0/61 + 1.0/63, map[string]int{"bm25": 1, "dense": 3}},
+		{3, 1.0/63 + 1.0/61, map[string]int{"bm25": 3, "dense": 1}},
+		{2, 1.0 / 62, map[string]int{"bm25": 2}},
+		{4, 1.0 / 62, map[string]int{"dense": 2}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d candidates, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.ID != w.id || math.Abs(g.Score-w.score) > 1e-12 || len(g.Ranks) != len(w.ranks) {
+			t.Errorf("#%d: got %+v, want id %d score %v ranks %v", i, g, w.id, w.score, w.ranks)
+			continue
+		}
+		for p, r := range w.ranks {
+			if g.Ranks[p] != r {
+				t.Errorf("#%d: rank in %s = %d, want %d", i, p, g.Ranks[p], r)
+			}
+		}
+	}
+}
+
+func TestRRFCrossPathBeatsSingleFirst(t *testing.T) {
+	// Found 5th by both paths beats first in one path only: 2/65 > 1/61.
+	got := RRF([]List{{"a", []int64{9, 1, 2, 3, 7}}, {"b", []int64{8, 4, 5, 6, 7}}}, 60, 1)
+	if len(got) != 1 || got[0].ID != 7 {
+		t.Fatalf("got %+v, want 7 first", got)
+	}
+}
+
+func TestRRFLimitsAndEdges(t *testing.T) {
+	if got := RRF(nil, 0, 10); len(got) != 0 {
+		t.Fatalf("no lists: %+v", got)
+	}
+	long := make([]int64, 100)
+	for i := range long {
+		long[i] = int64(i)
+	}
+	if got := RRF([]List{{"a", long}}, 0, MaxCandidates); len(got) != MaxCandidates || got[0].ID != 0 || got[39].ID != 39 {
+		t.Fatalf("limit: %d candidates", len(got))
+	}
+	// A repeated id in one list counts once, at its first rank.
+	got := RRF([]List{{"a", []int64{5, 5, 6}}}, 60, 0)
+	if len(got) != 2 || got[0].Ranks["a"] != 1 || math.Abs(got[0].Score-1.0/61) > 1e-12 {
+		t.Fatalf("repeat: %+v", got)
+	}
+}

@@ -1,0 +1,188 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// EmbedJob is a text the dense path still has to embed for a model.
+type EmbedJob struct {
+	Hash string
+	Text string
+}
+
+// PendingEmbeddings lists, once per distinct text, the chunks that have no
+// vector for model yet, in a stable order.
+func (ix *Index) PendingEmbeddings(ctx context.Context, model string) ([]EmbedJob, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT k.embed_hash, k.headings, k.text FROM chunks k
+		WHERE k.embed_hash != '' AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)
+		GROUP BY k.embed_hash ORDER BY min(k.id)`, model)
+	if err != nil {
+		return nil, fmt.Errorf("listing chunks to embed: %w", err)
+	}
+	defer rows.Close()
+	var jobs []EmbedJob
+	for rows.Next() {
+		var j EmbedJob
+		var headings, text string
+		if err := rows.Scan(&j.Hash, &headings, &text); err != nil {
+			return nil, fmt.Errorf("listing chunks to embed: %w", err)
+		}
+		var hs []string
+		if err := jsonUnmarshalStrings(headings, &hs); err != nil {
+			return nil, err
+		}
+		j.Text = EmbedText(hs, text)
+		jobs = append(jobs, j)
+	}
+	return jobs, rows.Err()
+}
+
+// EmbedText is what the dense path embeds for a chunk: its heading path
+// (title first) above its text, so that the vector knows what the text is
+// about (seed 001).
+func EmbedText(headings []string, text string) string {
+	if len(headings) == 0 {
+		return text
+	}
+	return strings.Join(headings, " › ") + "\n\n" + text
+}
+
+// PutEmbeddings stores vectors for model in one transaction.
+func (ix *Index) PutEmbeddings(ctx context.Context, model string, hashes []string, vecs [][]float32) error {
+	if len(hashes) != len(vecs) {
+		return fmt.Errorf("storing embeddings: %d hashes for %d vectors", len(hashes), len(vecs))
+	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("storing embeddings: %w", err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `INSERT INTO embeddings(hash, model, dims, vector, created_at) VALUES(?, ?, ?, ?, ?)
+		ON CONFLICT(hash, model) DO UPDATE SET dims = excluded.dims, vector = excluded.vector, created_at = excluded.created_at`)
+	if err != nil {
+		return fmt.Errorf("storing embeddings: %w", err)
+	}
+	defer st.Close()
+	now := time.Now().Unix()
+	for i, v := range vecs {
+		if _, err := st.ExecContext(ctx, hashes[i], model, len(v), encodeVector(v), now); err != nil {
+			return fmt.Errorf("storing embeddings: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("storing embeddings: %w", err)
+	}
+	return nil
+}
+
+// Vectors are the stored vectors of one model, joined to their chunks.
+type Vectors struct {
+	Model string
+	Dims  int
+	// IDs[i] is the chunk of Data[i*Dims:(i+1)*Dims].
+	IDs  []int64
+	Data []float32
+}
+
+// LoadVectors reads every chunk's vector for model. Chunks without one are
+// left out; Missing says how many.
+func (ix *Index) LoadVectors(ctx context.Context, model string) (v *Vectors, missing int, err error) {
+	v = &Vectors{Model: model}
+	rows, err := ix.db.QueryContext(ctx, `SELECT k.id, e.dims, e.vector FROM chunks k
+		JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ? ORDER BY k.id`, model)
+	if err != nil {
+		return nil, 0, fmt.Errorf("loading vectors of %q: %w", model, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var dims int
+		var blob []byte
+		if err := rows.Scan(&id, &dims, &blob); err != nil {
+			return nil, 0, fmt.Errorf("loading vectors of %q: %w", model, err)
+		}
+		if v.Dims == 0 {
+			v.Dims = dims
+		}
+		if dims != v.Dims || len(blob) != 4*dims {
+			return nil, 0, fmt.Errorf("loading vectors of %q: chunk %d has %d dimensions (%d bytes), others %d", model, id, dims, len(blob), v.Dims)
+		}
+		v.IDs = append(v.IDs, id)
+		v.Data = appendVector(v.Data, blob)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	err = ix.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
+		(SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)`, model).Scan(&missing)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting chunks without vectors: %w", err)
+	}
+	return v, missing, nil
+}
+
+// Chunks reads chunks by id, in the order given.
+func (ix *Index) Chunks(ctx context.Context, ids []int64) ([]StoredChunk, error) {
+	byID, err := ix.chunksByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StoredChunk, 0, len(ids))
+	for _, id := range ids {
+		c, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// PruneEmbeddings deletes vectors that no chunk uses any more, of any model,
+// and returns how many went.
+func (ix *Index) PruneEmbeddings(ctx context.Context) (int64, error) {
+	res, err := ix.db.ExecContext(ctx, `DELETE FROM embeddings WHERE hash NOT IN (SELECT embed_hash FROM chunks)`)
+	if err != nil {
+		return 0, fmt.Errorf("pruning embeddings: %w", err)
+	}
+	return res.RowsAffected()
+}
+
+// EmbeddingCounts returns how many vectors each model has.
+func (ix *Index) EmbeddingCounts(ctx context.Context) (map[string]int, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT model, count(*) FROM embeddings GROUP BY model`)
+	if err != nil {
+		return nil, fmt.Errorf("counting embeddings: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var m string
+		var n int
+		if err := rows.Scan(&m, &n); err != nil {
+			return nil, err
+		}
+		out[m] = n
+	}
+	return out, rows.Err()
+}
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+func appendVector(dst []float32, b []byte) []float32 {
+	for i := 0; i+4 <= len(b); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
+	}
+	return dst
+}

@@ -1,0 +1,240 @@
+// Package vector finds the chunks whose embedding vectors are nearest to a
+// question's vector, by cosine similarity.
+//
+// Every index here assumes unit-length vectors (callers normalise with
+// [Normalize]), so cosine similarity is a plain dot product. Three
+// implementations share the [Searcher] interface:
+//
+//   - [Exact] scans every vector (the reference; exact results);
+//   - [HNSW] walks a hierarchical navigable small-world graph (approximate,
+//     sub-linear, persistable with [HNSW.Save] and [LoadHNSW]);
+//   - [Quantized] scans int8 codes and rescores an oversampled candidate set
+//     with the full-precision vectors.
+//
+// [Auto] picks Exact or HNSW by index size. Results are ordered best first,
+// ties broken by smaller id. No function in this package panics on bad input:
+// wrong dimensions, duplicate ids, non-finite values, negative k and corrupt
+// saved graphs are reported as errors.
+package vector
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Hit is one result: a caller's id and its cosine similarity to the query
+// (higher is better).
+type Hit struct {
+	ID    int64
+	Score float32
+}
+
+// Searcher finds the nearest vectors to a query. Vectors given to Add and
+// queries given to Search are unit length (callers normalise);
+// implementations may assume it.
+//
+// Add: error on wrong dims; ids are unique (adding an existing id is an
+// error). Search: best first; ties broken by smaller id; k > Len() returns
+// Len() hits; error on wrong dims. All implementations in this package are
+// safe for concurrent use (Add excludes Search).
+type Searcher interface {
+	Add(id int64, v []float32) error
+	Search(q []float32, k int) ([]Hit, error)
+	Len() int
+	Dims() int
+}
+
+// Errors returned by the indexes; match them with errors.Is.
+var (
+	// ErrDims reports a vector or query whose length differs from the
+	// index's dimensions (or an index created with dims < 1).
+	ErrDims = errors.New("vector: wrong number of dimensions")
+	// ErrDuplicateID reports an Add of an id the index already holds.
+	ErrDuplicateID = errors.New("vector: duplicate id")
+	// ErrNonFinite reports a vector holding NaN or ±Inf.
+	ErrNonFinite = errors.New("vector: non-finite value")
+	// ErrBadK reports a negative k.
+	ErrBadK = errors.New("vector: negative k")
+	// ErrCorrupt reports a saved index that cannot be read back.
+	ErrCorrupt = errors.New("vector: corrupt saved index")
+)
+
+// maxDims bounds the dimensions an index accepts; the int8 kernel of
+// [Quantized] relies on it (see quantized.go) and it keeps a corrupt saved
+// header from asking for absurd allocations.
+const maxDims = 1 << 16
+
+// Dot returns the dot product of a and b: the cosine similarity when both
+// are unit length. If the lengths differ it uses the shorter one (callers
+// check dimensions; Dot itself never panics). The loop is unrolled by 8 into
+// four independent accumulators, which lets the CPU overlap the additions;
+// there is no assembly. Summation order is fixed, so equal inputs always give
+// bit-identical results.
+func Dot(a, b []float32) float32 {
+	if len(b) < len(a) {
+		a = a[:len(b)]
+	}
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	for len(a) >= 8 && len(b) >= 8 {
+		x := a[:8:8]
+		y := b[:8:8]
+		s0 += x[0]*y[0] + x[4]*y[4]
+		s1 += x[1]*y[1] + x[5]*y[5]
+		s2 += x[2]*y[2] + x[6]*y[6]
+		s3 += x[3]*y[3] + x[7]*y[7]
+		a = a[8:]
+		b = b[8:]
+	}
+	for i := range a {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Normalize scales v in place to unit length and reports whether it could:
+// it returns false, leaving v unchanged, for an empty or zero vector or one
+// holding NaN or ±Inf.
+func Normalize(v []float32) bool {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	if len(v) == 0 || s == 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		return false
+	}
+	inv := 1 / math.Sqrt(s)
+	for i, x := range v {
+		v[i] = float32(float64(x) * inv)
+	}
+	return true
+}
+
+// Encode returns v as little-endian IEEE-754 float32 values, 4 bytes each:
+// the form stored in SQLite BLOBs. Decode reverses it.
+func Encode(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// Decode reads a vector of dims float32 values written by [Encode]. It
+// returns an error if dims < 1 or len(b) is not 4*dims.
+func Decode(b []byte, dims int) ([]float32, error) {
+	if dims < 1 || len(b)/4 != dims || len(b)%4 != 0 {
+		return nil, fmt.Errorf("%w: %d bytes cannot hold %d float32 values", ErrDims, len(b), dims)
+	}
+	v := make([]float32, dims)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
+
+// checkVec validates a vector or query against the index dimensions.
+func checkVec(dims int, v []float32) error {
+	if dims < 1 || dims > maxDims {
+		return fmt.Errorf("%w: index has %d dimensions (must be 1..%d)", ErrDims, dims, maxDims)
+	}
+	if len(v) != dims {
+		return fmt.Errorf("%w: got %d, want %d", ErrDims, len(v), dims)
+	}
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return ErrNonFinite
+		}
+	}
+	return nil
+}
+
+// better reports whether a ranks before b: higher score, then smaller id.
+func better(a, b Hit) bool {
+	return a.Score > b.Score || (a.Score == b.Score && a.ID < b.ID)
+}
+
+// compareHits orders hits best first for slices.SortFunc.
+func compareHits(a, b Hit) int {
+	switch {
+	case better(a, b):
+		return -1
+	case better(b, a):
+		return 1
+	}
+	return 0
+}
+
+// sortHits sorts hits best first (score descending, id ascending).
+func sortHits(h []Hit) { slices.SortFunc(h, compareHits) }
+
+// topK keeps the k best hits seen so far in a binary heap whose root is the
+// worst kept hit, so a candidate that cannot enter is rejected with one
+// comparison.
+type topK struct {
+	k int
+	h []Hit
+}
+
+func newTopK(k int) *topK {
+	c := k
+	if c > 1<<16 {
+		c = 1 << 16 // grow on demand beyond this
+	}
+	return &topK{k: k, h: make([]Hit, 0, c)}
+}
+
+// push offers a hit; it is kept if it is among the k best so far.
+func (t *topK) push(x Hit) {
+	if len(t.h) < t.k {
+		t.h = append(t.h, x)
+		t.up(len(t.h) - 1)
+		return
+	}
+	if t.k == 0 || !better(x, t.h[0]) {
+		return
+	}
+	t.h[0] = x
+	t.down(0)
+}
+
+// full reports whether k hits are kept; then worst() is the bar to beat.
+func (t *topK) full() bool { return len(t.h) >= t.k }
+
+// worst returns the worst kept hit (the root); only valid when len(h) > 0.
+func (t *topK) worst() Hit { return t.h[0] }
+
+func (t *topK) up(i int) {
+	h := t.h
+	for i > 0 {
+		p := (i - 1) / 2
+		if !better(h[p], h[i]) { // parent is already worse or equal
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+func (t *topK) down(i int) {
+	h := t.h
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		w := l
+		if r := l + 1; r < n && better(h[l], h[r]) {
+			w = r // r is worse
+		}
+		if !better(h[i], h[w]) {
+			return
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
+}

@@ -22,6 +22,10 @@ type block struct {
 	// heading is the session heading text; empty for a non-session block
 	// and for a session that is a whole file named like one.
 	heading string
+	// merged counts the lines of bare headings (a document title, say)
+	// joined to the front of the block: part of its text, not of its
+	// heading path.
+	merged int
 }
 
 // section is a heading line and its content up to the next heading, or the
@@ -127,6 +131,7 @@ func (s *splitter) mergeBareHeadings(blocks []block) []block {
 	pending := -1
 	for _, b := range blocks {
 		if pending >= 0 {
+			b.merged = b.first - pending
 			b.first = pending
 			pending = -1
 		}
@@ -175,7 +180,8 @@ func (s *splitter) sections(b block) []section {
 	}
 	for i := b.first; i < b.last; i++ {
 		l := s.lines[i]
-		if l.level == 0 || l.code || (i == b.first && l.sess) {
+		head := b.first + b.merged
+		if l.level == 0 || l.code || i < head || (i == head && l.sess) {
 			continue
 		}
 		if i > b.first {

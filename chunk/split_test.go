@@ -300,3 +300,29 @@ func TestSplitWindowChildren(t *testing.T) {
 		t.Errorf("children %q, want %q", got, want)
 	}
 }
+
+// A document title alone above the first session joins that session's
+// chunk (no chunk without content) without entering its heading path.
+func TestBareTitleJoinsFirstSession(t *testing.T) {
+	doc := Document{Path: "Sesiones/Diario.md", Text: "# Diario\n\n## Sesión 1 — El puente\n\nCruzamos el puente.\n\n## Sesión 2\n\nLa cripta.\n"}
+	chunks, err := Split(doc, Options{MaxWords: 100, OverlapWords: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) != 2 {
+		t.Fatalf("%d chunks, want 2: %+v", len(chunks), chunks)
+	}
+	c := chunks[0]
+	if !strings.HasPrefix(c.Text, "# Diario\n\n## Sesión 1") || c.Label != "Sesión 1" || strings.Join(c.Headings, " › ") != "Diario › Sesión 1 — El puente" {
+		t.Fatalf("first chunk: label %q headings %q text %q", c.Label, c.Headings, c.Text)
+	}
+	// Small MaxWords forces sections: the title still stays out of the path.
+	chunks, _ = Split(doc, Options{MaxWords: 4, OverlapWords: 1})
+	for _, c := range chunks {
+		for i, h := range c.Headings {
+			if i > 0 && h == "Diario" {
+				t.Errorf("title repeated inside the heading path: %q", c.Headings)
+			}
+		}
+	}
+}

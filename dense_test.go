@@ -1,0 +1,235 @@
+package oraculo_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/retrieve"
+)
+
+// fakeOllama is an httptest server speaking Ollama's /api/embed, answering
+// with deterministic vectors (the hashing embedder's, so that similar texts
+// are near) and counting what it was asked. failAfter > 0 makes every
+// request after that many answer 500.
+type fakeOllama struct {
+	*httptest.Server
+	mu        sync.Mutex
+	texts     []string
+	requests  atomic.Int32
+	failAfter int32
+	model     string
+}
+
+func newFakeOllama(t *testing.T, model string) *fakeOllama {
+	f := &fakeOllama{model: model}
+	h := embed.NewHashing(64)
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := f.requests.Add(1)
+		if r.Method != http.MethodPost || r.URL.Path != "/api/embed" {
+			http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
+			return
+		}
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+			return
+		}
+		if req.Model != f.model {
+			w.WriteHeader(http.StatusNotFound)
+			json.NewEncoder(w).Encode(map[string]string{"error": "model \"" + req.Model + "\" not found, try pulling it first"})
+			return
+		}
+		if f.failAfter > 0 && n > f.failAfter {
+			w.WriteHeader(http.StatusInternalServerError)
+			json.NewEncoder(w).Encode(map[string]string{"error": "out of memory"})
+			return
+		}
+		vecs, err := h.Embed(r.Context(), embed.Passage, req.Input)
+		if err != nil {
+			http.Error(w, `{"error":"`+err.Error()+`"}`, http.StatusBadRequest)
+			return
+		}
+		f.mu.Lock()
+		f.texts = append(f.texts, req.Input...)
+		f.mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{"model": req.Model, "embeddings": vecs})
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeOllama) embedded() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.texts)
+}
+
+func denseNotes(t *testing.T) string {
+	notes := t.TempDir()
+	write(t, filepath.Join(notes, "Sesiones", "Diario.md"), `# Diario
+
+## Sesión 1 — El puente
+
+Norkiel cayó en combate en el puente de Galerna, atravesado por una lanza.
+
+## Sesión 2 — La cripta
+
+Encontramos el mapa del archiduque en la cripta, bajo una losa suelta.
+`)
+	write(t, filepath.Join(notes, "NPCs", "Harbin.md"), "# Harbin\n\nTabernero de Puertogris que vende mapas falsos.\n")
+	return notes
+}
+
+// TestDenseWithOllamaFake: ingest embeds every chunk once, a second run
+// embeds nothing, an edit embeds only the changed chunk, searches use the
+// dense path alone and fused, and another model never mixes vectors.
+func TestDenseWithOllamaFake(t *testing.T) {
+	ctx := context.Background()
+	notes := denseNotes(t)
+	srv := newFakeOllama(t, "bge-m3")
+	eng, db := openEngine(t)
+	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Embed == nil || rep.Embed.Embedded != rep.Stats.Chunks || rep.Embed.Pending != 0 || rep.Embed.Model != "ollama/bge-m3" {
+		t.Fatalf("embed report %+v for %d chunks", rep.Embed, rep.Stats.Chunks)
+	}
+	// What is embedded: the heading path, then the text.
+	found := false
+	for _, text := range srv.texts {
+		found = found || strings.HasPrefix(text, "Diario › Sesión 1 — El puente\n\n# Diario\n\n## Sesión 1")
+	}
+	if !found {
+		t.Errorf("no embedded text starts with the heading path: %q", srv.texts)
+	}
+	before := srv.embedded()
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if srv.embedded() != before {
+		t.Fatalf("an unchanged re-run embedded %d texts", srv.embedded()-before)
+	}
+	write(t, filepath.Join(notes, "NPCs", "Harbin.md"), "# Harbin\n\nTabernero de Puertogris; ahora vende espadas.\n")
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.embedded() - before; got != 1 {
+		t.Fatalf("editing one note embedded %d texts, want 1", got)
+	}
+
+	hits, err := eng.Search(ctx, "lanza en el puente", oraculo.SearchOptions{K: 3, Paths: []string{"dense"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Label != "Sesión 1" || hits[0].Paths["dense"] != 1 || len(hits[0].Paths) != 1 {
+		t.Fatalf("dense alone: %+v", hits)
+	}
+	hits, err = eng.Search(ctx, "lanza en el puente", oraculo.SearchOptions{K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Label != "Sesión 1" || hits[0].Paths["dense"] == 0 || hits[0].Paths["bm25"] == 0 {
+		t.Fatalf("default search does not fuse both paths: %+v", hits)
+	}
+	abl, err := eng.Ablations(ctx)
+	if err != nil || len(abl) != 3 || strings.Join(abl[2], "+") != "bm25+dense" {
+		t.Fatalf("ablations: %v %v", abl, err)
+	}
+
+	// The stored config is used by a new process; another model re-embeds
+	// everything and never mixes with the first model's vectors.
+	eng2, err := oraculo.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng2.Close()
+	if err := eng2.SetEmbedder(ctx, oraculo.EmbedderConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if em := eng2.Embedder(); em == nil || em.ID() != "ollama/bge-m3" {
+		t.Fatalf("stored embedder not restored: %v", em)
+	}
+	srv.model = "nomic-embed-text"
+	if err := eng2.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL, Model: "nomic-embed-text"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng2.Search(ctx, "puente", oraculo.SearchOptions{Paths: []string{"dense"}}); !errors.Is(err, retrieve.ErrPathUnavailable) {
+		t.Fatalf("dense with a model that has no vectors: %v", err)
+	}
+	before = srv.embedded()
+	rep, err = eng2.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.embedded()-before != rep.Stats.Chunks || rep.Embed.Model != "ollama/nomic-embed-text" {
+		t.Fatalf("new model embedded %d of %d chunks: %+v", srv.embedded()-before, rep.Stats.Chunks, rep.Embed)
+	}
+	// nomic wants "search_document: " before passages.
+	if last := srv.texts[len(srv.texts)-1]; !strings.HasPrefix(last, "search_document: ") {
+		t.Errorf("nomic passage without its prefix: %q", last[:30])
+	}
+}
+
+// TestEmbeddingServerFailures: a server that dies part-way leaves a
+// warning, keyword search works, and the next run embeds only the rest; an
+// unreachable server at search time is a warning and BM25 still answers.
+func TestEmbeddingServerFailures(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	for i := range 40 {
+		write(t, filepath.Join(notes, "n", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".md"),
+			"# Nota\n\nTexto de la nota número "+strings.Repeat("palabra ", i+1)+"con Norkiel.\n")
+	}
+	srv := newFakeOllama(t, "bge-m3")
+	srv.failAfter = 1 // one batch (of 32 or of 8) goes through, then 500s
+	eng, _ := openEngine(t)
+	var warnings []string
+	eng.Warn = func(s string) { warnings = append(warnings, s) }
+	eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL})
+	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatalf("a failing embedding server failed the ingest: %v", err)
+	}
+	e := rep.Embed
+	if e.Embedded+e.Pending != 40 || (e.Embedded != 32 && e.Embedded != 8) || e.Error == "" || len(rep.Warnings) != 1 {
+		t.Fatalf("partial embedding: %+v, warnings %+v", rep.Embed, rep.Warnings)
+	}
+	if hits, err := eng.Search(ctx, "Norkiel", oraculo.SearchOptions{K: 3, Paths: []string{"bm25"}}); err != nil || len(hits) != 3 {
+		t.Fatalf("bm25 after a failed embedding: %v %v", hits, err)
+	}
+	srv.failAfter = 0
+	before, left := srv.embedded(), e.Pending
+	rep, err = eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil || rep.Embed.Embedded != left || srv.embedded()-before != left || rep.Embed.Pending != 0 {
+		t.Fatalf("resume: %v %+v, %d sent", err, rep.Embed, srv.embedded()-before)
+	}
+
+	srv.Close() // the server goes away
+	hits, err := eng.Search(ctx, "Norkiel", oraculo.SearchOptions{K: 3})
+	if err != nil || len(hits) != 3 || hits[0].Paths["bm25"] == 0 {
+		t.Fatalf("search with the embedding server down: %v %+v", err, hits)
+	}
+	if len(warnings) == 0 || !strings.Contains(warnings[len(warnings)-1], "searching without it") {
+		t.Fatalf("no warning about the unreachable server: %q", warnings)
+	}
+	if _, err := eng.Search(ctx, "Norkiel", oraculo.SearchOptions{Paths: []string{"dense"}}); !errors.Is(err, embed.ErrUnreachable) {
+		t.Fatalf("dense alone with the server down: %v", err)
+	}
+}

@@ -233,3 +233,71 @@ func TestEmbeddingServerFailures(t *testing.T) {
 		t.Fatalf("dense alone with the server down: %v", err)
 	}
 }
+
+// TestVectorGraphIsBuiltAtIngestAndLoaded: above the threshold, ingest
+// stores an HNSW graph that a new process loads instead of rebuilding; an
+// edit rebuilds it; a graph that no longer matches the vectors is not used.
+func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	for i := range 30 {
+		write(t, filepath.Join(notes, "n", "nota"+strings.Repeat("i", i+1)+".md"),
+			"# Nota\n\nLa nota habla de "+strings.Repeat("dragones ", i%5+1)+strings.Repeat("barcos ", i%7+1)+"y del número "+strings.Repeat("x", i+1)+".\n")
+	}
+	eng, db := openEngine(t)
+	eng.ANNThreshold = 10
+	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	graph, err := eng.Index().LoadGraph(ctx, "hashing/v1-64")
+	if err != nil || graph == nil {
+		t.Fatalf("no graph stored: %v", err)
+	}
+	var warnings []string
+	eng2, err := oraculo.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng2.Close()
+	eng2.ANNThreshold = 10
+	eng2.Warn = func(s string) { warnings = append(warnings, s) }
+	eng2.SetEmbedder(ctx, oraculo.EmbedderConfig{})
+	hits, err := eng2.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 5, Paths: []string{"dense"}})
+	if err != nil || len(hits) != 5 || len(warnings) != 0 {
+		t.Fatalf("search with the stored graph: %v, %d hits, warnings %q", err, len(hits), warnings)
+	}
+	check, err := eng2.CheckANN(ctx, []string{"dragones", "barcos en el puerto", "el número"}, 5)
+	if err != nil || check == nil || !check.InUse || check.Vectors != 30 || check.Recall < 0.5 {
+		t.Fatalf("ANN check: %+v %v", check, err)
+	}
+
+	// Another note: ingest rebuilds the graph with it.
+	write(t, filepath.Join(notes, "n", "nueva.md"), "# Nueva\n\nUna nota nueva sobre krakens.\n")
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	graph2, _ := eng.Index().LoadGraph(ctx, "hashing/v1-64")
+	if len(graph2) == len(graph) {
+		t.Fatal("the graph was not rebuilt after a change")
+	}
+	// A stale graph (the old one, missing the new note) is not used.
+	if err := eng.Index().SaveGraph(ctx, "hashing/v1-64", 30, graph); err != nil {
+		t.Fatal(err)
+	}
+	eng3, _ := oraculo.Open(ctx, db)
+	defer eng3.Close()
+	eng3.ANNThreshold = 10
+	warnings = nil
+	eng3.Warn = func(s string) { warnings = append(warnings, s) }
+	eng3.SetEmbedder(ctx, oraculo.EmbedderConfig{})
+	hits, err = eng3.Search(ctx, "krakens", oraculo.SearchOptions{K: 1, Paths: []string{"dense"}})
+	if err != nil || len(hits) != 1 || hits[0].File != "n/nueva.md" {
+		t.Fatalf("exact fallback: %v %+v", err, hits)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "out of date") {
+		t.Fatalf("warnings: %q", warnings)
+	}
+}

@@ -1,6 +1,7 @@
 package oraculo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -158,18 +159,41 @@ type denseState struct {
 func (st *denseState) buildHNSW() (*vector.HNSW, error) {
 	v := st.vectors
 	h := vector.NewHNSW(v.Dims, vector.HNSWOptions{})
-	for i, id := range v.IDs {
-		if err := h.Add(id, v.Data[i*v.Dims:(i+1)*v.Dims]); err != nil {
-			return nil, fmt.Errorf("building the vector graph: %w", err)
-		}
+	rows := make([][]float32, len(v.IDs))
+	for i := range v.IDs {
+		rows[i] = v.Data[i*v.Dims : (i+1)*v.Dims]
+	}
+	if err := h.AddBatch(v.IDs, rows); err != nil {
+		return nil, fmt.Errorf("building the vector graph: %w", err)
 	}
 	return h, nil
 }
 
-// denseIndex loads (once) the vectors of the current embedder and builds
-// the searcher: exact below vector.DefaultThreshold vectors, HNSW at or
-// above it. It returns nil when there is no embedder or no vector for it.
+// current reports whether a graph holds exactly the loaded vectors.
+func (st *denseState) current(h *vector.HNSW) bool {
+	if h.Len() != len(st.vectors.IDs) || h.Dims() != st.vectors.Dims {
+		return false
+	}
+	for _, id := range st.vectors.IDs {
+		if !h.Contains(id) {
+			return false
+		}
+	}
+	return true
+}
+
+// denseIndex loads (once) the vectors of the current embedder. Below the
+// ANN threshold it scans them exactly; at or above it, it uses the graph
+// that ingest built and stored, and scans exactly (with a warning) when
+// that graph is missing or out of date. It returns nil when there is no
+// embedder or no vector for it.
 func (e *Engine) denseIndex(ctx context.Context) (*denseState, error) {
+	return e.loadDense(ctx, true)
+}
+
+// loadDense is denseIndex; warn says whether to warn about a stale graph
+// (not while ingest is about to rebuild it).
+func (e *Engine) loadDense(ctx context.Context, warn bool) (*denseState, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.embedder == nil {
@@ -185,25 +209,78 @@ func (e *Engine) denseIndex(ctx context.Context) (*denseState, error) {
 	if len(vs.IDs) == 0 {
 		return nil, nil
 	}
-	ex := vector.NewExact(vs.Dims)
-	for i, id := range vs.IDs {
-		if err := ex.Add(id, vs.Data[i*vs.Dims:(i+1)*vs.Dims]); err != nil {
-			return nil, fmt.Errorf("loading vectors of %q: %w", vs.Model, err)
-		}
+	ex, err := vector.NewExactFromMatrix(vs.Dims, vs.IDs, vs.Data)
+	if err != nil {
+		return nil, fmt.Errorf("loading vectors of %q: %w", vs.Model, err)
 	}
 	st := &denseState{model: vs.Model, vectors: vs, exact: ex, search: ex, missing: missing}
-	if len(vs.IDs) >= vector.DefaultThreshold {
-		h, err := st.buildHNSW()
+	if len(vs.IDs) >= e.annThreshold() {
+		blob, err := e.idx.LoadGraph(ctx, vs.Model)
 		if err != nil {
 			return nil, err
 		}
-		st.search = h
+		var h *vector.HNSW
+		if blob != nil {
+			h, err = vector.LoadHNSW(bytes.NewReader(blob))
+		}
+		if blob != nil && err == nil && st.current(h) {
+			st.search = h
+		} else if warn {
+			e.warn("the vector graph of %q is missing or out of date: searching exactly until the next oraculo ingest rebuilds it", vs.Model)
+		}
 	}
-	if missing > 0 {
+	if missing > 0 && warn {
 		e.warn("%d chunks have no vector for %q yet: run oraculo ingest to embed them", missing, vs.Model)
 	}
 	e.dense = st
 	return st, nil
+}
+
+// annThreshold is the number of vectors from which search uses the graph.
+func (e *Engine) annThreshold() int {
+	if e.ANNThreshold > 0 {
+		return e.ANNThreshold
+	}
+	return vector.DefaultThreshold
+}
+
+// buildGraph stores a fresh vector graph when the index is large enough
+// for search to use one, and drops a stored graph when it is not.
+func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int)) error {
+	e.mu.Lock()
+	e.dense = nil
+	e.mu.Unlock()
+	st, err := e.loadDense(ctx, false)
+	if err != nil || st == nil {
+		return err
+	}
+	if len(st.vectors.IDs) < e.annThreshold() {
+		return e.idx.DeleteGraph(ctx, st.model)
+	}
+	if h, ok := st.search.(*vector.HNSW); ok && st.current(h) {
+		return nil // the stored graph is up to date
+	}
+	if progress != nil {
+		progress(0, len(st.vectors.IDs))
+	}
+	h, err := st.buildHNSW()
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := h.Save(&buf); err != nil {
+		return fmt.Errorf("saving the vector graph: %w", err)
+	}
+	if err := e.idx.SaveGraph(ctx, st.model, h.Len(), buf.Bytes()); err != nil {
+		return err
+	}
+	if progress != nil {
+		progress(len(st.vectors.IDs), len(st.vectors.IDs))
+	}
+	e.mu.Lock()
+	st.search = h
+	e.mu.Unlock()
+	return nil
 }
 
 // hasVectors reports whether the index holds vectors for the embedder.

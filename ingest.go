@@ -193,9 +193,13 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 	if er.Pruned, err = e.idx.PruneEmbeddings(ctx); err != nil {
 		return err
 	}
-	e.mu.Lock()
-	e.dense = nil // the vectors changed
-	e.mu.Unlock()
+	var graphProgress func(done, total int)
+	if opts.Progress != nil {
+		graphProgress = func(done, total int) { opts.Progress(Progress{Stage: "graph", Done: done, Total: total}) }
+	}
+	if err := e.buildGraph(ctx, graphProgress); err != nil {
+		return err
+	}
 	rep.Embed = &er
 	return nil
 }

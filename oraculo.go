@@ -66,6 +66,10 @@ type Engine struct {
 	// Warn, when set, receives warnings that do not stop an operation
 	// (an unreachable embedding server during a search, say).
 	Warn func(string)
+	// ANNThreshold is the number of vectors from which the dense path
+	// searches an HNSW graph instead of scanning exactly (0: the default,
+	// vector.DefaultThreshold). Ingest builds and stores the graph.
+	ANNThreshold int
 }
 
 // ErrNotIndexed is returned by read operations on an index with no notes.

@@ -161,6 +161,14 @@ var migrations = []string{
 		created_at INTEGER NOT NULL,
 		PRIMARY KEY (hash, model)
 	);`,
+	// v3: the approximate vector graph, built at ingest and loaded by
+	// searches, so that no process rebuilds it.
+	`CREATE TABLE ann_graphs (
+		model    TEXT PRIMARY KEY,
+		vectors  INTEGER NOT NULL,
+		graph    BLOB NOT NULL,
+		built_at INTEGER NOT NULL
+	);`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -2,11 +2,13 @@ package index
 
 import (
 	"context"
-	"encoding/binary"
+	"database/sql"
+	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
+
+	"github.com/oraculo/oraculo/vector"
 )
 
 // EmbedJob is a text the dense path still has to embed for a model.
@@ -70,7 +72,7 @@ func (ix *Index) PutEmbeddings(ctx context.Context, model string, hashes []strin
 	defer st.Close()
 	now := time.Now().Unix()
 	for i, v := range vecs {
-		if _, err := st.ExecContext(ctx, hashes[i], model, len(v), encodeVector(v), now); err != nil {
+		if _, err := st.ExecContext(ctx, hashes[i], model, len(v), vector.Encode(v), now); err != nil {
 			return fmt.Errorf("storing embeddings: %w", err)
 		}
 	}
@@ -109,11 +111,15 @@ func (ix *Index) LoadVectors(ctx context.Context, model string) (v *Vectors, mis
 		if v.Dims == 0 {
 			v.Dims = dims
 		}
-		if dims != v.Dims || len(blob) != 4*dims {
-			return nil, 0, fmt.Errorf("loading vectors of %q: chunk %d has %d dimensions (%d bytes), others %d", model, id, dims, len(blob), v.Dims)
+		if dims != v.Dims {
+			return nil, 0, fmt.Errorf("loading vectors of %q: chunk %d has %d dimensions, others %d", model, id, dims, v.Dims)
+		}
+		vec, err := vector.Decode(blob, dims)
+		if err != nil {
+			return nil, 0, fmt.Errorf("loading vectors of %q: chunk %d: %w", model, id, err)
 		}
 		v.IDs = append(v.IDs, id)
-		v.Data = appendVector(v.Data, blob)
+		v.Data = append(v.Data, vec...)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
@@ -172,17 +178,34 @@ func (ix *Index) EmbeddingCounts(ctx context.Context) (map[string]int, error) {
 	return out, rows.Err()
 }
 
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+// SaveGraph stores the approximate vector graph of model.
+func (ix *Index) SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error {
+	_, err := ix.db.ExecContext(ctx, `INSERT INTO ann_graphs(model, vectors, graph, built_at) VALUES(?, ?, ?, ?)
+		ON CONFLICT(model) DO UPDATE SET vectors = excluded.vectors, graph = excluded.graph, built_at = excluded.built_at`,
+		model, vectors, graph, time.Now().Unix())
+	if err != nil {
+		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
 	}
-	return b
+	return nil
 }
 
-func appendVector(dst []float32, b []byte) []float32 {
-	for i := 0; i+4 <= len(b); i += 4 {
-		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
+// LoadGraph returns the stored graph of model, or nil when there is none.
+func (ix *Index) LoadGraph(ctx context.Context, model string) ([]byte, error) {
+	var graph []byte
+	err := ix.db.QueryRowContext(ctx, `SELECT graph FROM ann_graphs WHERE model = ?`, model).Scan(&graph)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
 	}
-	return dst
+	if err != nil {
+		return nil, fmt.Errorf("reading the vector graph of %q: %w", model, err)
+	}
+	return graph, nil
+}
+
+// DeleteGraph removes the stored graph of model.
+func (ix *Index) DeleteGraph(ctx context.Context, model string) error {
+	if _, err := ix.db.ExecContext(ctx, `DELETE FROM ann_graphs WHERE model = ?`, model); err != nil {
+		return fmt.Errorf("removing the vector graph of %q: %w", model, err)
+	}
+	return nil
 }

@@ -59,6 +59,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"error":                   {"error: %v", "error: %v"},
 	"ingest-no-dirs":          {"ingest needs at least one folder of notes", "ingest necesita al menos una carpeta de notas"},
 	"stage:read":              {"ingesting", "ingiriendo"},
+	"stage:graph":             {"building the vector graph", "construyendo el grafo vectorial"},
 	"stage:embed":             {"embedding", "vectorizando"},
 	"warning":                 {"warning: %s", "aviso: %s"},
 	"embed-summary":           {"Dense path (%s): %d chunks embedded, %d without a vector, %d stale vectors pruned", "Vía densa (%s): %d fragmentos vectorizados, %d sin vector, %d vectores obsoletos eliminados"},

@@ -63,6 +63,7 @@ func WriteReportDir(dir string, r *Report, lang string) (string, error) {
 type htmlLabels struct {
 	Title, Golden, Index, Depth, Date, Questions         string
 	Total, Answerable, Unanswerable, ByKind, Settings    string
+	ANNLabel, ANN, ANNNotInUse                           string
 	SummaryHeading, SummaryIntro, BestNote               string
 	Configuration, Mode, ModeChunk, ModeNote             string
 	Coverage8, Coverage50                                string
@@ -92,6 +93,9 @@ var htmlLabelsEN = &htmlLabels{
 	Title: "Retrieval evaluation", Golden: "Golden set", Index: "Index", Depth: "Depth k", Date: "Date",
 	Questions: "Questions", Total: "total", Answerable: "answerable", Unanswerable: "unanswerable",
 	ByKind: "By kind", Settings: "Index settings",
+	ANNLabel:       "Approximate vs exact",
+	ANN:            "%s: recall@%d %.3f against exact vector search over %d questions (%s, %d vectors)",
+	ANNNotInUse:    "; at this size search scans exactly",
 	SummaryHeading: "Summary",
 	SummaryIntro: "Every configuration in both counting modes: chunk counts every chunk; one slot per note counts only " +
 		"the first chunk of each note, so that configurations with different chunk sizes compare.",
@@ -131,6 +135,9 @@ var htmlLabelsES = &htmlLabels{
 	Title: "Evaluación de recuperación", Golden: "Conjunto de referencia", Index: "Índice", Depth: "Profundidad k",
 	Date: "Fecha", Questions: "Preguntas", Total: "total", Answerable: "con respuesta", Unanswerable: "sin respuesta",
 	ByKind: "Por tipo", Settings: "Ajustes del índice",
+	ANNLabel:       "Aproximada frente a exacta",
+	ANN:            "%s: recall@%d %.3f frente a la búsqueda vectorial exacta en %d preguntas (%s, %d vectores)",
+	ANNNotInUse:    "; a este tamaño la búsqueda es exacta",
 	SummaryHeading: "Resumen",
 	SummaryIntro: "Cada configuración en los dos modos de recuento: por fragmento cuenta cada fragmento; una ranura por nota " +
 		"cuenta solo el primer fragmento de cada nota, para comparar configuraciones con fragmentos de distinto tamaño.",
@@ -186,6 +193,7 @@ type (
 		Unanswerable          int
 		Kinds                 []htmlKindCount
 		Settings              string
+		ANN                   string
 		Summary               []htmlSummaryGroup
 		ShowBest              bool
 		Final                 string
@@ -260,6 +268,12 @@ func buildHTMLPage(r *Report, lang string) *htmlPage {
 	}
 	for _, k := range sortKinds(kinds) {
 		pg.Kinds = append(pg.Kinds, htmlKindCount{Label: l.kind(k), N: r.Kinds[k]})
+	}
+	if a := r.ANN; a != nil {
+		pg.ANN = fmt.Sprintf(l.ANN, a.Index, a.K, a.Recall, a.Queries, a.Model, a.Vectors)
+		if !a.InUse {
+			pg.ANN += l.ANNNotInUse
+		}
 	}
 	if r.Settings != nil {
 		if data, err := json.Marshal(r.Settings); err == nil {
@@ -547,6 +561,9 @@ footer{margin-top:2.5rem;color:var(--muted);font-size:.8rem}
 {{- end}}
 {{- if .Settings}}
 <dt>{{.L.Settings}}</dt><dd><code>{{.Settings}}</code></dd>
+{{- end}}
+{{- if .ANN}}
+<dt>{{.L.ANNLabel}}</dt><dd>{{.ANN}}</dd>
 {{- end}}
 </dl>
 </header>

@@ -47,6 +47,11 @@ func TestRankStats(t *testing.T) {
 	got := map[string][]float64{}
 	for _, set := range rankSets() {
 		eng, _ := openEngine(t)
+		// The model-free hashing embedder puts the dense path and fusion in
+		// the ablations here; a real model is measured with oraculo eval.
+		if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := eng.Ingest(ctx, []string{set.notes}, set.opts); err != nil {
 			t.Fatal(err)
 		}

@@ -304,3 +304,54 @@ func TestCLIEval(t *testing.T) {
 		}
 	}
 }
+
+func TestCLIDensePath(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	t.Setenv("ORACULO_EMBEDDER", "")
+	notes := smallNotes(t)
+	db := filepath.Join(t.TempDir(), "o.db")
+	out, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", "--embedder", "hashing", "--embed-dims", "128", notes)
+	if code != 0 || !strings.Contains(out, "Dense path (hashing/v1-128): 3 chunks embedded") {
+		t.Fatalf("ingest with hashing: exit %d %s\n%s", code, errOut, out)
+	}
+	// Search uses the stored embedder: both paths, fused.
+	out, _, code = runCLI(t, "", "search", "--db", db, "--json", "--k", "1", "combate en el puente")
+	if code != 0 || !strings.Contains(out, `"paths":{"bm25":1,"dense":1}`) {
+		t.Fatalf("fused search: exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "", "search", "--db", db, "--json", "--paths", "dense", "--k", "1", "combate en el puente")
+	if code != 0 || !strings.Contains(out, `"paths":{"dense":1}`) {
+		t.Fatalf("dense alone: exit %d\n%s", code, out)
+	}
+	// --embedder none switches the dense path off for this command.
+	_, errOut, code = runCLI(t, "", "search", "--db", db, "--paths", "dense", "--embedder", "none", "x")
+	if code != 1 || !strings.Contains(errOut, "needs an embedding model") {
+		t.Fatalf("dense with --embedder none: exit %d %q", code, errOut)
+	}
+	out, _, code = runCLI(t, "", "eval", "--db", db, "--golden", writeGolden(t))
+	if code != 0 || !strings.Contains(out, "bm25+dense") || !strings.Contains(out, "Approximate vs exact") {
+		t.Fatalf("eval with the dense path:\n%s", out)
+	}
+	// An unreachable server: ingest still succeeds, with a warning, and a
+	// search falls back to BM25 with a warning on stderr.
+	db2 := filepath.Join(t.TempDir(), "o2.db")
+	out, errOut, code = runCLI(t, "", "ingest", "--db", db2, "--quiet", "--embedder", "ollama", "--embed-url", "http://127.0.0.1:1", notes)
+	if code != 0 || !strings.Contains(out, "Warnings (1)") || !strings.Contains(out, "keyword search works") {
+		t.Fatalf("ingest with an unreachable server: exit %d %s\n%s", code, errOut, out)
+	}
+	_, _, code = runCLI(t, "", "search", "--db", db2, "Norkiel")
+	if code != 0 {
+		t.Fatal("search failed without vectors")
+	}
+	_, errOut, code = runCLI(t, "", "ingest", "--db", db2, "--embedder", "magic", notes)
+	if code != 2 || !strings.Contains(errOut, `unknown embedder "magic"`) {
+		t.Fatalf("unknown embedder: exit %d %q", code, errOut)
+	}
+}
+
+func writeGolden(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "g.jsonl")
+	writeNote(t, p, `{"id":"q1","question":"¿Quién cayó en combate?","kind":"single","sources":[{"file":"Sesiones/Campaña.md","heading":"Sesión 1"}],"answer":"Norkiel"}
+`)
+	return p
+}

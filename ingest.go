@@ -206,6 +206,7 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 
 // prepared is one file read and cut, ready to be written.
 type prepared struct {
+	seq       int // position in the listing: notes are written in path order
 	file      ingest.File
 	note      *ingest.Note
 	skip      *ingest.Skip
@@ -233,23 +234,29 @@ func (e *Engine) ingestRoot(ctx context.Context, root string, opts IngestOptions
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	jobs := make(chan ingest.File)
+	type job struct {
+		seq  int
+		file ingest.File
+	}
+	jobs := make(chan job)
 	results := make(chan prepared)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for f := range jobs {
-				results <- e.prepare(root, f, states, stamp, opts.MaxFileBytes)
+			for j := range jobs {
+				p := e.prepare(root, j.file, states, stamp, opts.MaxFileBytes)
+				p.seq = j.seq
+				results <- p
 			}
 		}()
 	}
 	go func() {
 		defer close(jobs)
-		for _, f := range listing.Files {
+		for i, f := range listing.Files {
 			select {
-			case jobs <- f:
+			case jobs <- job{i, f}:
 			case <-ctx.Done():
 				return
 			}
@@ -264,7 +271,27 @@ func (e *Engine) ingestRoot(ctx context.Context, root string, opts IngestOptions
 	keep := make(map[string]bool)
 	done := 0
 	var firstErr error
-	for p := range results {
+	// Notes are prepared in parallel but written in path order, so that the
+	// same notes always get the same row ids (and ties rank the same).
+	pending := map[int]prepared{}
+	next := 0
+	ordered := make(chan prepared)
+	go func() {
+		defer close(ordered)
+		for p := range results {
+			pending[p.seq] = p
+			for {
+				q, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				next++
+				ordered <- q
+			}
+		}
+	}()
+	for p := range ordered {
 		done++
 		seen[p.file.Path] = true
 		if firstErr != nil {

@@ -176,27 +176,6 @@ func retryableStatus(status int) bool {
 	return status >= 500 && status <= 599
 }
 
-// Normalize scales v to unit length in place and reports false, leaving v
-// unchanged, for an empty, zero or non-finite vector.
-func Normalize(v []float32) bool {
-	var sum float64
-	for _, x := range v {
-		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return false
-		}
-		sum += f * f
-	}
-	if sum == 0 || math.IsInf(sum, 0) {
-		return false
-	}
-	inv := 1 / math.Sqrt(sum)
-	for i, x := range v {
-		v[i] = float32(float64(x) * inv)
-	}
-	return true
-}
-
 // checkVectors verifies that vecs holds n usable vectors of one length:
 // dims when dims > 0, else the length of the first. It returns that length.
 // The error describes the first problem found; callers wrap ErrResponse.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -53,23 +52,6 @@ func TestPrefixes(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
-	v := []float32{3, 4}
-	if !Normalize(v) || v[0] != 0.6 || v[1] != 0.8 {
-		t.Errorf("Normalize([3 4]) = %v", v)
-	}
-	for _, bad := range [][]float32{nil, {}, {0, 0}, {1, float32(math.NaN())}, {float32(math.Inf(-1)), 1}} {
-		before := fmt.Sprint(bad)
-		if Normalize(bad) || fmt.Sprint(bad) != before {
-			t.Errorf("Normalize(%s) = true or changed it to %v", before, bad)
-		}
-	}
-	// Large components do not overflow.
-	big := []float32{3e38, 3e38}
-	if !Normalize(big) || math.Abs(float64(big[0])-math.Sqrt2/2) > 1e-6 {
-		t.Errorf("Normalize(big) = %v", big)
-	}
-}
 
 func TestRetryable(t *testing.T) {
 	for _, tc := range []struct {

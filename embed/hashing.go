@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/oraculo/oraculo/vector"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -92,7 +93,7 @@ func (h *Hashing) vector(text string) ([]float32, error) {
 	for i, x := range acc {
 		v[i] = float32(x)
 	}
-	if !Normalize(v) {
+	if !vector.Normalize(v) {
 		// Features cancelled out exactly: astronomically unlikely, but a
 		// zero vector is never returned.
 		return nil, fmt.Errorf("features of %q cancel out", clip(text, 40))

@@ -52,7 +52,6 @@ func TestPrefixes(t *testing.T) {
 	}
 }
 
-
 func TestRetryable(t *testing.T) {
 	for _, tc := range []struct {
 		err  error

@@ -54,6 +54,17 @@ func (ep *endpoint) badResponse(format string, args ...any) *Error {
 	return ep.newError(ErrResponse, http.StatusOK, fmt.Sprintf(format, args...), "", nil)
 }
 
+// httpDefaults fills in the default timeout and client of a provider.
+func httpDefaults(timeout time.Duration, client *http.Client) (time.Duration, *http.Client) {
+	if timeout == 0 {
+		timeout = defaultTimeout
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	return timeout, client
+}
+
 // post sends payload as JSON and returns the body of a 2xx answer. Every
 // failure is an *Error.
 func (ep *endpoint) post(ctx context.Context, payload any) ([]byte, error) {

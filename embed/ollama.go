@@ -82,14 +82,7 @@ func NewOllama(cfg OllamaConfig) *Ollama {
 		}
 	}
 
-	timeout := cfg.Timeout
-	if timeout == 0 {
-		timeout = defaultTimeout
-	}
-	client := cfg.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	timeout, client := httpDefaults(cfg.Timeout, cfg.Client)
 	o.ep = endpoint{
 		provider:        "ollama",
 		base:            redact(base),

@@ -70,14 +70,7 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 	if base == nil {
 		base = &url.URL{Scheme: "http", Host: "invalid"}
 	}
-	timeout := cfg.Timeout
-	if timeout == 0 {
-		timeout = defaultTimeout
-	}
-	client := cfg.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	timeout, client := httpDefaults(cfg.Timeout, cfg.Client)
 	c.ep = endpoint{
 		provider:        "openai",
 		base:            redact(base),

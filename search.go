@@ -170,7 +170,8 @@ func pathNames(ps []retrieve.Path) string {
 }
 
 // Search answers a question with the best chunks, each once. With several
-// paths, their lists are fused by reciprocal rank (k = 60); a path that
+// paths, their lists are fused by reciprocal rank (k = 60) into at most
+// fuse.MaxCandidates (40) candidates; a path that
 // fails for a reason outside the notes (an unreachable model server) is
 // left out with a warning, unless it was the only one asked for.
 func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions) ([]Hit, error) {
@@ -209,7 +210,11 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 		lists = append(lists, l)
 	}
 	t0 := time.Now()
-	fused := fuse.RRF(lists, fuse.DefaultK, k)
+	limit := k
+	if len(lists) > 1 {
+		limit = min(k, fuse.MaxCandidates)
+	}
+	fused := fuse.RRF(lists, fuse.DefaultK, limit)
 	hits := make([]Hit, len(fused))
 	for i, c := range fused {
 		r := byID[c.ID]

@@ -234,6 +234,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	k := fs.Int("k", oraculo.DefaultK, "how many chunks to return")
 	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense (entity comes later); default: all available")
 	asJSON := fs.Bool("json", false, "one JSON object per question, on one line")
+	explain := fs.Bool("explain", false, "show how each hit was ranked: its rank in every path and the fusion score")
 	embedder := embedderFlags(fs)
 	words, err := parse(fs, args)
 	if err != nil {
@@ -262,7 +263,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 				Hits     []oraculo.Hit `json:"hits"`
 			}{q, hits})
 		}
-		printHits(stdout, q, hits)
+		printHits(stdout, q, hits, *explain)
 		return nil
 	}
 	if len(words) > 0 {

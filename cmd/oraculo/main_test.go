@@ -323,6 +323,10 @@ func TestCLIDensePath(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"paths":{"dense":1}`) {
 		t.Fatalf("dense alone: exit %d\n%s", code, out)
 	}
+	out, _, code = runCLI(t, "", "search", "--db", db, "--explain", "--k", "1", "combate en el puente")
+	if code != 0 || !strings.Contains(out, "RRF: bm25 #1: 1/(60+1) = 0.0164 + dense #1: 1/(60+1) = 0.0164 = 0.0328") {
+		t.Fatalf("--explain:\n%s", out)
+	}
 	// --embedder none switches the dense path off for this command.
 	_, errOut, code = runCLI(t, "", "search", "--db", db, "--paths", "dense", "--embedder", "none", "x")
 	if code != 1 || !strings.Contains(errOut, "needs an embedding model") {

@@ -61,6 +61,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stage:read":              {"ingesting", "ingiriendo"},
 	"stage:graph":             {"building the vector graph", "construyendo el grafo vectorial"},
 	"stage:embed":             {"embedding", "vectorizando"},
+	"explain-one":             {"found by %s alone (score %.3f)", "encontrado solo por %s (puntuación %.3f)"},
+	"explain-rrf":             {"RRF: %s = %.4f", "RRF: %s = %.4f"},
 	"warning":                 {"warning: %s", "aviso: %s"},
 	"embed-summary":           {"Dense path (%s): %d chunks embedded, %d without a vector, %d stale vectors pruned", "Vía densa (%s): %d fragmentos vectorizados, %d sin vector, %d vectores obsoletos eliminados"},
 	"interrupted":             {"interrupted: what was written is consistent; run the same command again to complete it", "interrumpido: lo escrito es coherente; vuelve a lanzar la misma orden para completarlo"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/fuse"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -95,7 +96,7 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-func printHits(w io.Writer, question string, hits []oraculo.Hit) {
+func printHits(w io.Writer, question string, hits []oraculo.Hit, explain bool) {
 	fmt.Fprintln(w, msg("question", question))
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "  "+msg("no-hits"))
@@ -103,12 +104,15 @@ func printHits(w io.Writer, question string, hits []oraculo.Hit) {
 		return
 	}
 	for _, h := range hits {
-		fmt.Fprintf(w, "%3d. %s  ·  %s  ·  %s %.2f  ·  %s\n", h.Rank, h.Label, h.File, msg("col-score"), h.Score, pathsText(h.Paths))
+		fmt.Fprintf(w, "%3d. %s  ·  %s  ·  %s %.4g  ·  %s\n", h.Rank, h.Label, h.File, msg("col-score"), h.Score, pathsText(h.Paths))
 		text := h.Passage
 		if text == "" {
 			text = h.Text
 		}
 		fmt.Fprintf(w, "     %s\n", clip(snippet(text), 110))
+		if explain {
+			fmt.Fprintf(w, "     %s\n", explainRanks(h))
+		}
 	}
 	fmt.Fprintln(w)
 }
@@ -122,6 +126,27 @@ func snippet(text string) string {
 		}
 	}
 	return oraculo.FirstLine(text)
+}
+
+// explainRanks spells out a hit's fusion: each path's rank and its
+// reciprocal-rank contribution, summed.
+func explainRanks(h oraculo.Hit) string {
+	if len(h.Paths) < 2 {
+		return msg("explain-one", pathsText(h.Paths), h.Score)
+	}
+	names := make([]string, 0, len(h.Paths))
+	for n := range h.Paths {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	total := 0.0
+	for i, n := range names {
+		c := 1 / float64(fuse.DefaultK+h.Paths[n])
+		total += c
+		parts[i] = fmt.Sprintf("%s #%d: 1/(%d+%d) = %.4f", n, h.Paths[n], fuse.DefaultK, h.Paths[n], c)
+	}
+	return msg("explain-rrf", strings.Join(parts, " + "), total)
 }
 
 func pathsText(p map[string]int) string { return joinCounts(p, "%s:%d", " ") }

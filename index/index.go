@@ -169,6 +169,23 @@ var migrations = []string{
 		graph    BLOB NOT NULL,
 		built_at INTEGER NOT NULL
 	);`,
+	// v4: the compendium (who and what the notes name) and where each
+	// entity is mentioned; derived data, rebuilt at every ingest.
+	`CREATE TABLE entities (
+		id      INTEGER PRIMARY KEY,
+		name    TEXT NOT NULL UNIQUE,
+		kind    TEXT NOT NULL,
+		aliases TEXT NOT NULL,
+		note    TEXT NOT NULL,
+		source  TEXT NOT NULL
+	);
+	CREATE TABLE mentions (
+		entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+		chunk_id  INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+		count     INTEGER NOT NULL,
+		PRIMARY KEY (entity_id, chunk_id)
+	);
+	CREATE INDEX mentions_chunk ON mentions(chunk_id);`,
 }
 
 // SchemaVersion is the schema version this program writes.

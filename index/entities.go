@@ -1,0 +1,179 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// EntityRecord is one compendium entry as stored.
+type EntityRecord struct {
+	ID      int64    `json:"-"`
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Aliases []string `json:"aliases"`
+	// Note is the path of the note that describes the entity, "" if none.
+	Note   string `json:"note"`
+	Source string `json:"source"`
+	// Mentions maps chunk ids to how many times the chunk names the entity.
+	Mentions map[int64]int `json:"-"`
+}
+
+// ReplaceEntities swaps the whole compendium for a new one in one
+// transaction.
+func (ix *Index) ReplaceEntities(ctx context.Context, ents []EntityRecord) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM mentions; DELETE FROM entities`); err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
+	insE, err := tx.PrepareContext(ctx, `INSERT INTO entities(name, kind, aliases, note, source) VALUES(?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
+	defer insE.Close()
+	insM, err := tx.PrepareContext(ctx, `INSERT INTO mentions(entity_id, chunk_id, count) VALUES(?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
+	defer insM.Close()
+	for _, e := range ents {
+		aliases, _ := json.Marshal(nonNil(e.Aliases))
+		res, err := insE.ExecContext(ctx, e.Name, e.Kind, string(aliases), e.Note, e.Source)
+		if err != nil {
+			return fmt.Errorf("storing entity %q: %w", e.Name, err)
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		for chunk, n := range e.Mentions {
+			if _, err := insM.ExecContext(ctx, id, chunk, n); err != nil {
+				return fmt.Errorf("storing mentions of %q: %w", e.Name, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
+	return nil
+}
+
+// Entities returns the compendium, by name, without mentions.
+func (ix *Index) Entities(ctx context.Context) ([]EntityRecord, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("reading the compendium: %w", err)
+	}
+	defer rows.Close()
+	var out []EntityRecord
+	for rows.Next() {
+		var e EntityRecord
+		var aliases string
+		if err := rows.Scan(&e.ID, &e.Name, &e.Kind, &aliases, &e.Note, &e.Source); err != nil {
+			return nil, fmt.Errorf("reading the compendium: %w", err)
+		}
+		if err := jsonUnmarshalStrings(aliases, &e.Aliases); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// EntityMention is one chunk that names an entity.
+type EntityMention struct {
+	ChunkID   int64
+	Count     int
+	Session   int
+	InSession bool
+	Path      string
+}
+
+// MentionsOf lists the chunks naming each of the entities, with the data
+// the entity path orders by.
+func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64) (map[int64][]EntityMention, error) {
+	out := map[int64][]EntityMention{}
+	if len(entityIDs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(entityIDs))
+	for i, id := range entityIDs {
+		args[i] = id
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT m.entity_id, m.chunk_id, m.count, k.session, d.path
+		FROM mentions m JOIN chunks k ON k.id = m.chunk_id JOIN documents d ON d.id = k.doc_id
+		WHERE m.entity_id IN (?`+strings.Repeat(", ?", len(entityIDs)-1)+`) ORDER BY m.entity_id, m.chunk_id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading mentions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var eid int64
+		var m EntityMention
+		var session *int64
+		if err := rows.Scan(&eid, &m.ChunkID, &m.Count, &session, &m.Path); err != nil {
+			return nil, fmt.Errorf("reading mentions: %w", err)
+		}
+		if session != nil {
+			m.Session, m.InSession = int(*session), true
+		}
+		out[eid] = append(out[eid], m)
+	}
+	return out, rows.Err()
+}
+
+// NoteSource is a note as the compendium builder needs it: reassembled
+// from its chunks (whitespace between chunks aside, the same text).
+type NoteSource struct {
+	Root, Path, Title string
+	Metadata          json.RawMessage
+	Text              string
+	// Chunks are the note's chunks: id and text.
+	ChunkIDs   []int64
+	ChunkTexts []string
+}
+
+// NoteSources returns every note with its chunks, in path order.
+func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT d.root, d.path, d.title, d.metadata, k.id, k.byte_start, k.text
+		FROM documents d JOIN chunks k ON k.doc_id = d.id ORDER BY d.root, d.path, k.ordinal`)
+	if err != nil {
+		return nil, fmt.Errorf("reading notes: %w", err)
+	}
+	defer rows.Close()
+	var out []NoteSource
+	var body []byte
+	flush := func() {
+		if len(out) > 0 {
+			out[len(out)-1].Text = string(body)
+		}
+		body = body[:0]
+	}
+	for rows.Next() {
+		var root, path, title, meta, text string
+		var id int64
+		var start int
+		if err := rows.Scan(&root, &path, &title, &meta, &id, &start, &text); err != nil {
+			return nil, fmt.Errorf("reading notes: %w", err)
+		}
+		if len(out) == 0 || out[len(out)-1].Root != root || out[len(out)-1].Path != path {
+			flush()
+			out = append(out, NoteSource{Root: root, Path: path, Title: title, Metadata: json.RawMessage(meta)})
+		}
+		n := &out[len(out)-1]
+		n.ChunkIDs = append(n.ChunkIDs, id)
+		n.ChunkTexts = append(n.ChunkTexts, text)
+		// Lay the chunk where it was; overlapping windows rewrite the same bytes.
+		for len(body) < start {
+			body = append(body, '\n')
+		}
+		body = append(body[:start], text...)
+	}
+	flush()
+	return out, rows.Err()
+}

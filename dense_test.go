@@ -148,8 +148,9 @@ func TestDenseWithOllamaFake(t *testing.T) {
 	if len(hits) == 0 || hits[0].Label != "Sesión 1" || hits[0].Paths["dense"] == 0 || hits[0].Paths["bm25"] == 0 {
 		t.Fatalf("default search does not fuse both paths: %+v", hits)
 	}
+	// Every subset of the three paths (the notes name entities), all last.
 	abl, err := eng.Ablations(ctx)
-	if err != nil || len(abl) != 3 || strings.Join(abl[2], "+") != "bm25+dense" {
+	if err != nil || len(abl) != 7 || strings.Join(abl[3], "+") != "bm25+dense" || strings.Join(abl[6], "+") != "bm25+dense+entity" {
 		t.Fatalf("ablations: %v %v", abl, err)
 	}
 

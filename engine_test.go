@@ -253,7 +253,11 @@ func TestSearchPathsAndOptions(t *testing.T) {
 	if _, err := eng.Search(ctx, "tormentas", oraculo.SearchOptions{Paths: []string{"bm25"}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"dense", "entity", "magic"} {
+	// The gods' sections are entities: the entity path runs.
+	if hits, err := eng.Search(ctx, "¿Quién es Galerna?", oraculo.SearchOptions{Paths: []string{"entity"}}); err != nil || len(hits) == 0 || hits[0].Paths["entity"] != 1 {
+		t.Fatalf("entity path: %v %+v", err, hits)
+	}
+	for _, p := range []string{"dense", "magic"} {
 		_, err := eng.Search(ctx, "tormentas", oraculo.SearchOptions{Paths: []string{p}})
 		if err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("path %q: err = %v", p, err)

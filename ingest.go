@@ -77,6 +77,8 @@ type IngestReport struct {
 	Warnings []Problem `json:"warnings"`
 	// NewChunks is how many chunks this run wrote.
 	NewChunks int `json:"new_chunks"`
+	// Entities is how many entities the rebuilt compendium holds.
+	Entities int `json:"entities"`
 	// Embed says what was done for the dense path (nil without embedder).
 	Embed *EmbedReport `json:"embed,omitempty"`
 	// Totals in the index after the run.
@@ -155,6 +157,9 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 		if err := e.ingestRoot(ctx, root, opts, rep); err != nil {
 			return rep, err
 		}
+	}
+	if err := e.buildCompendium(ctx, roots, rep); err != nil {
+		return rep, err
 	}
 	if e.Embedder() != nil {
 		if err := e.ingestEmbeddings(ctx, opts, rep); err != nil {

@@ -63,6 +63,7 @@ type Engine struct {
 	embedCfg EmbedderConfig
 	embedder embed.Embedder
 	dense    *denseState
+	entities *entityState
 	// Warn, when set, receives warnings that do not stop an operation
 	// (an unreachable embedding server during a search, say).
 	Warn func(string)

@@ -63,18 +63,24 @@ type Hit struct {
 
 // Paths returns the retrieval paths available on this engine, in order:
 // BM25 always; dense when an embedder is set and the index holds vectors
-// for it.
+// for it; entity when the compendium has entities.
 func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
 	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer}}
-	if !e.hasVectors(ctx) {
-		return paths, nil
+	if e.hasVectors(ctx) {
+		st, err := e.denseIndex(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			paths = append(paths, retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx})
+		}
 	}
-	st, err := e.denseIndex(ctx)
+	ents, err := e.entityIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if st != nil {
-		paths = append(paths, retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx})
+	if len(ents.entities) > 0 {
+		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Sessions: ents.sessions})
 	}
 	return paths, nil
 }
@@ -127,7 +133,7 @@ func (e *Engine) unavailable(name string, avail []retrieve.Path) error {
 			return fmt.Errorf("%w: %q: the index has no vectors for %q: run oraculo ingest with that embedder (available: %s)", retrieve.ErrPathUnavailable, name, em.ID(), pathNames(avail))
 		}
 	case retrieve.PathEntity:
-		return fmt.Errorf("%w: %q is not built into this version yet (available: %s)", retrieve.ErrPathUnavailable, name, pathNames(avail))
+		return fmt.Errorf("%w: %q: the compendium is empty: run oraculo ingest (available: %s)", retrieve.ErrPathUnavailable, name, pathNames(avail))
 	}
 	return fmt.Errorf("%w: %q (known: %s)", retrieve.ErrUnknownPath, name, strings.Join(retrieve.KnownPaths, ", "))
 }

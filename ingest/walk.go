@@ -102,6 +102,9 @@ func Walk(root string) (*Listing, error) {
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
+		if rel == "compendium.yaml" {
+			return nil // the user's compendium, read by the engine
+		}
 		if !IsNoteFile(d.Name()) {
 			l.Skipped = append(l.Skipped, Skip{Path: rel, Reason: ReasonUnsupported})
 			return nil

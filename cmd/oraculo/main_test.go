@@ -287,7 +287,7 @@ func TestCLIEval(t *testing.T) {
 			} `json:"chunk"`
 		} `json:"configs"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.K != 1 || len(rep.Configs) != 1 || rep.Configs[0].Name != "bm25" {
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.K != 1 || len(rep.Configs) != 3 || rep.Configs[0].Name != "bm25" || rep.Configs[2].Name != "bm25+entity" {
 		t.Fatalf("eval --json: %v %+v", err, rep)
 	}
 	out, errOut, code = runCLI(t, "", "eval", "--compare", a, filepath.Join(dir, "rep", "report.json"))

@@ -1,0 +1,213 @@
+package oraculo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/oraculo/oraculo/compendium"
+	"github.com/oraculo/oraculo/index"
+)
+
+// CompendiumFile is the name of the user's own compendium in a notes folder.
+const CompendiumFile = "compendium.yaml"
+
+// entityState is the loaded compendium: entities in matcher order.
+type entityState struct {
+	entities []index.EntityRecord
+	matcher  *compendium.Matcher
+	sessions int
+}
+
+// buildCompendium rebuilds the compendium from every note in the index and
+// the compendium.yaml of each ingested folder, and records where each
+// entity is mentioned.
+func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *IngestReport) error {
+	notes, err := e.idx.NoteSources(ctx)
+	if err != nil {
+		return err
+	}
+	inputs := make([]compendium.NoteInput, len(notes))
+	for i, n := range notes {
+		var meta struct {
+			Aliases any `json:"aliases"`
+			Tags    any `json:"tags"`
+		}
+		_ = json.Unmarshal(n.Metadata, &meta) // metadata was validated at ingest
+		inputs[i] = compendium.NoteInput{Path: n.Path, Title: n.Title, Aliases: stringsOf(meta.Aliases), Tags: stringsOf(meta.Tags), Text: n.Text}
+	}
+	// Every folder in the index, not only this run's, may hold a compendium file.
+	seen := map[string]bool{}
+	var all []string
+	for _, r := range roots {
+		if !seen[r] {
+			seen[r] = true
+			all = append(all, r)
+		}
+	}
+	for _, n := range notes {
+		if !seen[n.Root] {
+			seen[n.Root] = true
+			all = append(all, n.Root)
+		}
+	}
+	file := &compendium.File{}
+	for _, root := range all {
+		p := filepath.Join(root, CompendiumFile)
+		data, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err == nil {
+			var f *compendium.File
+			if f, err = compendium.ParseFile(data); err == nil {
+				file.Entities = append(file.Entities, f.Entities...)
+				file.Merge = append(file.Merge, f.Merge...)
+				file.Rename = append(file.Rename, f.Rename...)
+				file.Ban = append(file.Ban, f.Ban...)
+				continue
+			}
+		}
+		rep.Warnings = append(rep.Warnings, Problem{Root: root, Path: CompendiumFile, Reason: "warning",
+			Detail: fmt.Sprintf("%v; the compendium was built without it", err)})
+	}
+	ents, err := compendium.Build(inputs, file, compendium.Config{})
+	if err != nil {
+		return fmt.Errorf("building the compendium: %w", err)
+	}
+	m := compendium.NewMatcher(ents)
+	recs := make([]index.EntityRecord, len(ents))
+	for i, en := range ents {
+		recs[i] = index.EntityRecord{Name: en.Name, Kind: string(en.Kind), Aliases: en.Aliases, Note: en.Note, Source: en.Source, Mentions: map[int64]int{}}
+	}
+	for _, n := range notes {
+		for i, text := range n.ChunkTexts {
+			for _, mt := range m.Find(text) {
+				recs[mt.Entity].Mentions[n.ChunkIDs[i]]++
+			}
+		}
+	}
+	if err := e.idx.ReplaceEntities(ctx, recs); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.entities = nil
+	e.mu.Unlock()
+	rep.Entities = len(recs)
+	return nil
+}
+
+func stringsOf(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// entityIndex loads (once) the compendium and its matcher.
+func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.entities != nil {
+		return e.entities, nil
+	}
+	recs, err := e.idx.Entities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ents := make([]compendium.Entity, len(recs))
+	for i, r := range recs {
+		ents[i] = compendium.Entity{Name: r.Name, Kind: compendium.Kind(r.Kind), Aliases: r.Aliases, Note: r.Note, Source: r.Source}
+	}
+	st, err := e.idx.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.entities = &entityState{entities: recs, matcher: compendium.NewMatcher(ents), sessions: st.Sessions}
+	return e.entities, nil
+}
+
+// CompendiumEntry is one entity as `oraculo compendium` shows it.
+type CompendiumEntry struct {
+	Name     string   `json:"name"`
+	Kind     string   `json:"kind"`
+	Aliases  []string `json:"aliases"`
+	Note     string   `json:"note"`
+	Source   string   `json:"source"`
+	Chunks   int      `json:"chunks"`
+	Sessions []int    `json:"sessions"`
+	Files    []string `json:"files"`
+}
+
+// Compendium lists the entities, with where each is mentioned.
+func (e *Engine) Compendium(ctx context.Context) ([]CompendiumEntry, error) {
+	recs, err := e.idx.Entities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
+	}
+	mentions, err := e.idx.MentionsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CompendiumEntry, len(recs))
+	for i, r := range recs {
+		en := CompendiumEntry{Name: r.Name, Kind: r.Kind, Aliases: r.Aliases, Note: r.Note, Source: r.Source, Sessions: []int{}, Files: []string{}}
+		if en.Aliases == nil {
+			en.Aliases = []string{}
+		}
+		sessions, files := map[int]bool{}, map[string]bool{}
+		for _, m := range mentions[r.ID] {
+			en.Chunks++
+			if m.InSession && !sessions[m.Session] {
+				sessions[m.Session] = true
+				en.Sessions = append(en.Sessions, m.Session)
+			}
+			if !files[m.Path] {
+				files[m.Path] = true
+				en.Files = append(en.Files, m.Path)
+			}
+		}
+		sort.Ints(en.Sessions)
+		sort.Strings(en.Files)
+		out[i] = en
+	}
+	return out, nil
+}
+
+// FindEntity returns the entry whose name or alias matches name (case- and
+// accent-insensitively), or false.
+func (e *Engine) FindEntity(ctx context.Context, name string) (CompendiumEntry, bool, error) {
+	all, err := e.Compendium(ctx)
+	if err != nil {
+		return CompendiumEntry{}, false, err
+	}
+	want := compendium.Normalize(name)
+	for _, en := range all {
+		if compendium.Normalize(en.Name) == want {
+			return en, true, nil
+		}
+		for _, a := range en.Aliases {
+			if compendium.Normalize(a) == want {
+				return en, true, nil
+			}
+		}
+	}
+	return CompendiumEntry{}, false, nil
+}

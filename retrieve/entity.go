@@ -1,0 +1,126 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/oraculo/oraculo/compendium"
+	"github.com/oraculo/oraculo/index"
+)
+
+// UbiquityShare is the share of sessions above which an entity counts as
+// everywhere (a player character, say): it then contributes at most half
+// of the path's results, so that it cannot flood the candidates.
+const UbiquityShare = 0.5
+
+// Entity is the path that follows the names a question mentions: when it
+// names entities of the compendium (by name or alias), it returns the
+// chunks that mention them, across all sessions.
+//
+// Order: a chunk's score is the sum, over the named entities it mentions,
+// of the entity's weight times (1 + ln(mentions in the chunk)), plus the
+// weight again when the chunk belongs to the entity's own note; the weight
+// is ln(1 + sessions / sessions mentioning the entity), so that an entity
+// seen everywhere counts for less. Ties go to the later session (recency),
+// then to the smaller chunk id.
+type Entity struct {
+	Index    *index.Index
+	Matcher  *compendium.Matcher
+	Entities []index.EntityRecord
+	// Sessions is how many sessions the index holds.
+	Sessions int
+}
+
+// Name implements [Path].
+func (Entity) Name() string { return PathEntity }
+
+// Retrieve implements [Path].
+func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result, error) {
+	named := map[int]bool{}
+	var ids []int64
+	for _, m := range p.Matcher.Find(question) {
+		if !named[m.Entity] && m.Entity < len(p.Entities) {
+			named[m.Entity] = true
+			ids = append(ids, p.Entities[m.Entity].ID)
+		}
+	}
+	if len(ids) == 0 || n <= 0 {
+		return nil, nil
+	}
+	mentions, err := p.Index.MentionsOf(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("entity path: %w", err)
+	}
+	byID := map[int64]index.EntityRecord{}
+	for _, e := range p.Entities {
+		byID[e.ID] = e
+	}
+	type scored struct {
+		id        int64
+		score     float64
+		session   int
+		inSession bool
+	}
+	chunks := map[int64]*scored{}
+	for _, eid := range ids {
+		ms := mentions[eid]
+		sessions := map[int]bool{}
+		for _, m := range ms {
+			if m.InSession {
+				sessions[m.Session] = true
+			}
+		}
+		w := math.Log(1 + float64(max(1, p.Sessions))/float64(max(1, len(sessions))))
+		ubiquitous := p.Sessions > 0 && float64(len(sessions)) > UbiquityShare*float64(p.Sessions)
+		own := byID[eid].Note
+		// The flooding guard: an ubiquitous entity keeps only its chunks
+		// that mention it most.
+		if ubiquitous {
+			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Count > ms[j].Count })
+			ms = ms[:min(len(ms), max(1, n/2))]
+		}
+		for _, m := range ms {
+			s, ok := chunks[m.ChunkID]
+			if !ok {
+				s = &scored{id: m.ChunkID, session: m.Session, inSession: m.InSession}
+				chunks[m.ChunkID] = s
+			}
+			s.score += w * (1 + math.Log(float64(m.Count)))
+			if own != "" && m.Path == own {
+				s.score += w
+			}
+		}
+	}
+	list := make([]*scored, 0, len(chunks))
+	for _, s := range chunks {
+		list = append(list, s)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		a, b := list[i], list[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		if a.inSession != b.inSession || a.session != b.session {
+			return a.inSession && (!b.inSession || a.session > b.session)
+		}
+		return a.id < b.id
+	})
+	if len(list) > n {
+		list = list[:n]
+	}
+	order := make([]int64, len(list))
+	for i, s := range list {
+		order[i] = s.id
+	}
+	stored, err := p.Index.Chunks(ctx, order)
+	if err != nil {
+		return nil, fmt.Errorf("entity path: %w", err)
+	}
+	out := make([]Result, len(list))
+	for i, s := range list {
+		out[i] = Result{Chunk: stored[i], Score: s.score}
+	}
+	return out, nil
+}

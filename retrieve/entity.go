@@ -12,7 +12,10 @@ import (
 
 // UbiquityShare is the share of sessions above which an entity counts as
 // everywhere (a player character, say): it then contributes at most half
-// of the path's results, so that it cannot flood the candidates.
+// of the path's depth, its chunks that mention it most, so that it cannot
+// flood the candidates. (A quarter was measured too: better Recall@1 on
+// the sample campaign, 0.339 against 0.304 fused with BM25, but worse
+// Recall@8, 0.929 against 0.946, and coverage@8.)
 const UbiquityShare = 0.5
 
 // Entity is the path that follows the names a question mentions: when it

@@ -20,7 +20,7 @@ const CompendiumFile = "compendium.yaml"
 type entityState struct {
 	entities []index.EntityRecord
 	matcher  *compendium.Matcher
-	sessions int
+	units    int
 }
 
 // buildCompendium rebuilds the compendium from every note in the index and
@@ -132,11 +132,11 @@ func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 	for i, r := range recs {
 		ents[i] = compendium.Entity{Name: r.Name, Kind: compendium.Kind(r.Kind), Aliases: r.Aliases, Note: r.Note, Source: r.Source}
 	}
-	st, err := e.idx.Stats(ctx)
+	units, err := e.idx.Units(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.entities = &entityState{entities: recs, matcher: compendium.NewMatcher(ents), sessions: st.Sessions}
+	e.entities = &entityState{entities: recs, matcher: compendium.NewMatcher(ents), units: units}
 	return e.entities, nil
 }
 

@@ -62,7 +62,7 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 	for i, r := range recs {
 		ents[i] = compendium.Entity{Name: r.Name, Kind: compendium.Kind(r.Kind), Aliases: r.Aliases, Note: r.Note}
 	}
-	path := retrieve.Entity{Index: eng.Index(), Matcher: compendium.NewMatcher(ents), Entities: recs, Sessions: 20}
+	path := retrieve.Entity{Index: eng.Index(), Matcher: compendium.NewMatcher(ents), Entities: recs, Units: 22}
 	res, err := path.Retrieve(ctx, "¿Qué hizo Dorn?", 20)
 	if err != nil || len(res) != 10 {
 		t.Fatalf("ubiquitous entity: %d results (want 10 of its 21 chunks), %v", len(res), err)

@@ -80,7 +80,7 @@ func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
 		return nil, err
 	}
 	if len(ents.entities) > 0 {
-		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Sessions: ents.sessions})
+		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units})
 	}
 	return paths, nil
 }

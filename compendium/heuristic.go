@@ -3,6 +3,7 @@ package compendium
 import (
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -59,8 +60,14 @@ func (b *builder) addHeuristics(v *vault) {
 			c.dates++
 		}
 	}
+	lower := lowercaseWords(v)
 	var keep []*candidate
 	for _, c := range cands {
+		// A single word written in lowercase at least as often as
+		// capitalised is a common noun ("Iglesia" and "iglesia", "Voz").
+		if !strings.Contains(c.key, " ") && lower[c.key] >= c.mentions {
+			continue
+		}
 		if c.mentions >= b.cfg.minMentions && len(c.notes) >= b.cfg.minNotes && c.dates*3 < c.mentions && goodCandidate(c.key) && !b.ban[c.key] {
 			keep = append(keep, c)
 		}
@@ -282,4 +289,18 @@ func (b *builder) knownKeys() map[string]bool {
 		}
 	}
 	return known
+}
+
+// lowercaseWords counts, by normalised form, the words the notes write
+// starting with a lowercase letter.
+func lowercaseWords(v *vault) map[string]int {
+	out := map[string]int{}
+	for _, n := range v.notes {
+		for _, w := range strings.FieldsFunc(n.code, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
+				out[Normalize(w)]++
+			}
+		}
+	}
+	return out
 }

@@ -177,3 +177,16 @@ func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
 	flush()
 	return out, rows.Err()
 }
+
+// Units counts what the entity path weighs entities against: the sessions,
+// plus the notes (or parts of notes) outside any session.
+func (ix *Index) Units(ctx context.Context) (int, error) {
+	var n int
+	err := ix.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(DISTINCT session) FROM chunks WHERE session IS NOT NULL) +
+		(SELECT count(DISTINCT doc_id) FROM chunks WHERE session IS NULL)`).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting sessions and notes: %w", err)
+	}
+	return n, nil
+}

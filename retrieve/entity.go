@@ -10,7 +10,8 @@ import (
 	"github.com/oraculo/oraculo/index"
 )
 
-// UbiquityShare is the share of sessions above which an entity counts as
+// UbiquityShare is the share of units (sessions, and notes outside
+// sessions) above which an entity counts as
 // everywhere (a player character, say): it then contributes at most half
 // of the path's depth, its chunks that mention it most, so that it cannot
 // flood the candidates. (A quarter was measured too: better Recall@1 on
@@ -25,15 +26,17 @@ const UbiquityShare = 0.5
 // Order: a chunk's score is the sum, over the named entities it mentions,
 // of the entity's weight times (1 + ln(mentions in the chunk)), plus the
 // weight again when the chunk belongs to the entity's own note; the weight
-// is ln(1 + sessions / sessions mentioning the entity), so that an entity
-// seen everywhere counts for less. Ties go to the later session (recency),
-// then to the smaller chunk id.
+// is ln(1 + units / units mentioning the entity), a unit being a session,
+// or a note outside sessions, so that an entity seen everywhere counts for
+// less. Ties go to the later session (recency), then to the smaller chunk
+// id.
 type Entity struct {
 	Index    *index.Index
 	Matcher  *compendium.Matcher
 	Entities []index.EntityRecord
-	// Sessions is how many sessions the index holds.
-	Sessions int
+	// Units is how many sessions the index holds, plus the notes outside
+	// any session.
+	Units int
 }
 
 // Name implements [Path].
@@ -69,14 +72,16 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	chunks := map[int64]*scored{}
 	for _, eid := range ids {
 		ms := mentions[eid]
-		sessions := map[int]bool{}
+		units := map[string]bool{}
 		for _, m := range ms {
 			if m.InSession {
-				sessions[m.Session] = true
+				units[fmt.Sprint("s", m.Session)] = true
+			} else {
+				units["d"+m.Path] = true
 			}
 		}
-		w := math.Log(1 + float64(max(1, p.Sessions))/float64(max(1, len(sessions))))
-		ubiquitous := p.Sessions > 0 && float64(len(sessions)) > UbiquityShare*float64(p.Sessions)
+		w := math.Log(1 + float64(max(1, p.Units))/float64(max(1, len(units))))
+		ubiquitous := p.Units > 0 && float64(len(units)) > UbiquityShare*float64(p.Units)
 		own := byID[eid].Note
 		// The flooding guard: an ubiquitous entity keeps only its chunks
 		// that mention it most.

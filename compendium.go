@@ -2,6 +2,8 @@ package oraculo
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +29,22 @@ type entityState struct {
 // the compendium.yaml of each ingested folder, and records where each
 // entity is mentioned.
 func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *IngestReport) error {
+	// Nothing changed (no note written or removed, the same compendium
+	// files): the stored compendium stands.
+	sig, err := e.compendiumSignature(ctx, roots)
+	if err != nil {
+		return err
+	}
+	if old, err := e.idx.Meta(ctx, "compendium_sig"); err != nil {
+		return err
+	} else if old == sig && rep.Indexed == 0 && rep.Deleted == 0 {
+		ents, err := e.idx.Entities(ctx)
+		if err != nil {
+			return err
+		}
+		rep.Entities = len(ents)
+		return nil
+	}
 	notes, err := e.idx.NoteSources(ctx)
 	if err != nil {
 		return err
@@ -94,11 +112,41 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 	if err := e.idx.ReplaceEntities(ctx, recs); err != nil {
 		return err
 	}
+	if err := e.idx.SetMeta(ctx, "compendium_sig", sig); err != nil {
+		return err
+	}
 	e.mu.Lock()
 	e.entities = nil
 	e.mu.Unlock()
 	rep.Entities = len(recs)
 	return nil
+}
+
+// compendiumSignature names what the compendium is built from besides the
+// notes: the compendium files of every ingested folder and the settings.
+func (e *Engine) compendiumSignature(ctx context.Context, roots []string) (string, error) {
+	all, err := e.idx.Roots(ctx)
+	if err != nil {
+		return "", err
+	}
+	all = append(all, roots...)
+	sort.Strings(all)
+	h := sha256.New()
+	fmt.Fprintf(h, "compendium-v1 %s\n", e.stamp())
+	prev := ""
+	for _, r := range all {
+		if r == prev {
+			continue
+		}
+		prev = r
+		data, err := os.ReadFile(filepath.Join(r, CompendiumFile))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			data = []byte(err.Error())
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", r, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func stringsOf(v any) []string {

@@ -84,3 +84,37 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestCompendiumFile: editing compendium.yaml alone rebuilds the
+// compendium on the next ingest; a broken file is a warning naming it.
+func TestCompendiumFile(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	write(t, filepath.Join(notes, "Sesiones", "Diario.md"), "## Sesión 1\n\nLa bruja Quembilda nos vendió hierbas. Quembilda sonreía.\n")
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := eng.FindEntity(ctx, "Quembilda"); ok {
+		t.Fatal("a name seen in one note only became an entity")
+	}
+	write(t, filepath.Join(notes, oraculo.CompendiumFile), "entities:\n  - {name: Quembilda, kind: npc, aliases: [la bruja]}\n")
+	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil || rep.Indexed != 0 {
+		t.Fatalf("%v, %d indexed", err, rep.Indexed)
+	}
+	e, ok, err := eng.FindEntity(ctx, "la bruja")
+	if err != nil || !ok || e.Name != "Quembilda" || e.Kind != "npc" || len(e.Sessions) != 1 {
+		t.Fatalf("entity from compendium.yaml: %+v %v %v", e, ok, err)
+	}
+	for _, s := range rep.Skipped {
+		if s.Path == oraculo.CompendiumFile {
+			t.Errorf("compendium.yaml reported as a skipped file: %+v", s)
+		}
+	}
+	write(t, filepath.Join(notes, oraculo.CompendiumFile), "entities:\n  - {name: Quembilda, colour: green}\n")
+	rep, err = eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil || len(rep.Warnings) != 1 || rep.Warnings[0].Path != oraculo.CompendiumFile || !strings.Contains(rep.Warnings[0].Detail, "colour") {
+		t.Fatalf("broken compendium.yaml: %v %+v", err, rep.Warnings)
+	}
+}

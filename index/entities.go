@@ -190,3 +190,21 @@ func (ix *Index) Units(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// Roots lists the folders notes were ingested from.
+func (ix *Index) Roots(ctx context.Context) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT root FROM documents ORDER BY root`)
+	if err != nil {
+		return nil, fmt.Errorf("listing ingested folders: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -294,13 +294,18 @@ func (b *builder) knownKeys() map[string]bool {
 // lowercaseWords counts, by normalised form, the words the notes write
 // starting with a lowercase letter.
 func lowercaseWords(v *vault) map[string]int {
-	out := map[string]int{}
+	raw := map[string]int{}
 	for _, n := range v.notes {
 		for _, w := range strings.FieldsFunc(n.code, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
-				out[Normalize(w)]++
+				raw[w]++
 			}
 		}
+	}
+	// Normalise each distinct spelling once.
+	out := make(map[string]int, len(raw))
+	for w, n := range raw {
+		out[Normalize(w)] += n
 	}
 	return out
 }

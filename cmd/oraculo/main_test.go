@@ -359,3 +359,37 @@ func writeGolden(t *testing.T) string {
 `)
 	return p
 }
+
+func TestCLICompendium(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	notes := smallNotes(t)
+	db := filepath.Join(t.TempDir(), "o.db")
+	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
+		t.Fatal(errOut)
+	}
+	out, _, code := runCLI(t, "", "compendium", "--db", db)
+	if code != 0 || !strings.Contains(out, "Harbin Wester") || !strings.Contains(out, "npc") || !strings.Contains(out, "el viejo") {
+		t.Fatalf("compendium list: exit %d\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "", "compendium", "--db", db, "show", "EL VIEJO", "--json")
+	var e struct {
+		Name    string   `json:"name"`
+		Kind    string   `json:"kind"`
+		Aliases []string `json:"aliases"`
+		Note    string   `json:"note"`
+		Files   []string `json:"files"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &e) != nil || e.Name != "Harbin Wester" || e.Note != "NPCs/Harbin Wester.md" || len(e.Files) == 0 {
+		t.Fatalf("compendium show: exit %d %+v\n%s", code, e, out)
+	}
+	out, _, code = runCLI(t, "", "compendium", "--db", db, "--kind", "npc", "--json")
+	if code != 0 || strings.Count(strings.TrimSpace(out), "\n") != 0 || !strings.Contains(out, `"kind":"npc"`) {
+		t.Fatalf("compendium --kind npc --json: exit %d\n%s", code, out)
+	}
+	if _, errOut, code := runCLI(t, "", "compendium", "--db", db, "show", "Nadie"); code != 1 || !strings.Contains(errOut, `"Nadie"`) {
+		t.Fatalf("unknown entity: exit %d %q", code, errOut)
+	}
+	if _, _, code := runCLI(t, "", "compendium", "--db", db, "frob"); code != 2 {
+		t.Fatalf("unknown verb: exit %d", code)
+	}
+}

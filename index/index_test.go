@@ -184,3 +184,21 @@ func TestTiesAreDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A chunk whose several paragraphs match gains on one whose single short
+// paragraph matches slightly better; with the sibling share off, the best
+// paragraph alone decides.
+func TestSiblingParagraphsCount(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	ix.ReplaceDocument(ctx, doc("npc.md", []string{"archiduqu"}))
+	ix.ReplaceDocument(ctx, doc("sesion.md", []string{"archiduqu mur dorm", "archiduqu antidot", "archiduqu funeral"}))
+	m, err := ix.SearchBM25(ctx, []string{"archiduqu"}, 2, BM25Options{})
+	if err != nil || len(m) != 2 || m[0].Chunk.Path != "sesion.md" {
+		t.Fatalf("default: %+v %v", m, err)
+	}
+	m, _ = ix.SearchBM25(ctx, []string{"archiduqu"}, 2, BM25Options{SiblingWeight: -1})
+	if len(m) != 2 || m[0].Chunk.Path != "npc.md" {
+		t.Fatalf("best paragraph alone: %+v", m)
+	}
+}

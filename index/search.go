@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -11,7 +12,19 @@ type BM25Options struct {
 	// HeadingWeight multiplies matches in the heading path; body matches
 	// weigh 1. Zero means the default.
 	HeadingWeight float64
+	// SiblingWeight adds this share of the scores of a chunk's other
+	// matching paragraphs to its best paragraph's. Zero means the default;
+	// a negative value ranks by the best paragraph alone.
+	SiblingWeight float64
 }
+
+// DefaultSiblingWeight: a chunk where several paragraphs match (a session
+// that tells the event over several paragraphs) gains on one where a
+// single short paragraph does (a note that only names it). Measured with
+// the ranking baseline: on the sample campaign BM25 MRR@50 0.512 → 0.586
+// (0.2 and 0.5 gave 0.579 and 0.582; 1.0 cost Recall@8), on XQuAD-es
+// 0.969 → 0.968 (one question).
+const DefaultSiblingWeight = 0.3
 
 // DefaultHeadingWeight is the weight of the heading path against the body.
 const DefaultHeadingWeight = 1.0
@@ -49,9 +62,10 @@ func MatchQuery(terms []string) string {
 }
 
 // SearchBM25 ranks paragraphs by BM25 against the analysed terms and returns
-// up to n distinct parent chunks, each once, in the order of its best
-// paragraph (small-to-big). Paragraphs with a zero score are dropped before
-// the jump to their parent; a paragraph whose parent is missing is an error.
+// up to n distinct parent chunks, each once (small-to-big), scored by their
+// best paragraph plus a share of their other matching ones. Paragraphs with
+// a zero score are dropped before the jump to their parent; a paragraph
+// whose parent is missing is an error.
 func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error) {
 	query := MatchQuery(terms)
 	if query == "" || n <= 0 {
@@ -63,7 +77,14 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	}
 	limit := 4*n + 16
 	for {
-		order, best, rows, err := ix.bestParents(ctx, query, hw, limit, n)
+		sibling := opts.SiblingWeight
+		switch {
+		case sibling == 0:
+			sibling = DefaultSiblingWeight
+		case sibling < 0:
+			sibling = 0
+		}
+		order, best, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, n)
 		if err != nil {
 			return nil, err
 		}
@@ -95,11 +116,13 @@ type bestChild struct {
 	score      float64
 	child      int
 	start, end int
+	// rest sums the scores of the parent's other matching paragraphs.
+	rest float64
 }
 
 // bestParents returns up to n parent ids in rank order, each parent's best
 // child, and how many paragraph rows the query returned.
-func (ix *Index) bestParents(ctx context.Context, query string, hw float64, limit, n int) ([]int64, map[int64]bestChild, int, error) {
+func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit, n int) ([]int64, map[int64]bestChild, int, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
 		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
 		      FROM children_fts WHERE children_fts MATCH ? ORDER BY score LIMIT ?) m
@@ -128,7 +151,9 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw float64, limi
 		if chunkID == nil || parentID == nil {
 			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", ErrMissingParent, childID)
 		}
-		if _, ok := best[*chunkID]; ok || len(order) >= n {
+		if b, ok := best[*chunkID]; ok {
+			b.rest += -score
+			best[*chunkID] = b
 			continue
 		}
 		order = append(order, *chunkID)
@@ -136,6 +161,16 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw float64, limi
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
+	}
+	if sibling > 0 {
+		for id, b := range best {
+			b.score += sibling * b.rest
+			best[id] = b
+		}
+		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })
+	}
+	if len(order) > n {
+		order = order[:n]
 	}
 	return order, best, count, nil
 }

@@ -68,6 +68,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"compendium-show-needs-name": {"compendium show needs a name", "compendium show necesita un nombre"},
 	"compendium-not-found":       {"no entity is called %q (try oraculo compendium list)", "ninguna entidad se llama %q (prueba oraculo compendium list)"},
 	"compendium-verb":            {"unknown compendium command %q (list or show NAME)", "orden de compendium desconocida %q (list o show NOMBRE)"},
+	"compendium-summary":         {"Compendium: %d entities (oraculo compendium lists them)", "Compendio: %d entidades (oraculo compendium las lista)"},
 	"compendium-empty":           {"The compendium is empty.", "El compendio está vacío."},
 	"col-name":                   {"name", "nombre"},
 	"col-kind":                   {"kind", "tipo"},

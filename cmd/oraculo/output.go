@@ -21,6 +21,9 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	s := r.Stats
 	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, humanBytes(s.Bytes)))
 	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))
+	if r.Entities > 0 {
+		fmt.Fprintln(w, msg("compendium-summary", r.Entities))
+	}
 	if e := r.Embed; e != nil {
 		fmt.Fprintln(w, msg("embed-summary", e.Model, e.Embedded, e.Pending, e.Pruned))
 	}

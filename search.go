@@ -307,6 +307,10 @@ type Stats struct {
 	index.Stats
 	Path     string   `json:"path"`
 	Settings Settings `json:"settings"`
+	// Entities is the size of the compendium; Vectors counts the stored
+	// vectors of each embedding model.
+	Entities int            `json:"entities"`
+	Vectors  map[string]int `json:"vectors"`
 }
 
 // Stats counts what the index holds.
@@ -315,5 +319,13 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings}, nil
+	ents, err := e.idx.Entities(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	vecs, err := e.idx.EmbeddingCounts(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: len(ents), Vectors: vecs}, nil
 }

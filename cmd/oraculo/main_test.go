@@ -122,7 +122,7 @@ func TestCLIIngestSearchChunksStats(t *testing.T) {
 	}
 	out, _, code = runCLI(t, "", "stats", "--db", db, "--json")
 	var st map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st["documents"] != float64(2) || st["sessions"] != float64(2) || st["chunks"] != float64(3) {
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st["documents"] != float64(2) || st["sessions"] != float64(2) || st["chunks"] != float64(3) || st["entities"] == float64(0) {
 		t.Fatalf("stats --json:\n%s", out)
 	}
 }

@@ -112,6 +112,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stats-lang":                 {"notes language", "idioma de las notas"},
 	"stats-cap":                  {"chunk cap / overlap (words)", "tope / solape (palabras)"},
 	"stats-schema":               {"schema version", "versión del esquema"},
+	"stats-entities":             {"compendium entities", "entidades del compendio"},
+	"stats-vectors":              {"vectors (%s)", "vectores (%s)"},
 	"no-chunks":                  {"No chunks.", "No hay fragmentos."},
 	"bad-k":                      {"--k must be at least 1", "--k debe ser al menos 1"},
 	"eval-compare-args":          {"--compare needs two reports: oraculo eval --compare A.json B.json", "--compare necesita dos informes: oraculo eval --compare A.json B.json"},

@@ -205,6 +205,15 @@ func printStats(w io.Writer, s oraculo.Stats) {
 		{msg("stats-lang"), s.Settings.Lang},
 		{msg("stats-cap"), fmt.Sprintf("%d / %d", s.Settings.MaxWords, s.Settings.OverlapWords)},
 		{msg("stats-schema"), fmt.Sprint(s.Schema)},
+		{msg("stats-entities"), fmt.Sprint(s.Entities)},
+	}
+	models := make([]string, 0, len(s.Vectors))
+	for m := range s.Vectors {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		rows = append(rows, [2]string{msg("stats-vectors", m), fmt.Sprint(s.Vectors[m])})
 	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])

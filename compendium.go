@@ -38,12 +38,8 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 	if old, err := e.idx.Meta(ctx, "compendium_sig"); err != nil {
 		return err
 	} else if old == sig && rep.Indexed == 0 && rep.Deleted == 0 {
-		ents, err := e.idx.Entities(ctx)
-		if err != nil {
-			return err
-		}
-		rep.Entities = len(ents)
-		return nil
+		rep.Entities, err = e.idx.EntityCount(ctx)
+		return err
 	}
 	notes, err := e.idx.NoteSources(ctx)
 	if err != nil {

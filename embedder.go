@@ -200,6 +200,9 @@ func (e *Engine) loadDense(ctx context.Context, warn bool) (*denseState, error) 
 		return nil, nil
 	}
 	if e.dense != nil && e.dense.model == e.embedder.ID() {
+		if e.dense.search == nil {
+			return nil, nil // known: no vector for this model
+		}
 		return e.dense, nil
 	}
 	vs, missing, err := e.idx.LoadVectors(ctx, e.embedder.ID())
@@ -207,6 +210,8 @@ func (e *Engine) loadDense(ctx context.Context, warn bool) (*denseState, error) 
 		return nil, err
 	}
 	if len(vs.IDs) == 0 {
+		// Remember the absence too, so searches do not ask again.
+		e.dense = &denseState{model: e.embedder.ID()}
 		return nil, nil
 	}
 	ex, err := vector.NewExactFromMatrix(vs.Dims, vs.IDs, vs.Data)
@@ -281,16 +286,6 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	st.search = h
 	e.mu.Unlock()
 	return nil
-}
-
-// hasVectors reports whether the index holds vectors for the embedder.
-func (e *Engine) hasVectors(ctx context.Context) bool {
-	em := e.Embedder()
-	if em == nil {
-		return false
-	}
-	counts, err := e.idx.EmbeddingCounts(ctx)
-	return err == nil && counts[em.ID()] > 0
 }
 
 // embedPending embeds every chunk that has no vector for the embedder yet,

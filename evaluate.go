@@ -49,9 +49,6 @@ func (e *Engine) Searcher(paths ...string) eval.Searcher {
 // index's vectors, built for the check when search does not use one yet.
 // It returns nil when the dense path is off.
 func (e *Engine) CheckANN(ctx context.Context, questions []string, k int) (*eval.ANNCheck, error) {
-	if !e.hasVectors(ctx) {
-		return nil, nil
-	}
 	st, err := e.denseIndex(ctx)
 	if err != nil || st == nil {
 		return nil, err

@@ -66,14 +66,12 @@ type Hit struct {
 // for it; entity when the compendium has entities.
 func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
 	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer}}
-	if e.hasVectors(ctx) {
-		st, err := e.denseIndex(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if st != nil {
-			paths = append(paths, retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx})
-		}
+	st, err := e.denseIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st != nil {
+		paths = append(paths, retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx})
 	}
 	ents, err := e.entityIndex(ctx)
 	if err != nil {
@@ -319,7 +317,7 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	ents, err := e.idx.Entities(ctx)
+	ents, err := e.idx.EntityCount(ctx)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -327,5 +325,5 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: len(ents), Vectors: vecs}, nil
+	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: ents, Vectors: vecs}, nil
 }

@@ -208,3 +208,12 @@ func (ix *Index) Roots(ctx context.Context) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// EntityCount returns how many entities the compendium holds.
+func (ix *Index) EntityCount(ctx context.Context) (int, error) {
+	var n int
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM entities`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting entities: %w", err)
+	}
+	return n, nil
+}

@@ -75,24 +75,6 @@ func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]StoredC
 	return out, nil
 }
 
-// ChunkByUID returns the chunk with the given public id, or false.
-func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, bool, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
-		WHERE k.uid = ?`, uid)
-	if err != nil {
-		return StoredChunk{}, false, fmt.Errorf("reading chunk %q: %w", uid, err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return StoredChunk{}, false, rows.Err()
-	}
-	c, err := scanChunk(rows)
-	if err != nil {
-		return StoredChunk{}, false, fmt.Errorf("reading chunk %q: %w", uid, err)
-	}
-	return c, true, nil
-}
-
 // ListChunks returns every chunk in document order. When prefixes are given,
 // only chunks whose document path equals one of them or lies under one of
 // them (as a folder) are returned.

@@ -89,16 +89,13 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 			return nil, err
 		}
 		if len(order) >= n || rows < limit {
-			chunks, err := ix.chunksByID(ctx, order)
+			chunks, err := ix.Chunks(ctx, order)
 			if err != nil {
 				return nil, err
 			}
 			matches := make([]Match, 0, len(order))
-			for _, id := range order {
-				c, ok := chunks[id]
-				if !ok {
-					return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
-				}
+			for i, id := range order {
+				c := chunks[i]
 				b := best[id]
 				m := Match{Chunk: c, Score: b.score, Child: b.child}
 				if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {

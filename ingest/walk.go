@@ -4,7 +4,6 @@
 package ingest
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -138,6 +137,3 @@ func (l *Listing) Covers(rel string) bool {
 	}
 	return false
 }
-
-// ErrSkipped wraps the reason a file could not be read as a note.
-var ErrSkipped = errors.New("file skipped")

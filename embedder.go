@@ -254,13 +254,19 @@ func (e *Engine) annThreshold() int {
 func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int)) error {
 	e.mu.Lock()
 	e.dense = nil
+	model := e.embedder.ID()
 	e.mu.Unlock()
+	// Below the threshold a count decides: no need to load the vectors.
+	rows, err := e.idx.VectorRows(ctx, model)
+	if err != nil {
+		return err
+	}
+	if rows < e.annThreshold() {
+		return e.idx.DeleteGraph(ctx, model)
+	}
 	st, err := e.loadDense(ctx, false)
 	if err != nil || st == nil {
 		return err
-	}
-	if len(st.vectors.IDs) < e.annThreshold() {
-		return e.idx.DeleteGraph(ctx, st.model)
 	}
 	if h, ok := st.search.(*vector.HNSW); ok && st.current(h) {
 		return nil // the stored graph is up to date

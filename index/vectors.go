@@ -132,6 +132,18 @@ func (ix *Index) LoadVectors(ctx context.Context, model string) (v *Vectors, mis
 	return v, missing, nil
 }
 
+// VectorRows counts the chunks that have a vector for model: the rows
+// LoadVectors would return.
+func (ix *Index) VectorRows(ctx context.Context, model string) (int, error) {
+	var n int
+	err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks k
+		JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ?`, model).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting vectors of %q: %w", model, err)
+	}
+	return n, nil
+}
+
 // Chunks reads chunks by id, in the order given.
 func (ix *Index) Chunks(ctx context.Context, ids []int64) ([]StoredChunk, error) {
 	byID, err := ix.chunksByID(ctx, ids)

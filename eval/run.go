@@ -121,18 +121,24 @@ func Run(ctx context.Context, qs []Question, cfg Config, k int) (*Result, error)
 	if len(res.Outcomes) == 0 {
 		return nil, fmt.Errorf("the golden set has no answerable question")
 	}
-	res.Modes = average(res.Outcomes)
-	byKind := map[string][]Outcome{}
-	for _, o := range res.Outcomes {
-		byKind[o.Kind] = append(byKind[o.Kind], o)
-	}
-	for kind, os := range byKind {
-		res.ByKind[kind] = average(os)
-	}
+	res.summarise()
 	for name, ds := range stages {
-		res.Latency[name] = summarise(ds)
+		res.Latency[name] = latencyOf(ds)
 	}
 	return res, nil
+}
+
+// summarise averages the outcomes, overall and by kind of question.
+func (r *Result) summarise() {
+	r.Modes = average(r.Outcomes)
+	byKind := map[string][]Outcome{}
+	for _, o := range r.Outcomes {
+		byKind[o.Kind] = append(byKind[o.Kind], o)
+	}
+	r.ByKind = map[string]Modes{}
+	for kind, os := range byKind {
+		r.ByKind[kind] = average(os)
+	}
 }
 
 // Judge scores one question's ranked results.
@@ -213,7 +219,7 @@ func average(os []Outcome) Modes {
 	return m
 }
 
-func summarise(ds []time.Duration) Latency {
+func latencyOf(ds []time.Duration) Latency {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

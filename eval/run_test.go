@@ -106,7 +106,7 @@ func TestRunPropagatesErrors(t *testing.T) {
 
 // report builds a one-configuration report whose outcomes have the ranks given.
 func report(ranks []int, fileRanks []int, kinds []string) *Report {
-	r := &Result{Name: "bm25", Paths: []string{"bm25"}, ByKind: map[string]Modes{}}
+	r := &Result{Name: "bm25", Paths: []string{"bm25"}}
 	for i, rank := range ranks {
 		o := Outcome{ID: string(rune('a' + i)), Kind: kinds[i], Rank: rank, NoteRank: rank, Sources: 1}
 		if fileRanks != nil {
@@ -120,14 +120,7 @@ func report(ranks []int, fileRanks []int, kinds []string) *Report {
 		}
 		r.Outcomes = append(r.Outcomes, o)
 	}
-	r.Modes = average(r.Outcomes)
-	by := map[string][]Outcome{}
-	for _, o := range r.Outcomes {
-		by[o.Kind] = append(by[o.Kind], o)
-	}
-	for k, os := range by {
-		r.ByKind[k] = average(os)
-	}
+	r.summarise()
 	return &Report{Configs: []*Result{r}}
 }
 

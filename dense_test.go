@@ -253,7 +253,11 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	graph, err := eng.Index().LoadGraph(ctx, "hashing/v1-64")
+	model := eng.Embedder().ID()
+	if !strings.HasPrefix(model, "hashing/v2-es-") || !strings.HasSuffix(model, "-64") {
+		t.Fatalf("embedder %q, want the analysed hashing embedder (v2) of 64 dims", model)
+	}
+	graph, err := eng.Index().LoadGraph(ctx, model)
 	if err != nil || graph == nil {
 		t.Fatalf("no graph stored: %v", err)
 	}
@@ -280,12 +284,12 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	graph2, _ := eng.Index().LoadGraph(ctx, "hashing/v1-64")
+	graph2, _ := eng.Index().LoadGraph(ctx, model)
 	if len(graph2) == len(graph) {
 		t.Fatal("the graph was not rebuilt after a change")
 	}
 	// A stale graph (the old one, missing the new note) is not used.
-	if err := eng.Index().SaveGraph(ctx, "hashing/v1-64", 30, graph); err != nil {
+	if err := eng.Index().SaveGraph(ctx, model, 30, graph); err != nil {
 		t.Fatal(err)
 	}
 	eng3, _ := oraculo.Open(ctx, db)

@@ -35,7 +35,7 @@ type EmbedderConfig struct {
 	// http://127.0.0.1:8080/v1).
 	URL string `json:"url,omitempty"`
 	// Dims asks OpenAI-compatible servers for shorter vectors, and sets the
-	// size of the hashing embedder (default 384).
+	// size of the hashing embedder (default 1024).
 	Dims int `json:"dims,omitempty"`
 	// APIKey is never stored in the index; default $ORACULO_EMBED_KEY, and
 	// $OPENAI_API_KEY for api.openai.com.
@@ -83,7 +83,7 @@ func NewEmbedder(c EmbedderConfig) (embed.Embedder, error) {
 	case ProviderHashing:
 		dims := c.Dims
 		if dims == 0 {
-			dims = 384
+			dims = embed.DefaultHashingTermsDims
 		}
 		return embed.NewHashing(dims), nil
 	}
@@ -105,6 +105,11 @@ func (e *Engine) SetEmbedder(ctx context.Context, cfg EmbedderConfig) error {
 	em, err := NewEmbedder(cfg)
 	if err != nil {
 		return err
+	}
+	if h, ok := em.(*embed.Hashing); ok && cfg.Model != "v1" {
+		// The hashing embedder reads the notes through their analyzer
+		// (v2); model "v1" keeps the plain-words variant.
+		em = embed.NewHashingTerms(h.Dims(), e.analyzer.Version(), e.analyzer.Terms)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -67,11 +67,14 @@ func TestRankStats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if set.name == "sample" {
+			checkFusionBeatsSinglePaths(t, rep)
+		}
 		for _, c := range rep.Configs {
 			for _, mode := range []struct {
 				name string
 				m    eval.Metrics
-			}{{"chunk", c.Chunk}, {"note", c.Note}} {
+			}{{"chunk", c.Chunk}, {"note", c.Note}, {"multi", c.ByKind[eval.KindMulti].Chunk}} {
 				vals := make([]float64, len(eval.MetricNames))
 				for i, name := range eval.MetricNames {
 					vals[i] = mode.m.Value(name)
@@ -107,6 +110,33 @@ func TestRankStats(t *testing.T) {
 			case g[i] > w[i]+rankTolerance:
 				t.Logf("%s: %s improved from %.3f to %.3f (run with -update to record it)", key, name, w[i], g[i])
 			}
+		}
+	}
+}
+
+// checkFusionBeatsSinglePaths asserts issue 5's bar on the sample
+// campaign: fusing all three paths beats the best single path on Recall@8
+// and on the multi-session questions' coverage@8.
+func checkFusionBeatsSinglePaths(t *testing.T, rep *eval.Report) {
+	t.Helper()
+	byName := map[string]*eval.Result{}
+	for _, c := range rep.Configs {
+		byName[c.Name] = c
+	}
+	all, ok := byName["bm25+dense+entity"]
+	if !ok {
+		t.Fatal("no bm25+dense+entity configuration in the report")
+	}
+	for _, single := range []string{"bm25", "dense", "entity"} {
+		c, ok := byName[single]
+		if !ok {
+			t.Fatalf("no %s configuration in the report", single)
+		}
+		if a, b := all.Chunk.Recall[8], c.Chunk.Recall[8]; a <= b {
+			t.Errorf("sample: all three paths R@8 %.3f does not beat %s alone %.3f", a, single, b)
+		}
+		if a, b := all.ByKind[eval.KindMulti].Chunk.Coverage8, c.ByKind[eval.KindMulti].Chunk.Coverage8; a <= b {
+			t.Errorf("sample: all three paths multi coverage@8 %.3f does not beat %s alone %.3f", a, single, b)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 
@@ -14,11 +15,19 @@ import (
 // asked for none.
 const DefaultHashingDims = 384
 
+// DefaultHashingTermsDims is the size the engine gives the analysed
+// variant (v2) by default: on the sample campaign, 1024 buckets beat 384
+// (fewer collisions) and 2048 (sparser vectors, weaker fusion) — see
+// BENCHMARKS.md.
+const DefaultHashingTermsDims = 1024
+
 // Feature weights of Hashing: whole words count more than the character
 // trigrams that make them up.
 const (
 	hashWordWeight    = 1.0
 	hashTrigramWeight = 0.5
+	// v2: trigrams of analysed terms.
+	hashTermTrigramWeight = 0.3
 )
 
 // Hashing is a deterministic, model-free embedder: feature hashing of the
@@ -32,7 +41,22 @@ const (
 // The algorithm is frozen under its ID "hashing/v1-<dims>": any change to
 // tokenisation, features, weights or hashing must change the version.
 type Hashing struct {
-	dims int
+	dims  int
+	name  string
+	terms func(string) []string
+}
+
+// NewHashingTerms returns the analysed variant, "hashing/v2-<name>-<dims>":
+// its features are the terms terms returns (the notes' analyzer: stop words
+// dropped, words stemmed), each weighted 1+ln(tf), plus their character
+// trigrams at a lower weight, so that inflections and near spellings still
+// meet. Still not semantic, but a much better model-free fallback than v1,
+// whose features are dominated by articles and prepositions. name
+// identifies terms (the analyzer's version) and is part of the ID.
+func NewHashingTerms(dims int, name string, terms func(string) []string) *Hashing {
+	h := NewHashing(dims)
+	h.name, h.terms = name, terms
+	return h
 }
 
 // NewHashing returns a Hashing embedder of dims dimensions
@@ -45,7 +69,12 @@ func NewHashing(dims int) *Hashing {
 }
 
 // ID returns "hashing/v1-<dims>".
-func (h *Hashing) ID() string { return fmt.Sprintf("hashing/v1-%d", h.dims) }
+func (h *Hashing) ID() string {
+	if h.terms != nil {
+		return fmt.Sprintf("hashing/v2-%s-%d", h.name, h.dims)
+	}
+	return fmt.Sprintf("hashing/v1-%d", h.dims)
+}
 
 // Dims returns the number of dimensions of its vectors.
 func (h *Hashing) Dims() int { return h.dims }
@@ -69,7 +98,17 @@ func (h *Hashing) Embed(ctx context.Context, kind Kind, texts []string) ([][]flo
 
 // vector embeds one text.
 func (h *Hashing) vector(text string) ([]float32, error) {
-	words := hashWords(text)
+	var words []string
+	if h.terms != nil {
+		words = h.terms(text)
+		if len(words) == 0 {
+			// Only stop words: fall back to the plain words so that a
+			// passage like "Y luego, nada" still gets a vector.
+			words = hashWords(text)
+		}
+	} else {
+		words = hashWords(text)
+	}
 	if len(words) == 0 {
 		return nil, ErrEmptyText
 	}
@@ -82,6 +121,21 @@ func (h *Hashing) vector(text string) ([]float32, error) {
 		}
 		acc[i] += w
 	}
+	if h.terms != nil {
+		tf := map[string]int{}
+		for _, w := range words {
+			tf[w]++
+		}
+		for w, n := range tf {
+			wt := 1 + math.Log(float64(n))
+			add('w', w, wt*hashWordWeight)
+			r := []rune("^" + w + "$")
+			for j := 0; j+3 <= len(r); j++ {
+				add('t', string(r[j:j+3]), wt*hashTermTrigramWeight)
+			}
+		}
+		return h.finish(acc, text)
+	}
 	for _, w := range words {
 		add('w', w, hashWordWeight)
 		r := []rune("^" + w + "$")
@@ -89,6 +143,11 @@ func (h *Hashing) vector(text string) ([]float32, error) {
 			add('t', string(r[j:j+3]), hashTrigramWeight)
 		}
 	}
+	return h.finish(acc, text)
+}
+
+// finish turns the accumulated features into a unit vector.
+func (h *Hashing) finish(acc []float64, text string) ([]float32, error) {
 	v := make([]float32, h.dims)
 	for i, x := range acc {
 		v[i] = float32(x)

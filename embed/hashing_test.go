@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oraculo/oraculo/analysis"
 )
 
 func cosine(a, b []float32) float64 {
@@ -135,4 +137,53 @@ func fingerprint(v []float32) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// TestHashingTerms checks the analysed variant (v2): stop words do not
+// count, inflections meet through the stemmer, the ID names the analyzer,
+// and term frequency is damped.
+func TestHashingTerms(t *testing.T) {
+	an, err := analysis.New("es")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHashingTerms(1024, an.Version(), an.Terms)
+	if want := "hashing/v2-" + an.Version() + "-1024"; h.ID() != want || h.Dims() != 1024 {
+		t.Errorf("ID = %q, Dims = %d; want %q, 1024", h.ID(), h.Dims(), want)
+	}
+	v, err := h.Embed(t.Context(), Passage, []string{
+		"El archiduque desapareció en la sesión doce.",
+		"archiduque desapareció sesión doce",             // only stop words removed
+		"Los archiduques desaparecieron en las sesiones", // inflections
+		"Y de la que en el por un para con no una",       // only stop words
+		"Receta de tortilla de patatas con cebolla.",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cosine(v[0], v[1]); c < 0.999 {
+		t.Errorf("cos(text, text without stop words) = %.3f, want 1: stop words must not count", c)
+	}
+	infl, other := cosine(v[0], v[2]), cosine(v[0], v[4])
+	if infl < 0.6 || other > 0.2 {
+		t.Errorf("cos(inflections) = %.3f, cos(unrelated) = %.3f: want ≥ 0.6 and ≤ 0.2", infl, other)
+	}
+	if len(v[3]) != 1024 {
+		t.Errorf("a text of only stop words should still get a vector, got %d dims", len(v[3]))
+	}
+	// v1 on the same pair: its stop words make unrelated texts look alike.
+	v1, _ := NewHashing(1024).Embed(t.Context(), Passage, []string{
+		"El archiduque desapareció en la sesión doce.", "Receta de tortilla de patatas con cebolla."})
+	if c1 := cosine(v1[0], v1[1]); c1 <= other {
+		t.Errorf("cos(unrelated) v1 = %.3f, v2 = %.3f: v2 should separate them better", c1, other)
+	}
+	// Repetition is damped: ten times a word is not ten times its weight.
+	rep, _ := h.Embed(t.Context(), Passage, []string{
+		"dragón dragón dragón dragón dragón dragón dragón dragón dragón dragón ciudad", "dragón ciudad"})
+	if c := cosine(rep[0], rep[1]); c < 0.8 {
+		t.Errorf("cos(repeated word, once) = %.3f, want ≥ 0.8 (1+ln tf)", c)
+	}
+	if _, err := h.Embed(t.Context(), Passage, []string{"¡¿...?!"}); !errors.Is(err, ErrEmptyText) {
+		t.Errorf("punctuation only: err = %v, want ErrEmptyText", err)
+	}
 }

@@ -106,7 +106,7 @@ func embedderFlags(fs *flag.FlagSet) func() oraculo.EmbedderConfig {
 	provider := fs.String("embedder", "", "embedding provider for the dense path: ollama, openai, hashing or none (default: $ORACULO_EMBEDDER, else the index's)")
 	model := fs.String("embed-model", "", "embedding model (default: $ORACULO_EMBED_MODEL; bge-m3 for ollama)")
 	url := fs.String("embed-url", "", "embedding server base URL (default: $ORACULO_EMBED_URL; ollama: $OLLAMA_HOST or http://127.0.0.1:11434)")
-	dims := fs.Int("embed-dims", 0, "vector size to ask for (openai dimensions; hashing size, default 384)")
+	dims := fs.Int("embed-dims", 0, "vector size to ask for (openai dimensions; hashing size, default 1024)")
 	return func() oraculo.EmbedderConfig {
 		c := oraculo.EmbedderConfigFromEnv()
 		if *provider != "" {

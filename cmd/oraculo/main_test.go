@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -311,7 +312,7 @@ func TestCLIDensePath(t *testing.T) {
 	notes := smallNotes(t)
 	db := filepath.Join(t.TempDir(), "o.db")
 	out, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", "--embedder", "hashing", "--embed-dims", "128", notes)
-	if code != 0 || !strings.Contains(out, "Dense path (hashing/v1-128): 3 chunks embedded") {
+	if code != 0 || !regexp.MustCompile(`Dense path \(hashing/v2-es-[^ ]+-128\): 3 chunks embedded`).MatchString(out) {
 		t.Fatalf("ingest with hashing: exit %d %s\n%s", code, errOut, out)
 	}
 	// Search uses the stored embedder: both paths, fused.

@@ -26,7 +26,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
+
+	"github.com/oraculo/oraculo/internal/httpx"
 )
 
 // Kind says what a text is, for models that want different prefixes.
@@ -90,59 +91,10 @@ var (
 //
 //	ollama at "http://127.0.0.1:11434": model "bge-m3": model "bge-m3" not found, try pulling it first (HTTP 404; run "ollama pull bge-m3"): model not available
 //
-// errors.Is matches Kind (one of the Err sentinels, or nil) and Err (the
-// underlying cause, such as a *url.Error or context.DeadlineExceeded).
-type Error struct {
-	Provider string // "ollama" or "openai"
-	URL      string // the server's base URL, credentials redacted
-	Model    string
-	// Status is the HTTP status of the answer, 0 when there was none.
-	Status int
-	// Message says what went wrong, quoting the server when it said.
-	Message string
-	// Hint says how to fix it, or is empty.
-	Hint string
-	// RetryAfter is how long the server asked to wait (Retry-After or
-	// retry-after-ms headers), or 0.
-	RetryAfter time.Duration
-	// Kind is ErrUnreachable, ErrModel, ErrAuth, ErrResponse or nil.
-	Kind error
-	// Err is the underlying cause, or nil.
-	Err error
-}
-
-// Error implements error.
-func (e *Error) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s at %q: model %q: %s", e.Provider, e.URL, e.Model, e.Message)
-	var notes []string
-	if e.Status != 0 && (e.Status < 200 || e.Status > 299) {
-		notes = append(notes, fmt.Sprintf("HTTP %d", e.Status))
-	}
-	if e.Hint != "" {
-		notes = append(notes, e.Hint)
-	}
-	if len(notes) > 0 {
-		fmt.Fprintf(&b, " (%s)", strings.Join(notes, "; "))
-	}
-	if e.Kind != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Kind.Error())
-	}
-	return b.String()
-}
-
-// Unwrap returns Kind and Err, those that are set.
-func (e *Error) Unwrap() []error {
-	var errs []error
-	if e.Kind != nil {
-		errs = append(errs, e.Kind)
-	}
-	if e.Err != nil {
-		errs = append(errs, e.Err)
-	}
-	return errs
-}
+// Its Kind is ErrUnreachable, ErrModel, ErrAuth, ErrResponse or nil;
+// errors.Is matches Kind and Err (the underlying cause, such as a
+// *url.Error or context.DeadlineExceeded).
+type Error = httpx.Error
 
 // Retryable reports whether err is worth retrying later: the server was
 // unreachable or timed out, or answered 408, 429 or a 5xx other than 501

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"testing"
-	"time"
 )
 
 // The providers and Hashing are Embedders.
@@ -97,49 +95,5 @@ func TestErrorMessage(t *testing.T) {
 	e = &Error{Provider: "openai", URL: "u", Model: "m", Status: 200, Message: "vector 1 is all zeros", Kind: ErrResponse}
 	if want := `openai at "u": model "m": vector 1 is all zeros: invalid response`; e.Error() != want {
 		t.Errorf("Error() = %s, want %s", e, want)
-	}
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		h    http.Header
-		want time.Duration
-	}{
-		{http.Header{}, 0},
-		{http.Header{"Retry-After": {"2"}}, 2 * time.Second},
-		{http.Header{"Retry-After": {"0.5"}}, 500 * time.Millisecond},
-		{http.Header{"Retry-After": {"0"}}, 0},
-		{http.Header{"Retry-After": {"-3"}}, 0},
-		{http.Header{"Retry-After": {"3600"}}, maxRetryAfter},
-		{http.Header{"Retry-After": {"Sun, 01 Mar 2026 12:00:07 GMT"}}, 7 * time.Second},
-		{http.Header{"Retry-After": {"Sun, 01 Mar 2026 11:00:00 GMT"}}, 0},
-		{http.Header{"Retry-After": {"soon"}}, 0},
-		{http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"1"}}, 250 * time.Millisecond},
-	} {
-		if got := parseRetryAfter(tc.h, now); got != tc.want {
-			t.Errorf("parseRetryAfter(%v) = %v, want %v", tc.h, got, tc.want)
-		}
-	}
-}
-
-func TestParseAPIError(t *testing.T) {
-	for _, tc := range []struct {
-		body string
-		want apiError
-	}{
-		{`{"error":"model \"x\" not found, try pulling it first"}`, apiError{Message: `model "x" not found, try pulling it first`}},
-		{`{"error":{"message":"m","type":"invalid_request_error","param":null,"code":"model_not_found"}}`, apiError{"m", "invalid_request_error", "model_not_found"}},
-		{`{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, apiError{"Loading model", "unavailable_error", "503"}},
-		{`{"object":"error","message":"The model does not exist.","type":"NotFoundError","param":null,"code":404}`, apiError{"The model does not exist.", "NotFoundError", "404"}},
-		{`{"message":"Model is overloaded","code":429,"type":"overloaded"}`, apiError{"Model is overloaded", "overloaded", "429"}},
-		{`{"error":"Input validation error","error_type":"Validation"}`, apiError{Message: "Input validation error"}},
-		{`{"detail":"Not Found"}`, apiError{Message: "Not Found"}},
-		{"404 page not found\n", apiError{Message: "404 page not found"}},
-		{"", apiError{}},
-	} {
-		if got := parseAPIError([]byte(tc.body)); got != tc.want {
-			t.Errorf("parseAPIError(%s) = %+v, want %+v", tc.body, got, tc.want)
-		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/oraculo/oraculo/internal/httpx"
 	"github.com/oraculo/oraculo/vector"
 	"golang.org/x/text/unicode/norm"
 )
@@ -155,7 +156,7 @@ func (h *Hashing) finish(acc []float64, text string) ([]float32, error) {
 	if !vector.Normalize(v) {
 		// Features cancelled out exactly: astronomically unlikely, but a
 		// zero vector is never returned.
-		return nil, fmt.Errorf("features of %q cancel out", clip(text, 40))
+		return nil, fmt.Errorf("features of %q cancel out", httpx.Clip(text, 40))
 	}
 	return v, nil
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/oraculo/oraculo/internal/httpx"
 )
 
 // OllamaConfig configures an Ollama client.
@@ -66,17 +65,12 @@ func NewOllama(cfg OllamaConfig) *Ollama {
 		o.id += "@" + strconv.Itoa(o.dims)
 	}
 
-	raw, from := cfg.BaseURL, "BaseURL"
-	if strings.TrimSpace(raw) == "" {
-		raw, from = os.Getenv("OLLAMA_HOST"), "OLLAMA_HOST"
-	}
-	base, err := parseOllamaHost(raw)
+	base, err := httpx.OllamaBaseURL(cfg.BaseURL)
 	if err != nil {
-		o.cfgErr = fmt.Errorf("ollama: %s %q: %w", from, raw, err)
-		base = &url.URL{Scheme: "http", Host: "127.0.0.1:11434"}
+		o.cfgErr = fmt.Errorf("ollama: %w", err)
 	}
 	if o.cfgErr == nil {
-		o.keepAlive, err = keepAliveJSON(cfg.KeepAlive)
+		o.keepAlive, err = httpx.KeepAlive(cfg.KeepAlive)
 		if err != nil {
 			o.cfgErr = fmt.Errorf("ollama: KeepAlive %q: %w", cfg.KeepAlive, err)
 		}
@@ -85,7 +79,7 @@ func NewOllama(cfg OllamaConfig) *Ollama {
 	timeout, client := httpDefaults(cfg.Timeout, cfg.Client)
 	o.ep = endpoint{
 		provider:        "ollama",
-		base:            redact(base),
+		base:            httpx.Redact(base),
 		url:             base.JoinPath("api", "embed").String(),
 		model:           o.model,
 		timeout:         timeout,
@@ -140,7 +134,7 @@ func (o *Ollama) Embed(ctx context.Context, kind Kind, texts []string) ([][]floa
 	}
 	var resp ollamaResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
-		return nil, o.ep.badResponse("%s", jsonProblem(body, err))
+		return nil, o.ep.badResponse("%s", httpx.JSONProblem(body, err))
 	}
 	if _, err := checkVectors(resp.Embeddings, len(texts), o.dims); err != nil {
 		return nil, o.ep.badResponse("%v", err)
@@ -149,104 +143,20 @@ func (o *Ollama) Embed(ctx context.Context, kind Kind, texts []string) ([][]floa
 }
 
 // classify maps Ollama's error answers to sentinels and hints.
-func (o *Ollama) classify(status int, ae apiError) (error, string) {
+func (o *Ollama) classify(status int, ae httpx.APIError) (hint string, kind error) {
 	pull := fmt.Sprintf("run %q", "ollama pull "+o.model)
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return ErrAuth, "the server, or a proxy in front of it, wants credentials"
-	case status == http.StatusNotFound && (modelMissing(ae) || strings.Contains(strings.ToLower(ae.Message), "pull")):
-		return ErrModel, pull
+		return "the server, or a proxy in front of it, wants credentials", ErrAuth
+	case status == http.StatusNotFound && (ae.ModelMissing() || strings.Contains(strings.ToLower(ae.Message), "pull")):
+		return pull, ErrModel
 	case status == http.StatusNotFound:
 		// gin's own "404 page not found": the route does not exist.
-		return nil, "no /api/embed here: is this Ollama 0.3.0 or newer, and is the URL right?"
+		return "no /api/embed here: is this Ollama 0.3.0 or newer, and is the URL right?", nil
 	case cannotEmbed(ae):
-		return ErrModel, fmt.Sprintf("%q cannot embed: use an embedding model such as bge-m3 (run %q)", o.model, "ollama pull bge-m3")
-	case modelMissing(ae):
-		return ErrModel, pull
+		return fmt.Sprintf("%q cannot embed: use an embedding model such as bge-m3 (run %q)", o.model, "ollama pull bge-m3"), ErrModel
+	case ae.ModelMissing():
+		return pull, ErrModel
 	}
-	return nil, ""
-}
-
-// keepAliveJSON encodes KeepAlive as Ollama reads it: a number of seconds
-// as a JSON number, a duration as a JSON string.
-func keepAliveJSON(s string) (json.RawMessage, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, nil
-	}
-	if n, err := strconv.ParseFloat(s, 64); err == nil {
-		return json.Marshal(n)
-	}
-	if _, err := time.ParseDuration(s); err != nil {
-		return nil, fmt.Errorf("want a duration such as %q or seconds such as %q", "30m", "-1")
-	}
-	return json.Marshal(s)
-}
-
-// parseOllamaHost reads a server address the way Ollama reads OLLAMA_HOST
-// (envconfig.Host): optional scheme, host, optional port, optional path.
-// Without a scheme the port defaults to 11434, with http:// to 80 and with
-// https:// to 443; an empty host is 127.0.0.1, and an unspecified address
-// (0.0.0.0, ::) becomes loopback, since a client cannot connect to "any".
-func parseOllamaHost(s string) (*url.URL, error) {
-	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), `"'`))
-	scheme, hostport, ok := strings.Cut(s, "://")
-	port := "11434"
-	switch {
-	case !ok:
-		scheme, hostport = "http", s
-	case strings.EqualFold(scheme, "http"):
-		scheme, port = "http", "80"
-	case strings.EqualFold(scheme, "https"):
-		scheme, port = "https", "443"
-	default:
-		return nil, fmt.Errorf("scheme %q: want http or https", scheme)
-	}
-	hostport, path, _ := strings.Cut(hostport, "/")
-	host := hostport
-	if h, p, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-		if p != "" {
-			port = p
-		}
-	} else {
-		host = strings.Trim(hostport, "[]")
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-		return nil, fmt.Errorf("port %q: want a number from 1 to 65535", port)
-	}
-	if strings.ContainsAny(host, " /?#@") {
-		return nil, fmt.Errorf("host %q is not a host name or address", host)
-	}
-	if ip := net.ParseIP(host); ip != nil {
-		switch {
-		case ip.Equal(net.IPv4zero):
-			host = "127.0.0.1"
-		case ip.Equal(net.IPv6unspecified):
-			host = "::1"
-		default:
-			host = ip.String()
-		}
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	u := &url.URL{Scheme: scheme, Host: net.JoinHostPort(host, port)}
-	if path = strings.Trim(path, "/"); path != "" {
-		u.Path = "/" + path
-	}
-	return u, nil
-}
-
-// jsonProblem describes why a 2xx body is not the expected JSON, quoting
-// its start, and naming NaN or Infinity, which some servers write although
-// JSON cannot carry them.
-func jsonProblem(body []byte, err error) string {
-	s := string(body)
-	for _, bad := range []string{"NaN", "Infinity"} {
-		if strings.Contains(s, bad) {
-			return fmt.Sprintf("the answer holds %s, which is not JSON: the model produced non-finite values (%v)", bad, err)
-		}
-	}
-	return fmt.Sprintf("malformed JSON (%v) in %q", err, clip(strings.Join(strings.Fields(s), " "), 120))
+	return "", nil
 }

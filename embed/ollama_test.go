@@ -490,44 +490,6 @@ func TestOllamaDimsChangeBetweenBatches(t *testing.T) {
 	}
 }
 
-func TestParseOllamaHost(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"", "http://127.0.0.1:11434"},
-		{"   ", "http://127.0.0.1:11434"},
-		{"0.0.0.0:11434", "http://127.0.0.1:11434"},
-		{"0.0.0.0", "http://127.0.0.1:11434"},
-		{"127.0.0.1:11435", "http://127.0.0.1:11435"},
-		{":11435", "http://127.0.0.1:11435"},
-		{"localhost", "http://localhost:11434"},
-		{"gpu-box", "http://gpu-box:11434"},
-		{"gpu-box:8080", "http://gpu-box:8080"},
-		{"http://gpu-box", "http://gpu-box:80"},
-		{"https://ollama.example.com", "https://ollama.example.com:443"},
-		{"http://10.0.0.5:11434/", "http://10.0.0.5:11434"},
-		{"https://example.com/ollama/", "https://example.com:443/ollama"},
-		{`"http://127.0.0.1:11434"`, "http://127.0.0.1:11434"},
-		{"HTTP://Host:1234", "http://Host:1234"},
-		{"[::1]:11434", "http://[::1]:11434"},
-		{"::1", "http://[::1]:11434"},
-		{"[::]:11434", "http://[::1]:11434"},
-		{"::", "http://[::1]:11434"},
-	} {
-		u, err := parseOllamaHost(tc.in)
-		if err != nil {
-			t.Errorf("parseOllamaHost(%q): %v", tc.in, err)
-			continue
-		}
-		if got := u.String(); got != tc.want {
-			t.Errorf("parseOllamaHost(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	for _, in := range []string{"tcp://host:1", "host:99999", "host:port", "host:0", "http://a b"} {
-		if u, err := parseOllamaHost(in); err == nil {
-			t.Errorf("parseOllamaHost(%q) = %v, want an error", in, u)
-		}
-	}
-}
-
 func TestOllamaEndpointWithPath(t *testing.T) {
 	var path atomic.Value
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

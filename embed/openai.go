@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/oraculo/oraculo/internal/httpx"
 )
 
 // OpenAIConfig configures a client of the OpenAI embeddings API.
@@ -60,12 +62,12 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 	if c.dims > 0 {
 		c.id += "@" + strconv.Itoa(c.dims)
 	}
-	base, err := parseBaseURL(cfg.BaseURL)
+	base, err := httpx.BaseURL(cfg.BaseURL)
 	switch {
 	case err != nil:
 		c.cfgErr = fmt.Errorf("openai: BaseURL %q: %w", cfg.BaseURL, err)
 	case c.model == "":
-		c.cfgErr = fmt.Errorf("openai at %q: no model configured", redact(base))
+		c.cfgErr = fmt.Errorf("openai at %q: no model configured", httpx.Redact(base))
 	}
 	if base == nil {
 		base = &url.URL{Scheme: "http", Host: "invalid"}
@@ -73,7 +75,7 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 	timeout, client := httpDefaults(cfg.Timeout, cfg.Client)
 	c.ep = endpoint{
 		provider:        "openai",
-		base:            redact(base),
+		base:            httpx.Redact(base),
 		url:             base.JoinPath("embeddings").String(),
 		model:           c.model,
 		apiKey:          strings.TrimSpace(cfg.APIKey),
@@ -126,10 +128,10 @@ func (c *OpenAI) Embed(ctx context.Context, kind Kind, texts []string) ([][]floa
 	}
 	var resp openAIResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
-		return nil, c.ep.badResponse("%s", jsonProblem(body, err))
+		return nil, c.ep.badResponse("%s", httpx.JSONProblem(body, err))
 	}
 	if len(resp.Data) == 0 && len(resp.Error) > 0 && string(resp.Error) != "null" {
-		return nil, c.ep.badResponse("error in a 2xx answer: %s", parseAPIError(body).Message)
+		return nil, c.ep.badResponse("error in a 2xx answer: %s", httpx.ParseAPIError(body).Message)
 	}
 	vecs, err := c.decode(resp, len(texts))
 	if err != nil {
@@ -217,40 +219,19 @@ func decodeEmbedding(raw json.RawMessage) ([]float32, error) {
 }
 
 // classify maps OpenAI-style error answers to sentinels and hints.
-func (c *OpenAI) classify(status int, ae apiError) (error, string) {
+func (c *OpenAI) classify(status int, ae httpx.APIError) (hint string, kind error) {
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		if c.ep.apiKey == "" {
-			return ErrAuth, "no API key is configured: set one"
+			return "no API key is configured: set one", ErrAuth
 		}
-		return ErrAuth, "check the API key"
-	case modelMissing(ae):
-		return ErrModel, fmt.Sprintf("check the model name: GET %s lists what the server serves", c.ep.base+"/models")
+		return "check the API key", ErrAuth
+	case ae.ModelMissing():
+		return fmt.Sprintf("check the model name: GET %s lists what the server serves", c.ep.base+"/models"), ErrModel
 	case cannotEmbed(ae):
-		return ErrModel, "llama-server needs --embeddings (and a pooling model); other servers need an embedding model"
+		return "llama-server needs --embeddings (and a pooling model); other servers need an embedding model", ErrModel
 	case status == http.StatusNotFound:
-		return nil, fmt.Sprintf("no %s here: base URLs usually end in /v1, e.g. http://127.0.0.1:8080/v1", c.ep.base+"/embeddings")
+		return fmt.Sprintf("no %s here: base URLs usually end in /v1, e.g. http://127.0.0.1:8080/v1", c.ep.base+"/embeddings"), nil
 	}
-	return nil, ""
-}
-
-// parseBaseURL checks an OpenAI-style base URL and drops a trailing slash.
-func parseBaseURL(s string) (*url.URL, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, errors.New("a base URL such as http://127.0.0.1:8080/v1 is required")
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return nil, err
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("want http:// or https:// and a host, e.g. http://127.0.0.1:8080/v1")
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, errors.New("a base URL takes no query or fragment")
-	}
-	return u, nil
+	return "", nil
 }

@@ -1,0 +1,447 @@
+// Package chattest fakes the chat servers package chat talks to, for the
+// tests of code that uses a chat.Model:
+//
+//	srv := chattest.NewOllama(t, func(c chattest.Call) string { return `{"ids":[3,1]}` })
+//	model := chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "m"})
+//	... // use model
+//	calls := srv.Calls() // what was asked: calls[0].Messages, calls[0].JSON
+//
+// The servers speak the real wire formats, streamed and not: Ollama's POST
+// /api/chat (JSON lines) and OpenAI's POST /v1/chat/completions
+// (server-sent events). Fail makes them misbehave the way real servers do:
+// error statuses with the provider's error bodies, slowness, malformed
+// output, a stream that stalls or a connection that drops.
+package chattest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/oraculo/oraculo/chat"
+)
+
+// Call is one request a fake server received.
+type Call struct {
+	Model    string
+	Messages []chat.Message
+	// JSON: the client asked for a JSON object (Ollama "format", OpenAI
+	// "response_format").
+	JSON bool
+	// Stream: the client asked for a streamed reply.
+	Stream      bool
+	Temperature float64
+	// MaxTokens is Ollama's options.num_predict or OpenAI's max_tokens, 0
+	// when not sent.
+	MaxTokens int
+	Header    http.Header
+	// Body is the request body as sent.
+	Body []byte
+}
+
+// Text returns the contents of the messages of role (chat.RoleUser, …),
+// joined by blank lines: what to search for the prompt in.
+func (c Call) Text(role string) string {
+	var parts []string
+	for _, m := range c.Messages {
+		if m.Role == role {
+			parts = append(parts, m.Content)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// Fault is how a server misbehaves; see [Server.Fail].
+type Fault struct {
+	// Status, when not 0, answers that HTTP status with the provider's
+	// error body: Message, or what the real server says for that status
+	// (for 404, that the model is not found).
+	Status  int
+	Message string
+	// RetryAfter, when > 0, is sent as a Retry-After header (seconds).
+	RetryAfter time.Duration
+	// Delay waits before answering.
+	Delay time.Duration
+	// Malformed sends, once After pieces of a streamed reply are out, a
+	// line that is not the wire format, and ends the answer; a whole
+	// answer is replaced by a body that is not JSON.
+	Malformed bool
+	// Stall stops a streamed reply after After pieces and keeps the
+	// connection open, silent, until the client gives up; a whole answer
+	// never comes.
+	Stall bool
+	// Drop closes the connection after After pieces of a streamed reply,
+	// or before a whole answer.
+	Drop bool
+	// After is how many pieces of a streamed reply go out before Malformed,
+	// Stall or Drop.
+	After int
+	// Times is how many requests misbehave, after which the server answers
+	// normally again; 0 means all that follow.
+	Times int
+}
+
+// Server is a fake chat server, closed when the test ends.
+type Server struct {
+	// URL is what to configure the client with: the server's root for
+	// Ollama (chat.OllamaConfig.BaseURL), the root followed by /v1 for
+	// OpenAI (chat.OpenAIConfig.BaseURL).
+	URL string
+
+	reply  func(Call) string
+	done   chan struct{} // closed when the test ends, to free stalled handlers
+	openAI bool
+
+	mu     sync.Mutex
+	calls  []Call
+	fault  Fault
+	faults int // requests left to misbehave, -1 for all
+}
+
+// NewOllama starts a fake Ollama whose model replies reply(call) to every
+// request; a nil reply answers "ok". reply runs on the server's goroutines:
+// report problems from it with t.Error, not t.Fatal.
+func NewOllama(t testing.TB, reply func(Call) string) *Server {
+	return start(t, reply, false)
+}
+
+// NewOpenAI starts a fake OpenAI-style server (as llama-server, vLLM or
+// OpenAI itself) whose model replies reply(call); see NewOllama.
+func NewOpenAI(t testing.TB, reply func(Call) string) *Server {
+	return start(t, reply, true)
+}
+
+func start(t testing.TB, reply func(Call) string, openAI bool) *Server {
+	t.Helper()
+	if reply == nil {
+		reply = func(Call) string { return "ok" }
+	}
+	s := &Server{reply: reply, done: make(chan struct{}), openAI: openAI}
+	srv := httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = srv.URL
+	if openAI {
+		s.URL += "/v1"
+	}
+	t.Cleanup(func() {
+		close(s.done)
+		srv.Close()
+	})
+	return s
+}
+
+// Calls returns the chat requests received so far, in order, including
+// those that Fail made fail (but not those the server refused as
+// malformed, with HTTP 400).
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// Fail makes the next f.Times requests (all, when 0) misbehave as f says;
+// Fail(Fault{}) restores normal answers.
+func (s *Server) Fail(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fault, s.faults = f, f.Times
+	if f.Times <= 0 {
+		s.faults = -1
+	}
+}
+
+// take records a call and returns the fault it meets.
+func (s *Server) take(c Call) Fault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, c)
+	if s.faults == 0 {
+		return Fault{}
+	}
+	if s.faults > 0 {
+		s.faults--
+	}
+	return s.fault
+}
+
+// sleep waits d, or less when the client or the test goes away. It
+// reports whether the full time passed.
+func (s *Server) sleep(r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.done:
+	}
+	return false
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	path := "/api/chat"
+	if s.openAI {
+		path = "/v1/chat/completions"
+	}
+	if r.Method != http.MethodPost || r.URL.Path != path {
+		// What gin (Ollama) and most OpenAI-style servers answer.
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	call, err := decodeCall(r, s.openAI)
+	if err != nil {
+		s.writeError(w, http.StatusBadRequest, err.Error(), "")
+		return
+	}
+	f := s.take(call)
+	if f.Delay > 0 && !s.sleep(r, f.Delay) {
+		return
+	}
+	if f.Status != 0 {
+		if f.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.FormatFloat(f.RetryAfter.Seconds(), 'f', -1, 64))
+		}
+		s.writeError(w, f.Status, f.Message, call.Model)
+		return
+	}
+	text := ""
+	if len(call.Messages) > 0 {
+		text = s.reply(call)
+	}
+	if !call.Stream {
+		s.writeWhole(w, r, f, call, text)
+		return
+	}
+	s.writeStream(w, r, f, call, Pieces(text))
+}
+
+// Pieces splits a reply the way the fake servers stream it: after each
+// run of white space, so that the pieces concatenate to text.
+func Pieces(text string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(text); i++ {
+		if isSpace(text[i-1]) && !isSpace(text[i]) {
+			out = append(out, text[start:i])
+			start = i
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }
+
+// decodeCall reads a request body as the real server would.
+func decodeCall(r *http.Request, openAI bool) (Call, error) {
+	var raw struct {
+		Model    string          `json:"model"`
+		Messages []chat.Message  `json:"messages"`
+		Stream   *bool           `json:"stream"`
+		Format   json.RawMessage `json:"format"`
+		Options  struct {
+			Temperature float64 `json:"temperature"`
+			NumPredict  int     `json:"num_predict"`
+		} `json:"options"`
+		Temperature    float64 `json:"temperature"`
+		MaxTokens      int     `json:"max_tokens"`
+		ResponseFormat struct {
+			Type string `json:"type"`
+		} `json:"response_format"`
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return Call{}, err
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return Call{}, fmt.Errorf("invalid request body: %v", err)
+	}
+	if raw.Model == "" {
+		return Call{}, fmt.Errorf("model is required")
+	}
+	c := Call{Model: raw.Model, Messages: raw.Messages, Header: r.Header.Clone(), Body: body}
+	if openAI {
+		c.Stream = raw.Stream != nil && *raw.Stream
+		c.JSON = raw.ResponseFormat.Type == "json_object" || raw.ResponseFormat.Type == "json_schema"
+		c.Temperature, c.MaxTokens = raw.Temperature, raw.MaxTokens
+		if len(c.Messages) == 0 {
+			return Call{}, fmt.Errorf("messages must not be empty")
+		}
+		return c, nil
+	}
+	// Ollama streams unless told not to.
+	c.Stream = raw.Stream == nil || *raw.Stream
+	f := strings.TrimSpace(string(raw.Format))
+	c.JSON = f != "" && f != "null" && f != `""`
+	c.Temperature, c.MaxTokens = raw.Options.Temperature, raw.Options.NumPredict
+	return c, nil
+}
+
+// writeError answers status with the provider's error body.
+func (s *Server) writeError(w http.ResponseWriter, status int, msg, model string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	if !s.openAI {
+		if msg == "" {
+			msg = ollamaMessage(status, model)
+		}
+		json.NewEncoder(w).Encode(map[string]string{"error": msg})
+		return
+	}
+	typ, code := "server_error", any(nil)
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		typ, code = "invalid_request_error", "invalid_api_key"
+	case http.StatusNotFound:
+		typ, code = "invalid_request_error", "model_not_found"
+	case http.StatusTooManyRequests:
+		typ, code = "requests", "rate_limit_exceeded"
+	case http.StatusBadRequest:
+		typ = "invalid_request_error"
+	}
+	if msg == "" {
+		msg = openAIMessage(status, model)
+	}
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+		"message": msg, "type": typ, "param": nil, "code": code}})
+}
+
+// ollamaMessage is what Ollama says with status.
+func ollamaMessage(status int, model string) string {
+	switch status {
+	case http.StatusNotFound:
+		return fmt.Sprintf("model '%s' not found, try pulling it first", model)
+	case http.StatusUnauthorized:
+		return "unauthorized"
+	case http.StatusServiceUnavailable:
+		return "server busy, please try again.  maximum pending requests exceeded"
+	}
+	return strings.ToLower(http.StatusText(status))
+}
+
+// openAIMessage is what OpenAI says with status.
+func openAIMessage(status int, model string) string {
+	switch status {
+	case http.StatusNotFound:
+		return fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model)
+	case http.StatusUnauthorized:
+		return "Incorrect API key provided."
+	case http.StatusTooManyRequests:
+		return "Rate limit reached for requests. Please try again later."
+	}
+	return http.StatusText(status)
+}
+
+// writeWhole answers a request that did not ask to stream.
+func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c Call, text string) {
+	switch {
+	case f.Stall:
+		s.sleep(r, time.Hour)
+		return
+	case f.Drop:
+		panic(http.ErrAbortHandler)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if f.Malformed {
+		fmt.Fprint(w, `{"message": {"role": "assistant", "content": "tru`)
+		return
+	}
+	if s.openAI {
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-chattest", "object": "chat.completion", "created": time.Now().Unix(), "model": c.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": text}}},
+			"usage": map[string]int{"prompt_tokens": 10, "completion_tokens": len(Pieces(text)), "total_tokens": 10 + len(Pieces(text))},
+		})
+		return
+	}
+	reason := "stop"
+	if len(c.Messages) == 0 {
+		reason = "load" // an empty conversation only loads the model
+	}
+	json.NewEncoder(w).Encode(ollamaLine(c.Model, text, true, reason))
+}
+
+// ollamaLine is one object of Ollama's answer.
+func ollamaLine(model, content string, done bool, reason string) map[string]any {
+	line := map[string]any{
+		"model": model, "created_at": time.Now().UTC().Format(time.RFC3339Nano),
+		"message": map[string]any{"role": "assistant", "content": content}, "done": done,
+	}
+	if done {
+		line["done_reason"] = reason
+		line["total_duration"], line["load_duration"] = 1_500_000_000, 2_000_000
+		line["prompt_eval_count"], line["eval_count"] = 26, 42
+	}
+	return line
+}
+
+// openAIChunk is one event of OpenAI's stream.
+func openAIChunk(model string, delta map[string]any, finish any) map[string]any {
+	return map[string]any{
+		"id": "chatcmpl-chattest", "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": model,
+		"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
+	}
+}
+
+// writeStream streams pieces, misbehaving as f says.
+func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c Call, pieces []string) {
+	rc := http.NewResponseController(w)
+	write := func(v any) {
+		b, _ := json.Marshal(v)
+		if s.openAI {
+			fmt.Fprintf(w, "data: %s\n\n", b)
+		} else {
+			fmt.Fprintf(w, "%s\n", b)
+		}
+		rc.Flush()
+	}
+	if s.openAI {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		write(openAIChunk(c.Model, map[string]any{"role": "assistant", "content": ""}, nil))
+	} else {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+	}
+	misbehave := f.Malformed || f.Stall || f.Drop
+	for i, p := range pieces {
+		if misbehave && i == f.After {
+			break
+		}
+		if s.openAI {
+			write(openAIChunk(c.Model, map[string]any{"content": p}, nil))
+		} else {
+			write(ollamaLine(c.Model, p, false, ""))
+		}
+	}
+	switch {
+	case f.Malformed:
+		if s.openAI {
+			fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"tru\n\n")
+		} else {
+			fmt.Fprint(w, "{\"message\":{\"role\":\"assistant\",\"content\":\"tru\n")
+		}
+		return
+	case f.Stall:
+		rc.Flush()
+		s.sleep(r, time.Hour)
+		return
+	case f.Drop:
+		rc.Flush()
+		panic(http.ErrAbortHandler) // closes the connection mid-answer
+	}
+	if s.openAI {
+		write(openAIChunk(c.Model, map[string]any{}, "stop"))
+		fmt.Fprint(w, "data: [DONE]\n\n")
+		return
+	}
+	write(ollamaLine(c.Model, "", true, "stop"))
+}

@@ -1,0 +1,190 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/oraculo/oraculo/internal/httpx"
+)
+
+// OpenAIConfig configures a client of the OpenAI chat completions API.
+type OpenAIConfig struct {
+	// BaseURL is the API root the path /chat/completions is added to, e.g.
+	// "https://api.openai.com/v1" or, for llama.cpp's llama-server, vLLM or
+	// LocalAI, "http://127.0.0.1:8080/v1". Required.
+	BaseURL string
+	// Model is the model name the server knows. Required.
+	Model string
+	// APIKey, when set, is sent as "Authorization: Bearer <key>". Local
+	// servers need none; it is never read from the environment, so that a
+	// cloud key is not sent to a local server by accident.
+	APIKey string
+	// Timeout limits a whole request, retries included; default
+	// DefaultTimeout, negative for none.
+	Timeout time.Duration
+	// IdleTimeout limits the silence between two pieces of a streamed
+	// reply, once the first has come; default DefaultIdleTimeout, negative
+	// for none.
+	IdleTimeout time.Duration
+	// Client sends the requests; default http.DefaultClient.
+	Client *http.Client
+}
+
+// OpenAI chats with POST {BaseURL}/chat/completions. It is safe for
+// concurrent use.
+type OpenAI struct {
+	ep    endpoint
+	model string
+	id    string
+}
+
+// NewOpenAI returns an OpenAI API client. A configuration error (no
+// BaseURL or Model, an unparsable BaseURL) is returned by every Chat call.
+func NewOpenAI(cfg OpenAIConfig) *OpenAI {
+	c := &OpenAI{model: strings.TrimSpace(cfg.Model)}
+	c.id = "openai/" + c.model
+	var cfgErr error
+	base, err := httpx.BaseURL(cfg.BaseURL)
+	switch {
+	case err != nil:
+		cfgErr = fmt.Errorf("openai: BaseURL %q: %w", cfg.BaseURL, err)
+	case c.model == "":
+		cfgErr = fmt.Errorf("openai at %q: no model configured", httpx.Redact(base))
+	}
+	if base == nil {
+		base = &url.URL{Scheme: "http", Host: "invalid"}
+	}
+	c.ep = endpoint{
+		provider:        "openai",
+		model:           c.model,
+		apiKey:          strings.TrimSpace(cfg.APIKey),
+		accept:          "text/event-stream",
+		classify:        c.classify,
+		unreachableHint: "is the chat server running at that URL?",
+		cfgErr:          cfgErr,
+	}
+	c.ep.route(base, "chat/completions", cfg.Timeout, cfg.IdleTimeout, cfg.Client)
+	return c
+}
+
+// ID returns "openai/<model>".
+func (c *OpenAI) ID() string { return c.id }
+
+// openAIRequest is the body of POST /chat/completions.
+type openAIRequest struct {
+	Model          string          `json:"model"`
+	Messages       []Message       `json:"messages"`
+	Stream         bool            `json:"stream"`
+	Temperature    float64         `json:"temperature"`
+	MaxTokens      int             `json:"max_tokens,omitempty"`
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+}
+
+// responseFormat asks for a JSON object: {"type": "json_object"}.
+type responseFormat struct {
+	Type string `json:"type"`
+}
+
+// openAIResponse is a whole answer ("chat.completion") or one event of a
+// stream ("chat.completion.chunk", with delta in place of message).
+type openAIResponse struct {
+	Choices []struct {
+		Message struct {
+			Content string `json:"content"`
+		} `json:"message"`
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+// Chat sends the request and returns the reply; see [Model.Chat].
+func (c *OpenAI) Chat(ctx context.Context, req Request, onDelta func(string)) (string, error) {
+	payload := openAIRequest{
+		Model:       c.model,
+		Messages:    req.Messages,
+		Stream:      onDelta != nil,
+		Temperature: req.Temperature,
+		MaxTokens:   req.MaxTokens,
+	}
+	if req.JSON {
+		payload.ResponseFormat = &responseFormat{Type: "json_object"}
+	}
+	return c.ep.chat(ctx, req, payload, onDelta, decodeOpenAIStream, decodeOpenAI)
+}
+
+// decodeOpenAI reads a whole answer: choices[0].message.content.
+func decodeOpenAI(body io.Reader, emit func(string)) error {
+	var resp openAIResponse
+	if err := readWhole(body, &resp); err != nil {
+		return err
+	}
+	if len(resp.Choices) == 0 {
+		return errors.New("no choices in the answer")
+	}
+	emit(resp.Choices[0].Message.Content)
+	return nil
+}
+
+// decodeOpenAIStream reads server-sent events up to "data: [DONE]". Each
+// data line carries one JSON chunk, as every OpenAI-style server sends
+// them; comments, event names and ids are skipped. An error comes as a
+// chunk with an "error" member or, from llama-server, as a line
+// "error: {...}".
+func decodeOpenAIStream(body io.Reader, emit func(string)) error {
+	finished := false
+	done, err := eachLine(body, func(line []byte) (bool, error) {
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		value = bytes.TrimSpace(value)
+		switch string(field) {
+		case "data":
+		case "error":
+			return false, &serverError{httpx.ParseAPIError(value)}
+		default:
+			return false, nil // "" (a comment), "event", "id", "retry"
+		}
+		if string(value) == "[DONE]" {
+			return true, nil
+		}
+		var chunk openAIResponse
+		if err := decodeJSON(value, &chunk); err != nil {
+			return false, err
+		}
+		// A chunk without choices carries usage only.
+		if len(chunk.Choices) > 0 {
+			emit(chunk.Choices[0].Delta.Content)
+			finished = finished || chunk.Choices[0].FinishReason != nil
+		}
+		return false, nil
+	})
+	if err == nil && !done && !finished {
+		err = errors.New("the stream ended before data: [DONE]")
+	}
+	return err
+}
+
+// classify maps OpenAI-style error answers to sentinels and hints.
+func (c *OpenAI) classify(status int, ae httpx.APIError) (hint string, kind error) {
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		if c.ep.apiKey == "" {
+			return "no API key is configured: set one", ErrAuth
+		}
+		return "check the API key", ErrAuth
+	case ae.ModelMissing():
+		return fmt.Sprintf("check the model name: GET %s lists what the server serves", c.ep.base+"/models"), ErrModel
+	case status == http.StatusNotFound:
+		return fmt.Sprintf("no %s here: base URLs usually end in /v1, e.g. http://127.0.0.1:8080/v1", c.ep.base+"/chat/completions"), nil
+	case strings.Contains(ae.Message, "response_format"):
+		return "the server may not support response_format json_object", nil
+	}
+	return "", nil
+}

@@ -1,0 +1,451 @@
+package answer
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Citation is one label cited in an answer.
+type Citation struct {
+	// Label is the label as the answer wrote it.
+	Label string `json:"label"`
+	// Evidence is the id of the delivered item the label names, or nil.
+	Evidence *int64 `json:"evidence"`
+	// Kind is the kind of that item: KindFull or KindSummary.
+	Kind string `json:"kind,omitempty"`
+	// Delivered reports that the label names an item of the Context.
+	Delivered bool `json:"delivered"`
+	// Valid reports that the citation stays in the verified text. Today it
+	// is the same as Delivered; it is kept apart so that a stricter check
+	// can reject a delivered citation without changing the JSON.
+	Valid bool `json:"valid"`
+}
+
+// Verification is the outcome of [Verify].
+type Verification struct {
+	// Text is the answer with invalid citations removed (and the spaces
+	// around them tidied) and every valid citation rewritten with the exact
+	// labels it names: "[" + label + "]", or "[" + label + "; " + label +
+	// "]" for a group.
+	Text string
+	// Citations are all the citations found, in order, valid or not; a
+	// group "[a; b]" counts as two.
+	Citations []Citation
+	// Removed are the invalid citations, in order.
+	Removed []Citation
+	// Uncited are the sentences of Text that make a claim without citing:
+	// headings, fragments of fewer than three words, questions, lines
+	// ending in ":" and statements that the notes do not say are not
+	// counted.
+	Uncited []string
+}
+
+// Verify checks the citations of an answer against the evidence it was
+// given. A citation is a group in square brackets holding one label, or
+// several separated by ";" (or by "," when every part is a label); "[a]
+// [b]" is two groups. A label is valid iff it names an item delivered in
+// ctx, matched as [Context.Find] does; anything else in brackets that is
+// not Markdown syntax is an invalid citation and is removed, whether it is
+// a label from an example ("[Sesión 119]"), a number ("[1]") or a word.
+// Left alone: links and images ("[x](url)"), task boxes ("[ ]", "[x]"),
+// footnotes ("[^1]"), reference definitions ("[x]: https://..."), groups
+// without letters or digits ("[…]"), "[sic]", anything inside backticks,
+// escaped brackets and brackets that do not close on the same line.
+func Verify(text string, ctx Context) Verification {
+	idx := newLabelIndex(ctx)
+	var v Verification
+	var removed []Citation
+	text, v.Citations, removed = verifyOnce(text, idx)
+	v.Removed = removed
+	// Removing a group can close an outer bracket around it ("[a [x] b]");
+	// repeat until nothing is removed. Each round removes a "[", so this
+	// ends.
+	for len(removed) > 0 {
+		text, _, removed = verifyOnce(text, idx)
+		v.Citations = append(v.Citations, removed...)
+		v.Removed = append(v.Removed, removed...)
+	}
+	v.Text = strings.TrimSpace(text)
+	v.Uncited = uncited(v.Text, idx)
+	return v
+}
+
+// verifyOnce rewrites the citation groups of text: valid labels in their
+// exact form, invalid ones removed.
+func verifyOnce(text string, idx labelIndex) (out string, found, removed []Citation) {
+	groups := citationGroups(text)
+	if len(groups) == 0 {
+		return text, nil, nil
+	}
+	buf := make([]byte, 0, len(text))
+	last := 0
+	for _, g := range groups {
+		var keep []string
+		for _, p := range idx.resolveGroup(g.inner) {
+			c := Citation{Label: p.written}
+			if p.ok {
+				id := p.item.ID
+				c.Evidence, c.Kind, c.Delivered, c.Valid = &id, p.kind, true, true
+				if !slices.Contains(keep, p.item.Label) {
+					keep = append(keep, p.item.Label)
+				}
+			} else {
+				removed = append(removed, c)
+			}
+			found = append(found, c)
+		}
+		buf = append(buf, text[last:g.start]...)
+		last = g.end
+		if len(keep) > 0 {
+			buf = append(buf, '[')
+			buf = append(buf, strings.Join(keep, "; ")...)
+			buf = append(buf, ']')
+			continue
+		}
+		buf, last = cut(buf, text, last)
+	}
+	buf = append(buf, text[last:]...)
+	return string(buf), found, removed
+}
+
+// cut tidies the spaces where a group was removed: buf is the text before
+// it and text[after:] the text after it. It returns the new buf and where
+// to continue in text.
+func cut(buf []byte, text string, after int) ([]byte, int) {
+	for len(buf) > 0 && (buf[len(buf)-1] == ' ' || buf[len(buf)-1] == '\t') {
+		buf = buf[:len(buf)-1]
+	}
+	k := after
+	for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+		k++
+	}
+	next, _ := utf8.DecodeRuneInString(text[k:])
+	prev, _ := utf8.DecodeLastRune(buf)
+	space := k > after || (isWordRune(prev) && isWordRune(next))
+	switch {
+	case k >= len(text) || len(buf) == 0:
+		space = false
+	case next == '\n' || next == '\r' || strings.ContainsRune(".,;:!?)»”…", next):
+		space = false
+	case prev == '\n' || strings.ContainsRune("(¿¡«“", prev):
+		space = false
+	}
+	if space {
+		buf = append(buf, ' ')
+	}
+	return buf, k
+}
+
+// uncited returns the sentences of text that claim something without a
+// valid citation.
+func uncited(text string, idx labelIndex) []string {
+	var out []string
+	for _, s := range sentences(text) {
+		if s.heading {
+			continue
+		}
+		cited := false
+		claim := s.text
+		groups := citationGroups(s.text)
+		slices.Reverse(groups) // cut from the end, so that offsets hold
+		for _, g := range groups {
+			for _, p := range idx.resolveGroup(g.inner) {
+				cited = cited || p.ok
+			}
+			claim = claim[:g.start] + claim[g.end:]
+		}
+		if cited || letterWords(claim) < 3 {
+			continue
+		}
+		last, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(claim, func(r rune) bool {
+			return unicode.IsSpace(r) || isCloser(r)
+		}))
+		if last == '?' || last == ':' || SaysNotInNotes(claim) {
+			continue
+		}
+		out = append(out, s.text)
+	}
+	return out
+}
+
+// groupKind tells what a bracketed group is.
+type groupKind int
+
+const (
+	groupCitation groupKind = iota
+	groupLink               // [text](url) or ![alt](src)
+	groupOther              // Markdown syntax or not a label: left alone
+)
+
+// maxGroupBytes bounds what can be a citation: longer bracketed text is
+// prose
+// (labels made by Assemble are shorter).
+const maxGroupBytes = 500
+
+// group is one "[...]" of a text.
+type group struct {
+	start, end int // text[start] == '[', text[end-1] == ']'
+	inner      string
+	kind       groupKind
+}
+
+// groupAt reads the group that opens at s[i] == '['. ok is false when no
+// "]" closes it on the same line before another "[" or maxGroupBytes.
+func groupAt(s string, i int) (group, bool) {
+	if i >= len(s) || s[i] != '[' {
+		return group{}, false
+	}
+	j := i + 1
+	for ; j < len(s) && j-i <= maxGroupBytes; j++ {
+		if c := s[j]; c == ']' {
+			break
+		} else if c == '[' || c == '\n' {
+			return group{}, false
+		}
+	}
+	if j >= len(s) || s[j] != ']' {
+		return group{}, false
+	}
+	g := group{start: i, end: j + 1, inner: s[i+1 : j]}
+	in := strings.TrimSpace(g.inner)
+	switch {
+	case g.end < len(s) && s[g.end] == '(':
+		g.kind = groupLink
+	case in == "" || in == "x" || in == "X" || strings.HasPrefix(in, "^"):
+		g.kind = groupOther
+	case !strings.ContainsFunc(in, isWordRune) || strings.EqualFold(in, "sic"):
+		g.kind = groupOther
+	case isReferenceDefinition(s, i, g.end):
+		g.kind = groupOther
+	}
+	return g, true
+}
+
+// isReferenceDefinition reports "[x]: url" at the start of a line.
+func isReferenceDefinition(s string, start, end int) bool {
+	if start > 0 && s[start-1] != '\n' {
+		return false
+	}
+	rest := s[end:]
+	if !strings.HasPrefix(rest, ":") {
+		return false
+	}
+	rest = strings.TrimLeft(rest[1:], " \t")
+	for _, p := range []string{"http://", "https://", "<", "/", "#", "www.", "mailto:"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// citationGroups returns the groups of text that are citations, in order,
+// skipping code spans and escaped brackets.
+func citationGroups(text string) []group {
+	var out []group
+	for i := 0; i < len(text); {
+		switch text[i] {
+		case '\\':
+			i += 2
+		case '`':
+			n := 0
+			for i+n < len(text) && text[i+n] == '`' {
+				n++
+			}
+			i = skipCode(text, i+n, n)
+		case '[':
+			g, ok := groupAt(text, i)
+			switch {
+			case !ok:
+				i++
+			case g.kind == groupCitation:
+				out = append(out, g)
+				i = g.end
+			case g.kind == groupLink:
+				i = skipLinkTarget(text, g.end)
+			default:
+				i = g.end
+			}
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// skipCode returns the index after the run of exactly n backticks that
+// closes a code span opened just before text[i], or i when none does.
+func skipCode(text string, i, n int) int {
+	for j := i; j < len(text); {
+		if text[j] != '`' {
+			j++
+			continue
+		}
+		m := 0
+		for j+m < len(text) && text[j+m] == '`' {
+			m++
+		}
+		if m == n {
+			return j + m
+		}
+		j += m
+	}
+	return i
+}
+
+// labelIndex finds delivered items by tolerant label.
+type labelIndex struct {
+	items []Item
+	kinds []string
+	keys  []string
+	byKey map[string]int
+}
+
+func newLabelIndex(c Context) labelIndex {
+	x := labelIndex{byKey: make(map[string]int, len(c.Full)+len(c.Summaries))}
+	add := func(items []Item, kind string) {
+		for _, it := range items {
+			k := labelKey(it.Label)
+			if k == "" {
+				continue
+			}
+			if _, dup := x.byKey[k]; !dup {
+				x.byKey[k] = len(x.items)
+			}
+			x.items = append(x.items, it)
+			x.kinds = append(x.kinds, kind)
+			x.keys = append(x.keys, k)
+		}
+	}
+	add(c.Full, KindFull)
+	add(c.Summaries, KindSummary)
+	return x
+}
+
+// lookup returns the index of the item that label names, or -1.
+func (x labelIndex) lookup(label string) int {
+	k := labelKey(label)
+	if k == "" {
+		return -1
+	}
+	if i, ok := x.byKey[k]; ok {
+		return i
+	}
+	for i, l := range x.keys {
+		if strings.HasPrefix(l, k+" >") || strings.HasPrefix(l, k+" (") {
+			return i
+		}
+	}
+	return -1
+}
+
+// citable reports whether generated text can cite it: its label names it
+// and holds nothing that would keep "[" + label + "]" from reading as one
+// citation.
+func (x labelIndex) citable(it Item) bool {
+	if !citableLabel(it.Label) {
+		return false
+	}
+	i := x.lookup(it.Label)
+	return i >= 0 && x.items[i].ID == it.ID && x.items[i].Label == it.Label
+}
+
+// citableLabel reports whether "[" + label + "]" in running text reads as
+// one citation of label.
+func citableLabel(label string) bool {
+	if labelKey(label) == "" || strings.ContainsAny(label, "`\n") {
+		return false
+	}
+	s := " [" + label + "]"
+	g, ok := groupAt(s, 1)
+	return ok && g.kind == groupCitation && g.end == len(s)
+}
+
+func (x labelIndex) find(label string) (Item, bool) {
+	if i := x.lookup(label); i >= 0 {
+		return x.items[i], true
+	}
+	return Item{}, false
+}
+
+// part is one label of a citation group.
+type part struct {
+	written string
+	ok      bool
+	item    Item
+	kind    string
+}
+
+// resolveGroup splits a group's text into labels and resolves each. The
+// whole text is tried first (a label may hold ";" or ","), then its ";"
+// parts, then the "," parts of a ";" part when all of them resolve.
+func (x labelIndex) resolveGroup(inner string) []part {
+	written := strings.TrimSpace(inner)
+	if p, ok := x.part(written); ok {
+		return []part{p}
+	}
+	var out []part
+	for piece := range strings.SplitSeq(written, ";") {
+		piece = strings.TrimSpace(piece)
+		if piece == "" {
+			continue
+		}
+		if p, ok := x.part(piece); ok {
+			out = append(out, p)
+			continue
+		}
+		if sub, ok := x.commaParts(piece); ok {
+			out = append(out, sub...)
+			continue
+		}
+		out = append(out, part{written: piece})
+	}
+	if len(out) == 0 {
+		out = append(out, part{written: written})
+	}
+	return out
+}
+
+func (x labelIndex) commaParts(piece string) ([]part, bool) {
+	if !strings.Contains(piece, ",") {
+		return nil, false
+	}
+	var out []part
+	for s := range strings.SplitSeq(piece, ",") {
+		p, ok := x.part(strings.TrimSpace(s))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, p)
+	}
+	return out, true
+}
+
+func (x labelIndex) part(written string) (part, bool) {
+	i := x.lookup(written)
+	if i < 0 {
+		return part{written: written}, false
+	}
+	return part{written: written, ok: true, item: x.items[i], kind: x.kinds[i]}, true
+}
+
+// labelKey is the form in which labels are compared: folded (case and
+// accents), "›", "»", "→", "->" and "=>" as ">", one space around ">" and
+// after ":", no space before ":", whitespace collapsed, and without
+// wrapping quotes, emphasis marks or a trailing period or comma.
+func labelKey(s string) string {
+	s = strings.TrimSpace(s)
+	for range 3 {
+		s = strings.Trim(s, " \t\"'«»“”‘’`*_")
+		s = strings.TrimRight(s, ".,")
+	}
+	s = keyReplacer.Replace(fold(s))
+	return strings.ReplaceAll(collapse(s), " :", ":")
+}
+
+var keyReplacer = strings.NewReplacer(
+	"->", " > ", "=>", " > ", "›", " > ", "»", " > ", "→", " > ", ">", " > ",
+	":", ": ",
+)

@@ -1,0 +1,188 @@
+package answer
+
+import (
+	"math"
+	"sort"
+	"strings"
+)
+
+// Limits of an extractive answer.
+const (
+	// ExtractiveSentences is the most sentences an extractive answer quotes.
+	ExtractiveSentences = 4
+	// ExtractiveItems is the most items an extractive answer quotes from.
+	ExtractiveItems = 3
+)
+
+// Scoring of extractive answers.
+const (
+	// minCoverage is the share of the question's weight a sentence must
+	// match to be quoted. On the sample golden set (oraculo eval --answers
+	// --extractive) 0.3 / 0.4 / 0.5 / 0.6 abstain on 0 / 1 / 2 / 3 of the
+	// 6 unanswerable questions and on 11 / 17 / 19 / 32 of the 56
+	// answerable ones: without a model, abstention is a weak signal.
+	minCoverage = 0.5
+	// contextMatch is the credit for a question term found only in the
+	// label or the heading a sentence sits under ("¿qué pasó en la sesión
+	// 12?" is answered by what Sesión 12 says).
+	contextMatch = 0.6
+	// ubiquitousShare: a term in more than this share of the sentences
+	// (when there are at least ubiquitousMin) says nothing about which one
+	// answers, and weighs almost nothing.
+	ubiquitousShare  = 0.8
+	ubiquitousMin    = 5
+	ubiquitousWeight = 0.1
+)
+
+// questionWords are the verbs a question is asked with ("¿qué pasó…?",
+// "what happened…?"): they say what kind of answer is wanted, not what it
+// is about, so they are not matched.
+var questionWords = map[string]string{
+	"es": "pasa pasó pasaron pasar ocurre ocurrió ocurrieron ocurrir sucede sucedió sucedieron suceder " +
+		"hace hizo hicieron hacer dice dijo dijeron decir sabe sabemos saben saber sé " +
+		"cuenta cuéntame cuentan contar dime explica explícame explicar",
+	"en": "happen happens happened happening do does did done say says said " +
+		"tell told know knows known explain",
+}
+
+// Extractive answers question without a model: it quotes the sentences of
+// the full evidence in ctx that best match the question, best first, each
+// on its own line as "- " + sentence + " [" + label + "]", at most
+// ExtractiveSentences sentences from at most ExtractiveItems items.
+// Summaries are never quoted, nor are headings, questions, lines ending in
+// ":" or fragments of fewer than three words.
+//
+// Words are matched through terms (nil means the Terms of the analyser for
+// lang), less the verbs a question is asked with ("pasó", "happened"). A
+// term weighs more the fewer sentences hold it, almost nothing when nearly
+// every sentence does, and as much as the rarest when no sentence does. A
+// sentence is quoted only when it matches at least half of the question's
+// weight; a term found only in its item's label or in the heading it sits
+// under counts for 0.6 of its weight ("¿qué pasó en la sesión 12?" is
+// answered by what Sesión 12 says). Equal matches keep the evidence's
+// order. ok is false when no sentence qualifies: the caller should abstain.
+//
+// The answer passes [Verify] with ctx with nothing removed and nothing
+// uncited: square brackets in the quoted sentences become parentheses.
+func Extractive(question string, ctx Context, terms func(string) []string, lang string) (text string, ok bool) {
+	if terms == nil {
+		terms = analyzerTerms(lang)
+	}
+	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+	var q []string // distinct, sorted: sums in a fixed order give equal scores for equal matches
+	for w := range termSet(terms(question)) {
+		if !skip[w] {
+			q = append(q, w)
+		}
+	}
+	if len(q) == 0 {
+		return "", false
+	}
+	sort.Strings(q)
+
+	type candidate struct {
+		item, pos int
+		text      string
+		own       map[string]bool // terms of the sentence
+		near      map[string]bool // terms of its label and heading
+		score     float64
+	}
+	idx := newLabelIndex(ctx)
+	var cands []candidate
+	for i, it := range ctx.Full {
+		if !idx.citable(it) {
+			continue
+		}
+		label := termSet(terms(it.Label))
+		for pos, s := range quotes(it.Text) {
+			t := s.text
+			near := termSet(terms(s.under))
+			for w := range label {
+				near[w] = true
+			}
+			cands = append(cands, candidate{item: i, pos: pos, text: t, own: termSet(terms(t)), near: near})
+		}
+	}
+	if len(cands) == 0 {
+		return "", false
+	}
+
+	n := float64(len(cands))
+	weight := make([]float64, len(q))
+	total := 0.0
+	for i, w := range q {
+		df := 0
+		for _, c := range cands {
+			if c.own[w] || c.near[w] {
+				df++
+			}
+		}
+		switch {
+		case df == 0:
+			// Absent from the evidence: it weighs as the rarest term, so a
+			// question about something the evidence lacks is not answered
+			// by its other words.
+			weight[i] = math.Log(1 + n)
+		case len(cands) >= ubiquitousMin && float64(df) > ubiquitousShare*n:
+			weight[i] = ubiquitousWeight
+		default:
+			weight[i] = math.Log(1 + n/float64(df))
+		}
+		total += weight[i]
+	}
+
+	var good []candidate
+	for _, c := range cands {
+		for i, w := range q {
+			wt := weight[i]
+			switch {
+			case c.own[w]:
+				c.score += wt
+			case c.near[w]:
+				c.score += contextMatch * wt
+			}
+		}
+		if c.score >= minCoverage*total {
+			good = append(good, c)
+		}
+	}
+	if len(good) == 0 {
+		return "", false
+	}
+	sort.SliceStable(good, func(i, j int) bool {
+		a, b := good[i], good[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		if a.item != b.item {
+			return a.item < b.item
+		}
+		return a.pos < b.pos
+	})
+
+	var lines []string
+	items := map[int]bool{}
+	quoted := map[string]bool{}
+	for _, c := range good {
+		if len(lines) == ExtractiveSentences {
+			break
+		}
+		if !items[c.item] && len(items) == ExtractiveItems {
+			continue
+		}
+		if k := fold(c.text); !quoted[k] {
+			quoted[k] = true
+			items[c.item] = true
+			lines = append(lines, "- "+c.text+" ["+ctx.Full[c.item].Label+"]")
+		}
+	}
+	return strings.Join(lines, "\n"), true
+}
+
+func termSet(terms []string) map[string]bool {
+	m := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		m[t] = true
+	}
+	return m
+}

@@ -57,16 +57,24 @@ func EmbedderConfigFromEnv() EmbedderConfig {
 	return c
 }
 
+// apiKey is the key to send to url: the explicit one, else $envVar, else
+// $OPENAI_API_KEY when url is OpenAI's own (never sent to a local server).
+func apiKey(explicit, envVar, url string) string {
+	if explicit != "" {
+		return explicit
+	}
+	if k := os.Getenv(envVar); k != "" {
+		return k
+	}
+	if strings.Contains(url, "api.openai.com") {
+		return os.Getenv("OPENAI_API_KEY")
+	}
+	return ""
+}
+
 // NewEmbedder builds the embedder a config names; nil for "none".
 func NewEmbedder(c EmbedderConfig) (embed.Embedder, error) {
-	key := c.APIKey
-	if key == "" {
-		key = os.Getenv("ORACULO_EMBED_KEY")
-	}
-	// OpenAI's own key goes to OpenAI only, never to a local server.
-	if key == "" && strings.Contains(c.URL, "api.openai.com") {
-		key = os.Getenv("OPENAI_API_KEY")
-	}
+	key := apiKey(c.APIKey, "ORACULO_EMBED_KEY", c.URL)
 	switch strings.ToLower(c.Provider) {
 	case "", ProviderNone:
 		return nil, nil

@@ -32,10 +32,7 @@ func (e *Engine) Searcher(paths ...string) eval.Searcher {
 		if err != nil {
 			return nil, nil, err
 		}
-		out := make([]eval.Retrieved, len(hits))
-		for i, h := range hits {
-			out[i] = eval.Retrieved{File: h.File, Headings: h.Headings, Text: h.Text}
-		}
+		out := retrievedOf(hits)
 		stages := make([]eval.Stage, len(tr.Stages))
 		for i, s := range tr.Stages {
 			stages[i] = eval.Stage{Name: s.Stage, Duration: s.Duration}
@@ -87,4 +84,33 @@ func (e *Engine) CheckANN(ctx context.Context, questions []string, k int) (*eval
 		Model: em.ID(), Vectors: st.exact.Len(), Index: fmt.Sprintf("hnsw M=%d ef=%d", opts.WithDefaults().M, opts.WithDefaults().EfSearch),
 		Queries: len(exactHits), K: k, Recall: vector.Recall(exactHits, approxHits, k), InUse: inUse,
 	}, nil
+}
+
+// Asker adapts [Engine.Ask] to the harness's answer evaluation.
+func (e *Engine) Asker(opts AskOptions) eval.Asker {
+	return func(ctx context.Context, q string) (eval.AnswerOutcome, error) {
+		a, err := e.Ask(ctx, q, opts)
+		if err != nil {
+			return eval.AnswerOutcome{}, err
+		}
+		out := eval.AnswerOutcome{
+			Candidates: retrievedOf(a.Candidates), Fused: retrievedOf(a.fused),
+			Reranked: a.Rerank.Reranked, Fallback: a.Rerank.Fallback, Abstained: a.Abstained,
+		}
+		for _, c := range a.Citations {
+			out.Citations++
+			if c.Valid {
+				out.Valid++
+			}
+		}
+		return out, nil
+	}
+}
+
+func retrievedOf(hits []Hit) []eval.Retrieved {
+	out := make([]eval.Retrieved, len(hits))
+	for i, h := range hits {
+		out[i] = eval.Retrieved{File: h.File, Headings: h.Headings, Text: h.Text}
+	}
+	return out
 }

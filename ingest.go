@@ -36,12 +36,16 @@ type IngestOptions struct {
 	Workers int
 	// Progress, when set, is called after each file.
 	Progress func(Progress)
+	// AnnotateWorkers is how many chunks the chat model annotates at once
+	// (default 2).
+	AnnotateWorkers int
 }
 
 // Progress reports an ingest's advance.
 type Progress struct {
 	// Stage is "read" while notes are read and indexed, "embed" while the
-	// dense path's vectors are computed.
+	// dense path's vectors are computed, "graph" while the vector graph is
+	// built, "annotate" while the chat model describes chunks.
 	Stage string
 	Root  string
 	Done  int
@@ -81,6 +85,9 @@ type IngestReport struct {
 	Entities int `json:"entities"`
 	// Embed says what was done for the dense path (nil without embedder).
 	Embed *EmbedReport `json:"embed,omitempty"`
+	// Annotate says what was done for annotations (nil without a chat
+	// model).
+	Annotate *AnnotateReport `json:"annotate,omitempty"`
 	// Totals in the index after the run.
 	Stats    index.Stats `json:"stats"`
 	Settings Settings    `json:"settings"`
@@ -163,6 +170,11 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	}
 	if e.Embedder() != nil {
 		if err := e.ingestEmbeddings(ctx, opts, rep); err != nil {
+			return rep, err
+		}
+	}
+	if e.ChatModel() != nil {
+		if err := e.ingestAnnotations(ctx, opts, rep); err != nil {
 			return rep, err
 		}
 	}

@@ -19,9 +19,11 @@ import (
 	"sync"
 
 	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/rerank"
 )
 
 // DefaultDBPath is where the index lives when neither a flag nor
@@ -64,6 +66,9 @@ type Engine struct {
 	embedder embed.Embedder
 	dense    *denseState
 	entities *entityState
+	chatCfg  ChatConfig
+	chat     chat.Model
+	reranker rerank.Reranker
 	// Warn, when set, receives warnings that do not stop an operation
 	// (an unreachable embedding server during a search, say).
 	Warn func(string)

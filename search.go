@@ -59,6 +59,8 @@ type Hit struct {
 	// Title is the note's title; Passage the paragraph that matched best.
 	Title   string `json:"title"`
 	Passage string `json:"passage,omitempty"`
+
+	chunk int64 // the chunk's row id in the index
 }
 
 // Paths returns the retrieval paths available on this engine, in order:
@@ -244,6 +246,7 @@ func hitFrom(c index.StoredChunk, rank int, score float64, paths map[string]int)
 	h := Hit{
 		Rank: rank, ID: c.UID, File: c.Path, Label: c.Label, Headings: c.Headings,
 		Words: c.Words(), Text: c.Text, Score: score, Paths: paths, Title: c.DocTitle,
+		chunk: c.ID,
 	}
 	if h.Headings == nil {
 		h.Headings = []string{}
@@ -280,14 +283,28 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 	}
 	out := make([]ChunkInfo, len(stored))
 	for i, c := range stored {
-		h := hitFrom(c, 0, 0, nil)
-		out[i] = ChunkInfo{
-			ID: c.UID, File: c.Path, Label: c.Label, Session: h.Session, Headings: h.Headings,
-			Words: c.Words(), WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
-			FirstLine: FirstLine(c.Text), Text: c.Text,
-		}
+		out[i] = chunkInfo(c)
 	}
 	return out, nil
+}
+
+func chunkInfo(c index.StoredChunk) ChunkInfo {
+	h := hitFrom(c, 0, 0, nil)
+	return ChunkInfo{
+		ID: c.UID, File: c.Path, Label: c.Label, Session: h.Session, Headings: h.Headings,
+		Words: c.Words(), WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
+		FirstLine: FirstLine(c.Text), Text: c.Text,
+	}
+}
+
+// Chunk returns one chunk by its public id (a search hit's or a
+// citation's "id"); the error wraps index.ErrNoChunk when there is none.
+func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
+	c, err := e.idx.ChunkByUID(ctx, id)
+	if err != nil {
+		return ChunkInfo{}, err
+	}
+	return chunkInfo(c), nil
 }
 
 // FirstLine returns the first non-blank line of a text, trimmed.
@@ -309,6 +326,9 @@ type Stats struct {
 	// vectors of each embedding model.
 	Entities int            `json:"entities"`
 	Vectors  map[string]int `json:"vectors"`
+	// Annotations counts the chunk annotations of each chat model and
+	// prompt version ("model prompt").
+	Annotations map[string]int `json:"annotations"`
 }
 
 // Stats counts what the index holds.
@@ -325,5 +345,9 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: ents, Vectors: vecs}, nil
+	notes, err := e.idx.AnnotationCounts(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: ents, Vectors: vecs, Annotations: notes}, nil
 }

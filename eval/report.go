@@ -30,6 +30,9 @@ type Report struct {
 	// ANN compares approximate with exact vector search on the same
 	// questions, when the dense path is on (seed 002: the trap nobody checks).
 	ANN *ANNCheck `json:"ann,omitempty"`
+	// Answers measures reranking, abstention and citations, when asked for
+	// (oraculo eval --answers).
+	Answers *AnswerReport `json:"answers,omitempty"`
 }
 
 // ANNCheck is the recall an approximate vector index keeps against exact

@@ -186,6 +186,17 @@ var migrations = []string{
 		PRIMARY KEY (entity_id, chunk_id)
 	);
 	CREATE INDEX mentions_chunk ON mentions(chunk_id);`,
+	// v5: one-or-two sentence annotations of chunks by a chat model, for
+	// the reranker and the summaries block; keyed like vectors by the hash
+	// of heading path and text, plus the model and the prompt's version.
+	`CREATE TABLE annotations (
+		hash       TEXT NOT NULL,
+		model      TEXT NOT NULL,
+		prompt     TEXT NOT NULL,
+		text       TEXT NOT NULL,
+		created_at INTEGER NOT NULL,
+		PRIMARY KEY (hash, model, prompt)
+	);`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -135,4 +136,27 @@ func (ix *Index) Stats(ctx context.Context) (Stats, error) {
 		}
 	}
 	return s, nil
+}
+
+// ErrNoChunk is returned when no chunk has the id asked for.
+var ErrNoChunk = errors.New("no such chunk")
+
+// ChunkByUID returns the chunk with the given public id.
+func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE k.uid = ?`, uid)
+	if err != nil {
+		return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
+		}
+		return StoredChunk{}, fmt.Errorf("%w: %q", ErrNoChunk, uid)
+	}
+	c, err := scanChunk(rows)
+	if err != nil {
+		return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
+	}
+	return c, nil
 }

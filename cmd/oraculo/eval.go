@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
 )
 
@@ -22,7 +23,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	diagnose := fs.Bool("diagnose", false, "say which failure the figures point to, and why")
 	compare := fs.Bool("compare", false, "compare two reports written with --json: oraculo eval --compare A.json B.json")
 	from := fs.String("from", "", "use a report written with --json instead of running the golden set")
+	answers := fs.Bool("answers", false, "also answer every question: Recall@8 after reranking, abstention accuracy, citation validity")
+	extractive := fs.Bool("extractive", false, "with --answers: answer without the chat model")
 	embedder := embedderFlags(fs)
+	chatCfg := chatFlags(fs)
+	rerankCfg := rerankFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -83,6 +88,21 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		if rep.ANN, err = eng.CheckANN(ctx, texts, *k); err != nil {
 			return err
+		}
+		if *answers {
+			if err := eng.SetChat(ctx, chatCfg()); err != nil {
+				return err
+			}
+			if err := eng.ConfigureReranker(rerankCfg()); err != nil {
+				return usageError{err}
+			}
+			mode := "extractive"
+			if m := eng.ChatModel(); m != nil && !*extractive {
+				mode = m.ID()
+			}
+			if rep.Answers, err = eval.EvaluateAnswers(ctx, qs, mode, eng.Asker(oraculo.AskOptions{Extractive: *extractive})); err != nil {
+				return err
+			}
 		}
 	default:
 		return usageError{errors.New(msg("eval-needs-golden"))}
@@ -172,6 +192,16 @@ func printReport(w io.Writer, r *eval.Report) {
 	if a := r.ANN; a != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, msg("eval-ann", a.Index, a.K, a.Recall, a.Queries, a.Model, a.Vectors, inUse(a.InUse)))
+	}
+	if a := r.Answers; a != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, msg("eval-answers", a.Mode))
+		fmt.Fprintln(w, msg("eval-answers-rerank", a.FusedRecall8, a.RerankRecall8, a.Reranked, a.Answerable+a.Unanswerable))
+		for _, reason := range a.FallbackReasons() {
+			fmt.Fprintf(w, "    %s: %d\n", reason, a.Fallbacks[reason])
+		}
+		fmt.Fprintln(w, msg("eval-answers-abstain", a.AbstentionAccuracy, a.AbstainedUnanswerable, a.Unanswerable, a.AbstainedAnswerable, a.Answerable))
+		fmt.Fprintln(w, msg("eval-answers-cite", a.CitationValidity, a.ValidCitations, a.Citations, a.CitedAnswers))
 	}
 
 	notFound, outside := 0, 0

@@ -42,6 +42,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdIngest(ctx, rest, stdout, stderr)
 	case "search":
 		err = cmdSearch(ctx, rest, stdin, stdout, stderr)
+	case "ask":
+		err = cmdAsk(ctx, rest, stdout, stderr)
+	case "chat":
+		err = cmdChat(ctx, rest, stdin, stdout, stderr)
+	case "show":
+		err = cmdShow(ctx, rest, stdout, stderr)
 	case "chunks":
 		err = cmdChunks(ctx, rest, stdout, stderr)
 	case "stats":
@@ -180,6 +186,8 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	quiet := fs.Bool("quiet", false, "no progress output")
 	embedder := embedderFlags(fs)
+	chatCfg := chatFlags(fs)
+	annotateWorkers := fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -198,11 +206,19 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := oraculo.NewEmbedder(cfg); err != nil {
 		return usageError{err}
 	}
+	cc := chatCfg()
+	if _, err := oraculo.NewChat(cc); err != nil {
+		return usageError{err}
+	}
+	opts.AnnotateWorkers = *annotateWorkers
 	eng, err := openEngine(ctx, *db, false, cfg, stderr)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	if err := eng.SetChat(ctx, cc); err != nil {
+		return err
+	}
 	var bar *progress.Bar
 	stage := ""
 	if !*quiet {

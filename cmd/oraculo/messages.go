@@ -31,6 +31,9 @@ var catalog = map[string][2]string{ // id → {en, es}
 Usage:
   oraculo ingest [--db FILE] [--lang es|en] [--max-words N] [--overlap-words N] DIR...
   oraculo search [--db FILE] [--k N] [--paths LIST] [--json] [QUESTION]
+  oraculo ask    [--db FILE] [--json] [--chat ollama|openai|none] [--extractive] QUESTION
+  oraculo chat   [--db FILE] [--chat ollama|openai|none]
+  oraculo show   [--db FILE] [--json] ID...
   oraculo chunks [--db FILE] [--json] [PATH...]
   oraculo stats  [--db FILE] [--json]
   oraculo compendium [list|show NAME] [--kind KIND] [--json]
@@ -46,6 +49,9 @@ Run "oraculo COMMAND -h" for a command's flags.
 Uso:
   oraculo ingest [--db ARCHIVO] [--lang es|en] [--max-words N] [--overlap-words N] CARPETA...
   oraculo search [--db ARCHIVO] [--k N] [--paths LISTA] [--json] [PREGUNTA]
+  oraculo ask    [--db ARCHIVO] [--json] [--chat ollama|openai|none] [--extractive] PREGUNTA
+  oraculo chat   [--db ARCHIVO] [--chat ollama|openai|none]
+  oraculo show   [--db ARCHIVO] [--json] ID...
   oraculo chunks [--db ARCHIVO] [--json] [RUTA...]
   oraculo stats  [--db ARCHIVO] [--json]
   oraculo compendium [list|show NOMBRE] [--kind TIPO] [--json]
@@ -140,6 +146,29 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-metric":                {"metric", "métrica"},
 	"eval-better":                {"Better in B (%d):", "Mejor en B (%d):"},
 	"eval-worse":                 {"Worse in B (%d):", "Peor en B (%d):"},
+	"eval-answers":               {"Answers (%s):", "Respuestas (%s):"},
+	"eval-answers-rerank":        {"  Recall@8 fused %.3f → after reranking %.3f (%d of %d questions reranked; fallbacks below)", "  Recall@8 de la fusión %.3f → tras reordenar %.3f (%d de %d preguntas reordenadas; motivos de vuelta atrás debajo)"},
+	"eval-answers-abstain":       {"  abstention accuracy %.3f: abstained on %d of %d unanswerable, and on %d of %d answerable", "  acierto al abstenerse %.3f: se abstuvo en %d de %d sin respuesta, y en %d de %d con respuesta"},
+	"eval-answers-cite":          {"  citation validity %.3f (%d of %d citations name delivered evidence); answers with a valid citation %.3f", "  validez de las citas %.3f (%d de %d citas nombran evidencia entregada); respuestas con una cita válida %.3f"},
+	"bad-answer-lang":            {"--lang must be es or en, not %q", "--lang debe ser es o en, no %q"},
+	"no-chat-model":              {"no chat model configured (--chat ollama|openai or $ORACULO_CHAT): answers are extractive (the notes' own sentences) and candidates keep the fused order", "no hay modelo de chat configurado (--chat ollama|openai o $ORACULO_CHAT): las respuestas son extractivas (frases de las propias notas) y los candidatos mantienen el orden de la fusión"},
+	"ask-no-question":            {"ask needs a question", "ask necesita una pregunta"},
+	"ask-query":                  {"(searched as: %s)", "(búsqueda hecha con: %s)"},
+	"ask-removed":                {"Removed citations (not in the evidence delivered): %s", "Citas eliminadas (no estaban en la evidencia entregada): %s"},
+	"ask-uncited":                {"%d sentences cite nothing.", "%d frases no citan nada."},
+	"ask-sources":                {"Sources:", "Fuentes:"},
+	"ask-summary":                {"(summary)", "(resumen)"},
+	"ask-footer":                 {"— %s · reranker %s · %d full + %d summaries · %.1f s", "— %s · reranker %s · %d completos + %d resúmenes · %.1f s"},
+	"mode:generated":             {"generated", "generada"},
+	"mode:extractive":            {"extractive", "extractiva"},
+	"chat-hello":                 {"Ask about your notes. /open N shows source N, /new starts over, /exit leaves.", "Pregunta sobre tus notas. /abrir N muestra la fuente N, /nuevo empieza de cero, /salir termina."},
+	"chat-new":                   {"(new conversation)", "(conversación nueva)"},
+	"chat-open-usage":            {"/open N, with N between 1 and %d", "/abrir N, con N entre 1 y %d"},
+	"chat-help":                  {"commands: /open N, /new, /exit", "órdenes: /abrir N, /nuevo, /salir"},
+	"show-needs-id":              {"show needs a chunk id (from search or from an answer's sources)", "show necesita el id de un fragmento (de search o de las fuentes de una respuesta)"},
+	"stats-annotations":          {"annotations (%s)", "anotaciones (%s)"},
+	"stage:annotate":             {"annotating", "anotando"},
+	"annotate-summary":           {"Annotations (%s): %d written, %d already cached, %d pending, %d failed", "Anotaciones (%s): %d escritas, %d ya en caché, %d pendientes, %d fallidas"},
 }
 
 // msg formats a catalog message in the interface language.

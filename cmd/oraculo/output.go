@@ -27,6 +27,9 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	if e := r.Embed; e != nil {
 		fmt.Fprintln(w, msg("embed-summary", e.Model, e.Embedded, e.Pending, e.Pruned))
 	}
+	if a := r.Annotate; a != nil {
+		fmt.Fprintln(w, msg("annotate-summary", a.Model, a.Annotated, a.Cached, a.Pending, a.Failed))
+	}
 	var skipped []oraculo.Problem
 	others := map[string]int{}
 	for _, p := range r.Skipped {
@@ -214,6 +217,14 @@ func printStats(w io.Writer, s oraculo.Stats) {
 	sort.Strings(models)
 	for _, m := range models {
 		rows = append(rows, [2]string{msg("stats-vectors", m), fmt.Sprint(s.Vectors[m])})
+	}
+	keys := make([]string, 0, len(s.Annotations))
+	for k := range s.Annotations {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		rows = append(rows, [2]string{msg("stats-annotations", k), fmt.Sprint(s.Annotations[k])})
 	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])

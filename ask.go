@@ -1,0 +1,376 @@
+package oraculo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/oraculo/oraculo/answer"
+	"github.com/oraculo/oraculo/chat"
+	"github.com/oraculo/oraculo/rerank"
+)
+
+// DefaultCandidates is how many fused candidates Ask hands to the
+// reranker (seed 000: at most 40).
+const DefaultCandidates = 40
+
+// Turn is one earlier exchange of a conversation.
+type Turn struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer,omitempty"`
+	// Query is what that turn searched (its Answer.Query): a follow-up of
+	// a follow-up then keeps the conversation's subject.
+	Query string `json:"query,omitempty"`
+}
+
+// AskOptions tune [Engine.Ask].
+type AskOptions struct {
+	// Candidates is how many fused candidates are reranked (default 40).
+	Candidates int
+	// Paths restricts retrieval (default: every available path).
+	Paths []string
+	// History holds the conversation's earlier turns, oldest first: a
+	// question that does not stand alone is searched together with the
+	// previous one, and the model sees them.
+	History []Turn
+	// Lang is the answer's language, "es" or "en" (default: the
+	// question's).
+	Lang string
+	// Extractive answers without the chat model even when there is one.
+	Extractive bool
+	// OnDelta receives the generated answer as it streams (raw, before
+	// verification; the verified text is in the returned Answer).
+	OnDelta func(string)
+}
+
+// Answer is what Ask returns. Its JSON shape is public (`ask --json`).
+type Answer struct {
+	Question string `json:"question"`
+	// Query is what was searched: the question, or the previous question
+	// and this one when it does not stand alone (FollowUp).
+	Query    string `json:"query"`
+	FollowUp bool   `json:"follow_up"`
+	// Answer is the verified text: citations that name nothing delivered
+	// are removed.
+	Answer    string `json:"answer"`
+	Abstained bool   `json:"abstained"`
+	// Mode is "generated" (the chat model wrote it) or "extractive"
+	// (sentences of the evidence, no model).
+	Mode  string `json:"mode"`
+	Model string `json:"model,omitempty"`
+	Lang  string `json:"lang"`
+	// Citations lists every citation the answer made, in order, valid or
+	// not; Removed the invalid ones taken out of the text.
+	Citations []Citation `json:"citations"`
+	Removed   []Citation `json:"removed_citations"`
+	// Uncited are sentences that make a claim without citing anything.
+	Uncited []string `json:"uncited"`
+	// Evidence is what the model was shown: full chunks, then summaries.
+	Evidence []Evidence `json:"evidence"`
+	// Candidates are the reranked candidates the evidence was chosen from.
+	Candidates []Hit       `json:"candidates"`
+	Rerank     RerankInfo  `json:"rerank"`
+	Warnings   []string    `json:"warnings,omitempty"`
+	Timings    Timings     `json:"timings"`
+	Context    ContextInfo `json:"context"`
+
+	fused []Hit // the candidates before reranking
+}
+
+// Citation is one citation of an answer.
+type Citation struct {
+	// Label is the citation as written in the answer.
+	Label string `json:"label"`
+	// Evidence is the id of the evidence it resolved to, or null.
+	Evidence *string `json:"evidence"`
+	// Kind is "full" or "summary" for a resolved citation.
+	Kind      string `json:"kind,omitempty"`
+	Delivered bool   `json:"delivered"`
+	Valid     bool   `json:"valid"`
+}
+
+// Evidence is one item delivered to the model.
+type Evidence struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	File  string `json:"file"`
+	// Kind is "full" (the whole chunk) or "summary" (one line).
+	Kind string `json:"kind"`
+	Text string `json:"text,omitempty"`
+}
+
+// RerankInfo says how the candidates were reordered.
+type RerankInfo struct {
+	Reranker string `json:"reranker"`
+	Reranked bool   `json:"reranked"`
+	// Fallback says why the fused order was kept, when it was.
+	Fallback string `json:"fallback,omitempty"`
+}
+
+// ContextInfo sizes what the model was shown.
+type ContextInfo struct {
+	Full      int `json:"full"`
+	Summaries int `json:"summaries"`
+	Words     int `json:"words"`
+}
+
+// Timings are milliseconds per stage.
+type Timings map[string]float64
+
+func (t Timings) since(stage string, start time.Time) {
+	t[stage] = float64(time.Since(start).Microseconds()) / 1000
+}
+
+// Ask answers a question from the notes: search, rerank, assemble the
+// evidence, generate (or extract) an answer, and verify its citations.
+// It fails only when the index cannot be read; a chat model that is
+// missing or unreachable yields an extractive answer and a warning.
+func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*Answer, error) {
+	start := time.Now()
+	question = strings.TrimSpace(question)
+	if question == "" {
+		return nil, errors.New("empty question")
+	}
+	a := &Answer{Question: question, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Evidence: []Evidence{}}
+	a.Lang = opts.Lang
+	if a.Lang == "" {
+		a.Lang = QuestionLang(question)
+	}
+	var history []chat.Message
+	previous := ""
+	for _, t := range opts.History {
+		if strings.TrimSpace(t.Question) == "" {
+			continue
+		}
+		previous = t.Question
+		if t.Query != "" {
+			previous = t.Query
+		}
+		history = append(history, chat.Message{Role: chat.RoleUser, Content: t.Question})
+		if t.Answer != "" {
+			history = append(history, chat.Message{Role: chat.RoleAssistant, Content: t.Answer})
+		}
+	}
+	names, err := e.namesSomeone(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.Query, a.FollowUp = answer.FollowUp(question, previous, names)
+
+	t0 := time.Now()
+	n := opts.Candidates
+	if n <= 0 {
+		n = DefaultCandidates
+	}
+	hits, err := e.Search(ctx, a.Query, SearchOptions{K: n, Paths: opts.Paths})
+	if err != nil && !errors.Is(err, ErrNotIndexed) {
+		return nil, err
+	}
+	a.Timings.since("search", t0)
+
+	model := e.ChatModel()
+	if opts.Extractive {
+		model = nil
+	}
+	t0 = time.Now()
+	notes := map[int64]string{}
+	if model != nil && len(hits) > 0 {
+		ids := make([]int64, len(hits))
+		for i, h := range hits {
+			ids[i] = h.chunk
+		}
+		if notes, err = e.idx.Annotations(ctx, model.ID(), e.annotationPrompt(), ids); err != nil {
+			return nil, err
+		}
+	}
+	a.fused = hits
+	hits, a.Rerank = e.rerank(ctx, model, question, hits, notes)
+	a.Candidates = hits
+	a.Timings.since("rerank", t0)
+
+	cands := make([]answer.Candidate, len(hits))
+	byChunk := map[int64]Hit{}
+	for i, h := range hits {
+		byChunk[h.chunk] = h
+		c := answer.Candidate{ID: h.chunk, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings, Text: h.Text, Annotation: notes[h.chunk]}
+		if h.Session != nil {
+			c.Session, c.InSession = *h.Session, true
+		}
+		cands[i] = c
+	}
+	ctxt := answer.Assemble(cands, answer.AssembleOptions{})
+	a.Context = ContextInfo{Full: len(ctxt.Full), Summaries: len(ctxt.Summaries), Words: ctxt.Words}
+	for _, items := range [][]answer.Item{ctxt.Full, ctxt.Summaries} {
+		for _, it := range items {
+			a.Evidence = append(a.Evidence, Evidence{ID: byChunk[it.ID].ID, Label: it.Label, File: it.File, Kind: it.Kind, Text: it.Text})
+		}
+	}
+
+	t0 = time.Now()
+	var text string
+	switch {
+	case len(ctxt.Full) == 0:
+		a.Mode = "extractive"
+	case model != nil:
+		a.Mode, a.Model = "generated", model.ID()
+		text, err = model.Chat(ctx, chat.Request{Messages: answer.Prompt(a.Lang, question, ctxt, history)}, opts.OnDelta)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			a.warn(e, "the chat model failed (%v); answering from the notes' own sentences", err)
+			a.Mode, a.Model, text = "extractive", "", ""
+		}
+	default:
+		a.Mode = "extractive"
+	}
+	if a.Mode == "extractive" && len(ctxt.Full) > 0 {
+		var ok bool
+		if text, ok = answer.Extractive(question, ctxt, e.analyzer.Terms, a.Lang); !ok {
+			text = ""
+		}
+	}
+	a.Timings.since("answer", t0)
+
+	t0 = time.Now()
+	v := answer.Verify(text, ctxt)
+	valid := 0
+	for _, c := range v.Citations {
+		a.Citations = append(a.Citations, e.citation(c, byChunk))
+		if c.Valid {
+			valid++
+		}
+	}
+	for _, c := range v.Removed {
+		a.Removed = append(a.Removed, e.citation(c, byChunk))
+	}
+	a.Answer = v.Text
+	if v.Uncited != nil {
+		a.Uncited = v.Uncited
+	}
+	// Abstain when nothing was found, nothing could be said, or the model
+	// says the notes do not answer and backs nothing with evidence.
+	if strings.TrimSpace(text) == "" || (answer.SaysNotInNotes(text) && valid == 0) {
+		a.Abstained = true
+		a.Answer = answer.Abstention(a.Lang, ctxt)
+		av := answer.Verify(a.Answer, ctxt)
+		a.Answer, a.Uncited = av.Text, []string{}
+		a.Citations = a.Citations[:0]
+		for _, c := range av.Citations {
+			a.Citations = append(a.Citations, e.citation(c, byChunk))
+		}
+	} else if answer.SaysNotInNotes(text) {
+		a.Abstained = true
+	}
+	a.Timings.since("verify", t0)
+	a.Timings.since("total", start)
+	return a, nil
+}
+
+func (a *Answer) warn(e *Engine, format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	a.Warnings = append(a.Warnings, s)
+	e.warn("%s", s)
+}
+
+// citation turns a verified citation into the public shape.
+func (e *Engine) citation(c answer.Citation, byChunk map[int64]Hit) Citation {
+	out := Citation{Label: c.Label, Kind: c.Kind, Delivered: c.Delivered, Valid: c.Valid}
+	if c.Evidence != nil {
+		if h, ok := byChunk[*c.Evidence]; ok {
+			id := h.ID
+			out.Evidence = &id
+		}
+	}
+	return out
+}
+
+// rerank reorders the candidates with the engine's reranker: the one set
+// with SetReranker, else the chat model's, else none (fused order).
+func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
+	e.mu.Lock()
+	r := e.reranker
+	e.mu.Unlock()
+	if r == nil && model != nil {
+		r = &rerank.LLM{Model: model, Lang: QuestionLang(question)}
+	}
+	if r == nil {
+		return hits, RerankInfo{Reranker: "none", Fallback: "no chat model"}
+	}
+	cands := make([]rerank.Candidate, len(hits))
+	byID := make(map[int64]Hit, len(hits))
+	for i, h := range hits {
+		cands[i] = rerank.Candidate{ID: h.chunk, Label: h.Label, Annotation: notes[h.chunk], Text: h.Text}
+		byID[h.chunk] = h
+	}
+	res := r.Rerank(ctx, question, cands, answer.DefaultFull)
+	info := RerankInfo{Reranker: r.Name(), Reranked: res.Reranked, Fallback: res.Fallback}
+	if len(res.Order) != len(hits) {
+		return hits, RerankInfo{Reranker: r.Name(), Fallback: "reranker returned a partial order"}
+	}
+	out := make([]Hit, 0, len(hits))
+	for i, id := range res.Order {
+		h, ok := byID[id]
+		if !ok {
+			return hits, RerankInfo{Reranker: r.Name(), Fallback: "reranker returned an unknown id"}
+		}
+		h.Rank = i + 1
+		out = append(out, h)
+	}
+	return out, info
+}
+
+// namesSomeone reports whether a question names an entity of the
+// compendium (for the follow-up rule: a name makes a question stand
+// alone); nil when the compendium is empty, so the rule's own fallback
+// (a capitalised word) applies.
+func (e *Engine) namesSomeone(ctx context.Context) (func(string) bool, error) {
+	st, err := e.entityIndex(ctx)
+	if err != nil || st == nil || st.matcher == nil || len(st.entities) == 0 {
+		return nil, err
+	}
+	return func(q string) bool { return len(st.matcher.Find(q)) > 0 }, nil
+}
+
+// annotationPrompt is the version key of annotations: the prompt's
+// version and the notes' language.
+func (e *Engine) annotationPrompt() string {
+	return answer.AnnotationPromptVersion + "-" + e.analyzer.Lang()
+}
+
+// QuestionLang guesses whether a question is Spanish ("es") or English
+// ("en"): Spanish marks (¿ ¡ ñ, accented vowels) or more Spanish than
+// English function words make it Spanish. Ties go to Spanish.
+func QuestionLang(q string) string {
+	if strings.ContainsAny(q, "¿¡ñÑáéíóúÁÉÍÓÚ") {
+		return "es"
+	}
+	es, en := 0, 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if spanishMarkers[w] {
+			es++
+		}
+		if englishMarkers[w] {
+			en++
+		}
+	}
+	if en > es {
+		return "en"
+	}
+	return "es"
+}
+
+var spanishMarkers = setOfWords("que", "qué", "el", "la", "los", "las", "de", "del", "y", "en", "con", "por", "para", "quien", "quién", "como", "donde", "cuando", "cual", "es", "un", "una", "se", "nos", "le", "lo", "al", "pasó", "paso", "hizo", "dijo", "sabemos")
+
+var englishMarkers = setOfWords("what", "who", "whom", "where", "when", "why", "how", "which", "the", "an", "of", "and", "in", "on", "with", "did", "does", "do", "is", "was", "were", "to", "happened", "about", "we", "us", "our")
+
+func setOfWords(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/oraculo/oraculo"
+)
+
+// chatFlags adds the chat model's flags; the returned function gives the
+// config from flags, then environment (empty: the index's own).
+func chatFlags(fs *flag.FlagSet) func() oraculo.ChatConfig {
+	provider := fs.String("chat", "", "chat model provider for annotations, reranking and answers: ollama, openai or none (default: $ORACULO_CHAT, else the index's)")
+	model := fs.String("chat-model", "", "chat model (default: $ORACULO_CHAT_MODEL; qwen2.5:7b for ollama)")
+	url := fs.String("chat-url", "", "chat server base URL (default: $ORACULO_CHAT_URL; ollama: $OLLAMA_HOST or http://127.0.0.1:11434)")
+	timeout := fs.Duration("chat-timeout", 0, "longest wait for one answer (default 2m)")
+	return func() oraculo.ChatConfig {
+		c := oraculo.ChatConfigFromEnv()
+		if *provider != "" {
+			c = oraculo.ChatConfig{Provider: strings.ToLower(*provider)}
+		}
+		if *model != "" {
+			c.Model = *model
+		}
+		if *url != "" {
+			c.URL = *url
+		}
+		c.Timeout = *timeout
+		return c
+	}
+}
+
+// askFlags are the flags ask and chat share.
+type askFlags struct {
+	db         *string
+	candidates *int
+	paths      *string
+	answerLang *string
+	extractive *bool
+	embedder   func() oraculo.EmbedderConfig
+	chat       func() oraculo.ChatConfig
+	rerank     func() oraculo.RerankConfig
+}
+
+func newAskFlags(name string, stderr io.Writer) (*flag.FlagSet, *askFlags) {
+	fs, db := newFlags(name, stderr)
+	f := &askFlags{db: db}
+	f.candidates = fs.Int("k", oraculo.DefaultCandidates, "how many fused candidates the reranker sees")
+	f.paths = fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
+	f.answerLang = fs.String("lang", "", "language of the answer: es or en (default: the question's)")
+	f.extractive = fs.Bool("extractive", false, "answer with the notes' own sentences, without the chat model")
+	f.embedder = embedderFlags(fs)
+	f.chat = chatFlags(fs)
+	f.rerank = rerankFlags(fs)
+	return fs, f
+}
+
+// rerankFlags adds the reranker's flags over the environment's config.
+func rerankFlags(fs *flag.FlagSet) func() oraculo.RerankConfig {
+	kind := fs.String("rerank", "", "reranker: auto (the chat model's), llm, cross or none (default: $ORACULO_RERANK, else auto)")
+	url := fs.String("rerank-url", "", "cross-encoder server (default: $ORACULO_RERANK_URL), e.g. http://127.0.0.1:8080")
+	model := fs.String("rerank-model", "", "cross-encoder model name (default: $ORACULO_RERANK_MODEL)")
+	shape := fs.String("rerank-shape", "", "cross-encoder API: jina (/v1/rerank: llama.cpp, Jina, Cohere-like) or tei (Hugging Face TEI /rerank)")
+	budget := fs.Duration("rerank-budget", 0, "cross-encoder latency budget; sets how many candidates it scores (default 2s)")
+	return func() oraculo.RerankConfig {
+		c := oraculo.RerankConfigFromEnv()
+		for dst, v := range map[*string]string{&c.Kind: strings.ToLower(*kind), &c.URL: *url, &c.Model: *model, &c.Shape: strings.ToLower(*shape)} {
+			if v != "" {
+				*dst = v
+			}
+		}
+		c.Budget = *budget
+		return c
+	}
+}
+
+// open opens the index with the dense path and the chat model wired.
+func (f *askFlags) open(ctx context.Context, stderr io.Writer) (*oraculo.Engine, error) {
+	if *f.candidates < 1 {
+		return nil, usageError{errors.New(msg("bad-k"))}
+	}
+	if l := *f.answerLang; l != "" && l != "es" && l != "en" {
+		return nil, usageError{errors.New(msg("bad-answer-lang", l))}
+	}
+	cc := f.chat()
+	if _, err := oraculo.NewChat(cc); err != nil {
+		return nil, usageError{err}
+	}
+	eng, err := openEngine(ctx, *f.db, true, f.embedder(), stderr)
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.SetChat(ctx, cc); err != nil {
+		eng.Close()
+		return nil, err
+	}
+	if err := eng.ConfigureReranker(f.rerank()); err != nil {
+		eng.Close()
+		return nil, usageError{err}
+	}
+	if eng.ChatModel() == nil && !*f.extractive {
+		fmt.Fprintln(stderr, msg("warning", msg("no-chat-model")))
+	}
+	return eng, nil
+}
+
+func (f *askFlags) options(history []oraculo.Turn) oraculo.AskOptions {
+	o := oraculo.AskOptions{Candidates: *f.candidates, Lang: *f.answerLang, Extractive: *f.extractive, History: history}
+	if *f.paths != "" {
+		o.Paths = strings.Split(*f.paths, ",")
+	}
+	return o
+}
+
+func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, f := newAskFlags("ask", stderr)
+	asJSON := fs.Bool("json", false, "print the answer as one JSON object")
+	words, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	question := strings.TrimSpace(strings.Join(words, " "))
+	if question == "" {
+		return usageError{errors.New(msg("ask-no-question"))}
+	}
+	eng, err := f.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	opts := f.options(nil)
+	streamed := false
+	if !*asJSON && isTerminal(stdout) {
+		opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, s) }
+	}
+	a, err := eng.Ask(ctx, question, opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, a)
+	}
+	printAnswer(stdout, a, streamed)
+	return nil
+}
+
+// printAnswer writes an answer for people: the verified text (unless it
+// was already streamed), what verification changed, and the sources.
+func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Evidence {
+	if streamed {
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintln(w, a.Answer)
+	}
+	if a.FollowUp {
+		fmt.Fprintln(w, msg("ask-query", a.Query))
+	}
+	if len(a.Removed) > 0 {
+		labels := make([]string, len(a.Removed))
+		for i, c := range a.Removed {
+			labels[i] = "[" + c.Label + "]"
+		}
+		fmt.Fprintln(w, msg("ask-removed", strings.Join(labels, " ")))
+	}
+	if n := len(a.Uncited); n > 0 && !a.Abstained {
+		fmt.Fprintln(w, msg("ask-uncited", n))
+	}
+	sources := citedEvidence(a)
+	if len(sources) > 0 {
+		fmt.Fprintln(w, msg("ask-sources"))
+		for i, ev := range sources {
+			kind := ""
+			if ev.Kind == "summary" {
+				kind = " " + msg("ask-summary")
+			}
+			fmt.Fprintf(w, "  %d. [%s]%s  ·  %s  ·  %s\n", i+1, ev.Label, kind, ev.File, ev.ID)
+		}
+	}
+	mode := msg("mode:" + a.Mode)
+	if a.Model != "" {
+		mode += " (" + a.Model + ")"
+	}
+	rr := a.Rerank.Reranker
+	if !a.Rerank.Reranked && a.Rerank.Fallback != "" {
+		rr += ": " + a.Rerank.Fallback
+	}
+	fmt.Fprintln(w, msg("ask-footer", mode, rr, a.Context.Full, a.Context.Summaries, a.Timings["total"]/1000))
+	return sources
+}
+
+// citedEvidence lists the delivered evidence the answer cites, in the
+// order of first citation.
+func citedEvidence(a *oraculo.Answer) []oraculo.Evidence {
+	byID := map[string]oraculo.Evidence{}
+	for _, ev := range a.Evidence {
+		byID[ev.ID] = ev
+	}
+	seen := map[string]bool{}
+	var out []oraculo.Evidence
+	for _, c := range a.Citations {
+		if !c.Valid || c.Evidence == nil || seen[*c.Evidence] {
+			continue
+		}
+		seen[*c.Evidence] = true
+		if ev, ok := byID[*c.Evidence]; ok {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// cmdChat is a terminal conversation: each line is a question; earlier
+// turns feed follow-ups; "/open N" shows the Nth source of the last answer.
+func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, f := newAskFlags("chat", stderr)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usageError{errors.New(msg("eval-extra-args"))}
+	}
+	eng, err := f.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	interactive := isTerminal(stdout)
+	fmt.Fprintln(stdout, msg("chat-hello"))
+	var history []oraculo.Turn
+	var sources []oraculo.Evidence
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for {
+		fmt.Fprint(stdout, "› ")
+		if !sc.Scan() {
+			fmt.Fprintln(stdout)
+			return sc.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "":
+			continue
+		case line == "/exit" || line == "/quit" || line == "/salir":
+			return nil
+		case line == "/new" || line == "/nuevo":
+			history, sources = nil, nil
+			fmt.Fprintln(stdout, msg("chat-new"))
+			continue
+		case strings.HasPrefix(line, "/open") || strings.HasPrefix(line, "/abrir"):
+			fields := strings.Fields(line)
+			n := 0
+			if len(fields) == 2 {
+				n, _ = strconv.Atoi(fields[1])
+			}
+			if n < 1 || n > len(sources) {
+				fmt.Fprintln(stdout, msg("chat-open-usage", len(sources)))
+				continue
+			}
+			c, err := eng.Chunk(ctx, sources[n-1].ID)
+			if err != nil {
+				fmt.Fprintln(stdout, msg("error", err))
+				continue
+			}
+			fmt.Fprintf(stdout, "── [%s] · %s ──\n%s\n", c.Label, c.File, strings.TrimSpace(c.Text))
+			continue
+		case strings.HasPrefix(line, "/"):
+			fmt.Fprintln(stdout, msg("chat-help"))
+			continue
+		}
+		opts := f.options(history)
+		streamed := false
+		if interactive {
+			opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, s) }
+		}
+		a, err := eng.Ask(ctx, line, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintln(stdout, msg("error", err))
+			continue
+		}
+		sources = printAnswer(stdout, a, streamed)
+		history = append(history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
+	}
+}
+
+// cmdShow prints the chunk behind an id (a search hit's or a citation's).
+func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, db := newFlags("show", stderr)
+	asJSON := fs.Bool("json", false, "print as JSON")
+	ids, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return usageError{errors.New(msg("show-needs-id"))}
+	}
+	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	for _, id := range ids {
+		c, err := eng.Chunk(ctx, id)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if err := writeJSONLine(stdout, c); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(stdout, "── [%s] · %s · %s ──\n%s\n", c.Label, c.File, c.ID, strings.TrimSpace(c.Text))
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oraculo/oraculo/chat/chattest"
+)
+
+// TestCLIAskJSON checks the public shape of ask --json, extractive (no
+// model) and generated (a fake Ollama), and the chat and show commands.
+func TestCLIAskJSON(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	t.Setenv("ORACULO_CHAT", "")
+	notes := smallNotes(t)
+	db := filepath.Join(t.TempDir(), "o.db")
+	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
+		t.Fatalf("ingest: %s", errOut)
+	}
+	out, errOut, code := runCLI(t, "", "ask", "--db", db, "--json", "¿Quién cayó en combate en el puente?")
+	if code != 0 {
+		t.Fatalf("ask exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "no chat model") {
+		t.Errorf("no warning about the missing chat model: %q", errOut)
+	}
+	var a map[string]any
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatalf("ask --json: %v\n%s", err, out)
+	}
+	for _, key := range []string{"answer", "abstained", "citations", "evidence", "query", "timings"} {
+		if _, ok := a[key]; !ok {
+			t.Errorf("ask --json lacks %q", key)
+		}
+	}
+	if a["abstained"] != false || !strings.Contains(a["answer"].(string), "Norkiel") || a["mode"] != "extractive" {
+		t.Fatalf("answer: %v", a)
+	}
+	cit := a["citations"].([]any)[0].(map[string]any)
+	for _, key := range []string{"label", "evidence", "delivered", "valid"} {
+		if _, ok := cit[key]; !ok {
+			t.Errorf("citation lacks %q: %v", key, cit)
+		}
+	}
+	ev := a["evidence"].([]any)[0].(map[string]any)
+	for _, key := range []string{"id", "label", "file", "kind"} {
+		if _, ok := ev[key]; !ok {
+			t.Errorf("evidence lacks %q: %v", key, ev)
+		}
+	}
+	// show prints the chunk behind a citation.
+	id := cit["evidence"].(string)
+	out, _, code = runCLI(t, "", "show", "--db", db, id)
+	if code != 0 || !strings.Contains(out, "Norkiel cayó en combate") {
+		t.Errorf("show %s: exit %d\n%s", id, code, out)
+	}
+	if _, errOut, code := runCLI(t, "", "show", "--db", db, "nope"); code == 0 || !strings.Contains(errOut, "no such chunk") {
+		t.Errorf("show of an unknown id: exit %d, %q", code, errOut)
+	}
+
+	// A fake Ollama answers; the invented citation is removed and reported.
+	srv := chattest.NewOllama(t, func(c chattest.Call) string {
+		return "Norkiel cayó ante los trolls [Sesión 1]. Y un dragón [Sesión 99]."
+	})
+	out, errOut, code = runCLI(t, "", "ask", "--db", db, "--chat", "ollama", "--chat-url", srv.URL, "--chat-model", "fake", "--json", "¿Quién cayó en el puente?")
+	if code != 0 {
+		t.Fatalf("ask with model: exit %d %s", code, errOut)
+	}
+	a = map[string]any{}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	removed := a["removed_citations"].([]any)
+	if a["mode"] != "generated" || strings.Contains(a["answer"].(string), "Sesión 99") || len(removed) != 1 {
+		t.Errorf("generated answer: %v", a)
+	}
+	out, _, code = runCLI(t, "", "ask", "--db", db, "--chat", "ollama", "--chat-url", srv.URL, "--chat-model", "fake", "¿Quién cayó en el puente?")
+	if code != 0 || !strings.Contains(out, "Removed citations") || !strings.Contains(out, "Sources:") {
+		t.Errorf("ask (text):\n%s", out)
+	}
+
+	// chat: a question, a follow-up, opening a source, leaving.
+	out, errOut, code = runCLI(t, "¿Quién cayó en combate en el puente?\n¿y luego?\n/open 1\n/exit\n", "chat", "--db", db)
+	if code != 0 {
+		t.Fatalf("chat: exit %d %s", code, errOut)
+	}
+	if !strings.Contains(out, "Norkiel") || !strings.Contains(out, "searched as: ¿Quién cayó en combate en el puente? ¿y luego?") || !strings.Contains(out, "── [") {
+		t.Errorf("chat transcript:\n%s", out)
+	}
+	for _, bad := range [][]string{{"ask", "--db", db}, {"ask", "--db", db, "--lang", "fr", "x"}, {"ask", "--db", db, "--chat", "nope", "x"}, {"ask", "--db", db, "--rerank", "cross", "x"}} {
+		if _, errOut, code := runCLI(t, "", bad...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d, %q", bad, code, errOut)
+		}
+	}
+}

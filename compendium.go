@@ -38,7 +38,7 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 	if old, err := e.idx.Meta(ctx, "compendium_sig"); err != nil {
 		return err
 	} else if old == sig && rep.Indexed == 0 && rep.Deleted == 0 {
-		rep.Entities, err = e.idx.EntityCount(ctx)
+		rep.Entities, err = e.idx.EntityCount(ctx, index.ScopeDM)
 		return err
 	}
 	notes, err := e.idx.NoteSources(ctx)
@@ -89,9 +89,45 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 		rep.Warnings = append(rep.Warnings, Problem{Root: root, Path: CompendiumFile, Reason: "warning",
 			Detail: fmt.Sprintf("%v; the compendium was built without it", err)})
 	}
+	// Two compendiums: the DM's, from every note, and the players', from
+	// the notes players may see, so that neither an entity known only from
+	// a DM note nor an alias or mention found there reaches a player.
+	for _, scope := range []string{index.ScopeDM, index.ScopePlayer} {
+		var in []compendium.NoteInput
+		var from []index.NoteSource
+		for i, n := range notes {
+			if scope == index.ScopePlayer && n.Restricted {
+				continue
+			}
+			in = append(in, inputs[i])
+			from = append(from, n)
+		}
+		recs, err := buildEntities(in, from, file)
+		if err != nil {
+			return err
+		}
+		if err := e.idx.ReplaceEntities(ctx, scope, recs); err != nil {
+			return err
+		}
+		if scope == index.ScopeDM {
+			rep.Entities = len(recs)
+		}
+	}
+	if err := e.idx.SetMeta(ctx, "compendium_sig", sig); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.entities = nil
+	e.mu.Unlock()
+	return nil
+}
+
+// buildEntities builds a compendium from notes and the user's file, with
+// every chunk of those notes that mentions each entity.
+func buildEntities(inputs []compendium.NoteInput, notes []index.NoteSource, file *compendium.File) ([]index.EntityRecord, error) {
 	ents, err := compendium.Build(inputs, file, compendium.Config{})
 	if err != nil {
-		return fmt.Errorf("building the compendium: %w", err)
+		return nil, fmt.Errorf("building the compendium: %w", err)
 	}
 	m := compendium.NewMatcher(ents)
 	recs := make([]index.EntityRecord, len(ents))
@@ -105,17 +141,7 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 			}
 		}
 	}
-	if err := e.idx.ReplaceEntities(ctx, recs); err != nil {
-		return err
-	}
-	if err := e.idx.SetMeta(ctx, "compendium_sig", sig); err != nil {
-		return err
-	}
-	e.mu.Lock()
-	e.entities = nil
-	e.mu.Unlock()
-	rep.Entities = len(recs)
-	return nil
+	return recs, nil
 }
 
 // compendiumSignature names what the compendium is built from besides the
@@ -161,14 +187,19 @@ func stringsOf(v any) []string {
 	return nil
 }
 
-// entityIndex loads (once) the compendium and its matcher.
+// entityIndex loads (once per scope) the compendium the caller may see
+// and its matcher.
 func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
+	scope, public := index.ScopeDM, false
+	if isPlayer(ctx) {
+		scope, public = index.ScopePlayer, true
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.entities != nil {
-		return e.entities, nil
+	if st := e.entities[scope]; st != nil {
+		return st, nil
 	}
-	recs, err := e.idx.Entities(ctx)
+	recs, err := e.idx.Entities(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -176,12 +207,16 @@ func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 	for i, r := range recs {
 		ents[i] = compendium.Entity{Name: r.Name, Kind: compendium.Kind(r.Kind), Aliases: r.Aliases, Note: r.Note, Source: r.Source}
 	}
-	units, err := e.idx.Units(ctx)
+	units, err := e.idx.Units(ctx, public)
 	if err != nil {
 		return nil, err
 	}
-	e.entities = &entityState{entities: recs, matcher: compendium.NewMatcher(ents), units: units}
-	return e.entities, nil
+	if e.entities == nil {
+		e.entities = map[string]*entityState{}
+	}
+	st := &entityState{entities: recs, matcher: compendium.NewMatcher(ents), units: units}
+	e.entities[scope] = st
+	return st, nil
 }
 
 // CompendiumEntry is one entity as `oraculo compendium` shows it.
@@ -196,9 +231,14 @@ type CompendiumEntry struct {
 	Files    []string `json:"files"`
 }
 
-// Compendium lists the entities, with where each is mentioned.
+// Compendium lists the entities, with where each is mentioned: for a
+// player, the players' compendium (built from the notes they may see).
 func (e *Engine) Compendium(ctx context.Context) ([]CompendiumEntry, error) {
-	recs, err := e.idx.Entities(ctx)
+	scope := index.ScopeDM
+	if isPlayer(ctx) {
+		scope = index.ScopePlayer
+	}
+	recs, err := e.idx.Entities(ctx, scope)
 	if err != nil {
 		return nil, err
 	}

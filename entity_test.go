@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/retrieve"
 )
@@ -54,7 +55,7 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 	}
 	// Dorn is in all 20 sessions: the guard keeps him to half the path's
 	// depth, the chunks naming him most; Harbin, in 3 of 20, is not cut.
-	recs, err := eng.Index().Entities(ctx)
+	recs, err := eng.Index().Entities(ctx, index.ScopeDM)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,6 +39,12 @@ type IngestOptions struct {
 	// AnnotateWorkers is how many chunks the chat model annotates at once
 	// (default 2).
 	AnnotateWorkers int
+	// SecretFolders are the folders (relative to each notes folder) whose
+	// notes are DM-only, besides notes whose front matter says
+	// "visibility: dm". Nil keeps the index's (DefaultSecretFolders for a
+	// new one); SecretFoldersSet makes an empty list count (no folder).
+	SecretFolders    []string
+	SecretFoldersSet bool
 }
 
 // Progress reports an ingest's advance.
@@ -88,6 +94,8 @@ type IngestReport struct {
 	// Annotate says what was done for annotations (nil without a chat
 	// model).
 	Annotate *AnnotateReport `json:"annotate,omitempty"`
+	// SecretFolders are the folders whose notes are DM-only.
+	SecretFolders []string `json:"secret_folders"`
 	// Totals in the index after the run.
 	Stats    index.Stats `json:"stats"`
 	Settings Settings    `json:"settings"`
@@ -162,6 +170,24 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	rep := &IngestReport{Roots: roots, Settings: e.settings}
 	for _, root := range roots {
 		if err := e.ingestRoot(ctx, root, opts, rep); err != nil {
+			return rep, err
+		}
+	}
+	folders, err := e.secretFolders(ctx, opts)
+	if err != nil {
+		return rep, err
+	}
+	rep.SecretFolders = folders
+	moved, err := e.idx.SetRestrictions(ctx, secretValues, folders)
+	if err != nil {
+		return rep, err
+	}
+	e.mu.Lock()
+	e.restricted = nil
+	e.mu.Unlock()
+	if moved > 0 {
+		// Notes changed audience: both compendiums must be rebuilt.
+		if err := e.idx.SetMeta(ctx, "compendium_sig", ""); err != nil {
 			return rep, err
 		}
 	}

@@ -65,10 +65,12 @@ type Engine struct {
 	embedCfg EmbedderConfig
 	embedder embed.Embedder
 	dense    *denseState
-	entities *entityState
-	chatCfg  ChatConfig
-	chat     chat.Model
-	reranker rerank.Reranker
+	entities map[string]*entityState // by compendium scope
+	// restricted caches the ids of DM-only chunks (nil: not loaded).
+	restricted map[int64]bool
+	chatCfg    ChatConfig
+	chat       chat.Model
+	reranker   rerank.Reranker
 	// Warn, when set, receives warnings that do not stop an operation
 	// (an unreachable embedding server during a search, say).
 	Warn func(string)

@@ -66,14 +66,25 @@ type Hit struct {
 // Paths returns the retrieval paths available on this engine, in order:
 // BM25 always; dense when an embedder is set and the index holds vectors
 // for it; entity when the compendium has entities.
+//
+// For a player (see [WithRole]) every path leaves DM-only notes out before
+// ranking: BM25 in its query, dense before its neighbours are returned,
+// entity by following the players' own compendium.
 func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
-	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer}}
+	player := isPlayer(ctx)
+	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer, Options: index.BM25Options{Public: player}}}
 	st, err := e.denseIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if st != nil {
-		paths = append(paths, retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx})
+		d := retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx}
+		if player {
+			if d.Exclude, err = e.restrictedChunks(ctx); err != nil {
+				return nil, err
+			}
+		}
+		paths = append(paths, d)
 	}
 	ents, err := e.entityIndex(ctx)
 	if err != nil {
@@ -262,6 +273,7 @@ func hitFrom(c index.StoredChunk, rank int, score float64, paths map[string]int)
 type ChunkInfo struct {
 	ID        string   `json:"id"`
 	File      string   `json:"file"`
+	Title     string   `json:"title"`
 	Label     string   `json:"label"`
 	Session   *int     `json:"session"`
 	Headings  []string `json:"headings"`
@@ -281,9 +293,12 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ChunkInfo, len(stored))
-	for i, c := range stored {
-		out[i] = chunkInfo(c)
+	player := isPlayer(ctx)
+	out := make([]ChunkInfo, 0, len(stored))
+	for _, c := range stored {
+		if !(player && c.Restricted) {
+			out = append(out, chunkInfo(c))
+		}
 	}
 	return out, nil
 }
@@ -291,7 +306,7 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 func chunkInfo(c index.StoredChunk) ChunkInfo {
 	h := hitFrom(c, 0, 0, nil)
 	return ChunkInfo{
-		ID: c.UID, File: c.Path, Label: c.Label, Session: h.Session, Headings: h.Headings,
+		ID: c.UID, File: c.Path, Title: c.DocTitle, Label: c.Label, Session: h.Session, Headings: h.Headings,
 		Words: c.Words(), WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
 		FirstLine: FirstLine(c.Text), Text: c.Text,
 	}
@@ -303,6 +318,10 @@ func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 	c, err := e.idx.ChunkByUID(ctx, id)
 	if err != nil {
 		return ChunkInfo{}, err
+	}
+	if c.Restricted && isPlayer(ctx) {
+		// The same error as for an id that does not exist.
+		return ChunkInfo{}, fmt.Errorf("%w: %q", index.ErrNoChunk, id)
 	}
 	return chunkInfo(c), nil
 }
@@ -337,7 +356,7 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	ents, err := e.idx.EntityCount(ctx)
+	ents, err := e.idx.EntityCount(ctx, index.ScopeDM)
 	if err != nil {
 		return Stats{}, err
 	}

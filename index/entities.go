@@ -20,18 +20,27 @@ type EntityRecord struct {
 	Mentions map[int64]int `json:"-"`
 }
 
-// ReplaceEntities swaps the whole compendium for a new one in one
+// Compendium scopes: every note, or only those players may see.
+const (
+	ScopeDM     = "dm"
+	ScopePlayer = "player"
+)
+
+// ReplaceEntities swaps the compendium of one scope for a new one in one
 // transaction.
-func (ix *Index) ReplaceEntities(ctx context.Context, ents []EntityRecord) error {
+func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []EntityRecord) error {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM mentions; DELETE FROM entities`); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM mentions WHERE entity_id IN (SELECT id FROM entities WHERE scope = ?)`, scope); err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
-	insE, err := tx.PrepareContext(ctx, `INSERT INTO entities(name, kind, aliases, note, source) VALUES(?, ?, ?, ?, ?)`)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM entities WHERE scope = ?`, scope); err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
+	insE, err := tx.PrepareContext(ctx, `INSERT INTO entities(scope, name, kind, aliases, note, source) VALUES(?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
@@ -43,7 +52,7 @@ func (ix *Index) ReplaceEntities(ctx context.Context, ents []EntityRecord) error
 	defer insM.Close()
 	for _, e := range ents {
 		aliases, _ := json.Marshal(nonNil(e.Aliases))
-		res, err := insE.ExecContext(ctx, e.Name, e.Kind, string(aliases), e.Note, e.Source)
+		res, err := insE.ExecContext(ctx, scope, e.Name, e.Kind, string(aliases), e.Note, e.Source)
 		if err != nil {
 			return fmt.Errorf("storing entity %q: %w", e.Name, err)
 		}
@@ -63,9 +72,9 @@ func (ix *Index) ReplaceEntities(ctx context.Context, ents []EntityRecord) error
 	return nil
 }
 
-// Entities returns the compendium, by name, without mentions.
-func (ix *Index) Entities(ctx context.Context) ([]EntityRecord, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities ORDER BY name`)
+// Entities returns the compendium of a scope, by name, without mentions.
+func (ix *Index) Entities(ctx context.Context, scope string) ([]EntityRecord, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ? ORDER BY name`, scope)
 	if err != nil {
 		return nil, fmt.Errorf("reading the compendium: %w", err)
 	}
@@ -131,6 +140,8 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64) (map[int64][
 // from its chunks (whitespace between chunks aside, the same text).
 type NoteSource struct {
 	Root, Path, Title string
+	// Restricted notes are DM-only.
+	Restricted bool
 	Metadata          json.RawMessage
 	Text              string
 	// Chunks are the note's chunks: id and text.
@@ -140,7 +151,7 @@ type NoteSource struct {
 
 // NoteSources returns every note with its chunks, in path order.
 func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT d.root, d.path, d.title, d.metadata, k.id, k.byte_start, k.text
+	rows, err := ix.db.QueryContext(ctx, `SELECT d.root, d.path, d.title, d.metadata, d.restricted, k.id, k.byte_start, k.text
 		FROM documents d JOIN chunks k ON k.doc_id = d.id ORDER BY d.root, d.path, k.ordinal`)
 	if err != nil {
 		return nil, fmt.Errorf("reading notes: %w", err)
@@ -158,12 +169,13 @@ func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
 		var root, path, title, meta, text string
 		var id int64
 		var start int
-		if err := rows.Scan(&root, &path, &title, &meta, &id, &start, &text); err != nil {
+		var restricted bool
+		if err := rows.Scan(&root, &path, &title, &meta, &restricted, &id, &start, &text); err != nil {
 			return nil, fmt.Errorf("reading notes: %w", err)
 		}
 		if len(out) == 0 || out[len(out)-1].Root != root || out[len(out)-1].Path != path {
 			flush()
-			out = append(out, NoteSource{Root: root, Path: path, Title: title, Metadata: json.RawMessage(meta)})
+			out = append(out, NoteSource{Root: root, Path: path, Title: title, Metadata: json.RawMessage(meta), Restricted: restricted})
 		}
 		n := &out[len(out)-1]
 		n.ChunkIDs = append(n.ChunkIDs, id)
@@ -179,12 +191,17 @@ func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
 }
 
 // Units counts what the entity path weighs entities against: the sessions,
-// plus the notes (or parts of notes) outside any session.
-func (ix *Index) Units(ctx context.Context) (int, error) {
+// plus the notes (or parts of notes) outside any session; public counts
+// only what players may see.
+func (ix *Index) Units(ctx context.Context, public bool) (int, error) {
 	var n int
+	vis := "1"
+	if public {
+		vis = "d.restricted = 0"
+	}
 	err := ix.db.QueryRowContext(ctx, `SELECT
-		(SELECT count(DISTINCT session) FROM chunks WHERE session IS NOT NULL) +
-		(SELECT count(DISTINCT doc_id) FROM chunks WHERE session IS NULL)`).Scan(&n)
+		(SELECT count(DISTINCT k.session) FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE k.session IS NOT NULL AND `+vis+`) +
+		(SELECT count(DISTINCT k.doc_id) FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE k.session IS NULL AND `+vis+`)`).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("counting sessions and notes: %w", err)
 	}
@@ -209,11 +226,53 @@ func (ix *Index) Roots(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
-// EntityCount returns how many entities the compendium holds.
-func (ix *Index) EntityCount(ctx context.Context) (int, error) {
+// EntityCount returns how many entities the compendium of a scope holds.
+func (ix *Index) EntityCount(ctx context.Context, scope string) (int, error) {
 	var n int
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM entities`).Scan(&n); err != nil {
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM entities WHERE scope = ?`, scope).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting entities: %w", err)
 	}
 	return n, nil
+}
+
+// SetRestrictions marks DM-only notes: those whose front-matter visibility
+// is one of values, or that lie under one of folders (relative paths).
+// It returns how many notes changed audience.
+func (ix *Index) SetRestrictions(ctx context.Context, values, folders []string) (int64, error) {
+	cond := "0"
+	var args []any
+	if len(values) > 0 {
+		cond += " OR lower(visibility) IN (?" + strings.Repeat(", ?", len(values)-1) + ")"
+		for _, v := range values {
+			args = append(args, strings.ToLower(v))
+		}
+	}
+	for _, f := range folders {
+		cond += ` OR path = ? OR substr(path, 1, ?) = ?`
+		args = append(args, f, len(f)+1, f+"/")
+	}
+	q := `UPDATE documents SET restricted = (` + cond + `) WHERE restricted != (` + cond + `)`
+	res, err := ix.db.ExecContext(ctx, q, append(append([]any{}, args...), args...)...)
+	if err != nil {
+		return 0, fmt.Errorf("marking DM-only notes: %w", err)
+	}
+	return res.RowsAffected()
+}
+
+// RestrictedChunks returns the ids of the chunks of DM-only notes.
+func (ix *Index) RestrictedChunks(ctx context.Context) (map[int64]bool, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT k.id FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0`)
+	if err != nil {
+		return nil, fmt.Errorf("listing DM-only chunks: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
 }

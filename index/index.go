@@ -197,6 +197,31 @@ var migrations = []string{
 		created_at INTEGER NOT NULL,
 		PRIMARY KEY (hash, model, prompt)
 	);`,
+	// v6: who may see what. documents.restricted marks DM-only notes (front
+	// matter or a secret folder), recomputed at every ingest; the
+	// compendium is kept twice, once per scope ("dm": every note;
+	// "player": the notes players may see), and rebuilt at the next ingest.
+	`ALTER TABLE documents ADD COLUMN restricted INTEGER NOT NULL DEFAULT 0;
+	DROP TABLE mentions;
+	DROP TABLE entities;
+	CREATE TABLE entities (
+		id      INTEGER PRIMARY KEY,
+		scope   TEXT NOT NULL,
+		name    TEXT NOT NULL,
+		kind    TEXT NOT NULL,
+		aliases TEXT NOT NULL,
+		note    TEXT NOT NULL,
+		source  TEXT NOT NULL,
+		UNIQUE (scope, name)
+	);
+	CREATE TABLE mentions (
+		entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+		chunk_id  INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+		count     INTEGER NOT NULL,
+		PRIMARY KEY (entity_id, chunk_id)
+	);
+	CREATE INDEX mentions_chunk ON mentions(chunk_id);
+	DELETE FROM meta WHERE key = 'compendium_sig';`,
 }
 
 // SchemaVersion is the schema version this program writes.

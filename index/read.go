@@ -18,16 +18,18 @@ type StoredChunk struct {
 	Path       string
 	DocTitle   string
 	Visibility string
+	// Restricted chunks belong to DM-only notes.
+	Restricted bool
 }
 
-const chunkColumns = `k.id, k.uid, d.root, d.path, d.title, d.visibility, k.ordinal, k.session, k.headings, k.label,
+const chunkColumns = `k.id, k.uid, d.root, d.path, d.title, d.visibility, d.restricted, k.ordinal, k.session, k.headings, k.label,
 	k.word_start, k.word_end, k.byte_start, k.byte_end, k.text, k.hash`
 
 func scanChunk(rows *sql.Rows) (StoredChunk, error) {
 	var c StoredChunk
 	var session sql.NullInt64
 	var headings string
-	err := rows.Scan(&c.ID, &c.UID, &c.Root, &c.Path, &c.DocTitle, &c.Visibility, &c.Ordinal, &session, &headings,
+	err := rows.Scan(&c.ID, &c.UID, &c.Root, &c.Path, &c.DocTitle, &c.Visibility, &c.Restricted, &c.Ordinal, &session, &headings,
 		&c.Label, &c.WordStart, &c.WordEnd, &c.ByteStart, &c.ByteEnd, &c.Text, &c.Hash)
 	if err != nil {
 		return c, err

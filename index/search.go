@@ -16,6 +16,9 @@ type BM25Options struct {
 	// matching paragraphs to its best paragraph's. Zero means the default;
 	// a negative value ranks by the best paragraph alone.
 	SiblingWeight float64
+	// Public leaves out the paragraphs of restricted (DM-only) notes, in
+	// the query itself: they never reach the ranking.
+	Public bool
 }
 
 // DefaultSiblingWeight: a chunk where several paragraphs match (a session
@@ -84,7 +87,7 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 		case sibling < 0:
 			sibling = 0
 		}
-		order, best, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, n)
+		order, best, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, n, opts.Public)
 		if err != nil {
 			return nil, err
 		}
@@ -119,10 +122,15 @@ type bestChild struct {
 
 // bestParents returns up to n parent ids in rank order, each parent's best
 // child, and how many paragraph rows the query returned.
-func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit, n int) ([]int64, map[int64]bestChild, int, error) {
+func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit, n int, public bool) ([]int64, map[int64]bestChild, int, error) {
+	filter := ""
+	if public {
+		filter = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
+			JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0)`
+	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
 		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
-		      FROM children_fts WHERE children_fts MATCH ? ORDER BY score LIMIT ?) m
+		      FROM children_fts WHERE children_fts MATCH ?`+filter+` ORDER BY score LIMIT ?) m
 		LEFT JOIN children c ON c.id = m.id
 		LEFT JOIN chunks k ON k.id = c.chunk_id
 		ORDER BY m.score, m.id`, hw, query, limit)

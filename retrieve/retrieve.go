@@ -88,6 +88,10 @@ type Dense struct {
 	Embedder embed.Embedder
 	Searcher vector.Searcher
 	Index    *index.Index
+	// Exclude, when set, holds chunks the caller may not see: the search
+	// asks for that many more neighbours and drops them before anything
+	// is ranked, so an exact scan still returns n visible chunks.
+	Exclude map[int64]bool
 }
 
 // Name implements [Path].
@@ -104,9 +108,21 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	if len(vecs) != 1 || !vector.Normalize(vecs[0]) {
 		return nil, fmt.Errorf("dense path: %w: the model returned no usable vector for the question", embed.ErrResponse)
 	}
-	hits, err := p.Searcher.Search(vecs[0], n)
+	hits, err := p.Searcher.Search(vecs[0], n+len(p.Exclude))
 	if err != nil {
 		return nil, fmt.Errorf("dense path: %w", err)
+	}
+	if len(p.Exclude) > 0 {
+		kept := hits[:0]
+		for _, h := range hits {
+			if !p.Exclude[h.ID] {
+				kept = append(kept, h)
+			}
+		}
+		hits = kept
+	}
+	if len(hits) > n {
+		hits = hits[:n]
 	}
 	ids := make([]int64, len(hits))
 	for i, h := range hits {

@@ -35,6 +35,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	switch role := flagArg(args, "as"); role {
+	case "", oraculo.RoleDM:
+	case oraculo.RolePlayer:
+		ctx = oraculo.WithRole(ctx, oraculo.RolePlayer)
+	default:
+		fmt.Fprintln(stderr, msg("error", msg("bad-role", role)))
+		return 2
+	}
 	cmd, rest := args[0], args[1:]
 	var err error
 	switch cmd {
@@ -85,13 +93,21 @@ type usageError struct{ error }
 
 // uiLangArg finds --ui-lang before flags are parsed, so that flag errors
 // are already in the right language.
-func uiLangArg(args []string) string {
+func uiLangArg(args []string) string { return flagArg(args, "ui-lang") }
+
+// flagArg finds a flag's value among raw arguments, before parsing.
+func flagArg(args []string, name string) string {
 	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "--ui-lang="); ok {
-			return v
+		if a == "--" {
+			break
 		}
-		if (a == "--ui-lang" || a == "-ui-lang") && i+1 < len(args) {
-			return args[i+1]
+		for _, dash := range []string{"--", "-"} {
+			if v, ok := strings.CutPrefix(a, dash+name+"="); ok {
+				return v
+			}
+			if a == dash+name && i+1 < len(args) {
+				return args[i+1]
+			}
 		}
 	}
 	return ""
@@ -103,6 +119,7 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "index file (default $ORACULO_DB or "+oraculo.DefaultDBPath+")")
 	fs.String("ui-lang", "", "language of messages: es or en (default: locale)")
+	fs.String("as", "", "read as dm (everything, the default) or player (never a DM-only note)")
 	return fs, db
 }
 
@@ -188,6 +205,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	embedder := embedderFlags(fs)
 	chatCfg := chatFlags(fs)
 	annotateWorkers := fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
+	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -211,6 +229,12 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{err}
 	}
 	opts.AnnotateWorkers = *annotateWorkers
+	if *secret != "" {
+		opts.SecretFoldersSet = true
+		if *secret != "none" {
+			opts.SecretFolders = strings.Split(*secret, ",")
+		}
+	}
 	eng, err := openEngine(ctx, *db, false, cfg, stderr)
 	if err != nil {
 		return err

@@ -150,6 +150,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-answers-rerank":        {"  Recall@8 fused %.3f → after reranking %.3f (%d of %d questions reranked; fallbacks below)", "  Recall@8 de la fusión %.3f → tras reordenar %.3f (%d de %d preguntas reordenadas; motivos de vuelta atrás debajo)"},
 	"eval-answers-abstain":       {"  abstention accuracy %.3f: abstained on %d of %d unanswerable, and on %d of %d answerable", "  acierto al abstenerse %.3f: se abstuvo en %d de %d sin respuesta, y en %d de %d con respuesta"},
 	"eval-answers-cite":          {"  citation validity %.3f (%d of %d citations name delivered evidence); answers with a valid citation %.3f", "  validez de las citas %.3f (%d de %d citas nombran evidencia entregada); respuestas con una cita válida %.3f"},
+	"bad-role":                   {"--as must be dm or player, not %q", "--as debe ser dm o player, no %q"},
 	"bad-answer-lang":            {"--lang must be es or en, not %q", "--lang debe ser es o en, no %q"},
 	"no-chat-model":              {"no chat model configured (--chat ollama|openai or $ORACULO_CHAT): answers are extractive (the notes' own sentences) and candidates keep the fused order", "no hay modelo de chat configurado (--chat ollama|openai o $ORACULO_CHAT): las respuestas son extractivas (frases de las propias notas) y los candidatos mantienen el orden de la fusión"},
 	"ask-no-question":            {"ask needs a question", "ask necesita una pregunta"},

@@ -1,0 +1,143 @@
+package oraculo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Roles: who is asking. The DM (the notes' owner) sees everything; a
+// player never sees a DM-only note, in any result, count, label or error.
+const (
+	RoleDM     = "dm"
+	RolePlayer = "player"
+)
+
+// DefaultSecretFolders are the folders whose notes are DM-only unless an
+// ingest says otherwise (IngestOptions.SecretFolders).
+var DefaultSecretFolders = []string{"DM"}
+
+// secretValues are the front-matter visibility values that make a note
+// DM-only.
+var secretValues = []string{"dm", "gm", "master", "secret", "private", "secreto", "privado"}
+
+type roleKey struct{}
+
+// WithRole returns a context whose requests act as role (RoleDM or
+// RolePlayer). Every read of the engine (Search, Ask, Chunk, Note,
+// Compendium, FindEntity) applies it where notes are first touched, before
+// any ranking.
+func WithRole(ctx context.Context, role string) context.Context {
+	return context.WithValue(ctx, roleKey{}, role)
+}
+
+// RoleFrom returns the role a context carries: RoleDM when none (the local
+// owner), RolePlayer for any value other than RoleDM.
+func RoleFrom(ctx context.Context) string {
+	r, ok := ctx.Value(roleKey{}).(string)
+	if !ok || r == RoleDM {
+		return RoleDM
+	}
+	return RolePlayer
+}
+
+// isPlayer reports whether ctx's requests must not see DM-only notes.
+func isPlayer(ctx context.Context) bool { return RoleFrom(ctx) == RolePlayer }
+
+// ErrNoNote is returned when no note visible to the caller has the path
+// asked for.
+var ErrNoNote = errors.New("no such note")
+
+// NoteInfo is a whole note: its chunks in order.
+type NoteInfo struct {
+	File   string      `json:"file"`
+	Title  string      `json:"title"`
+	Chunks []ChunkInfo `json:"chunks"`
+}
+
+// Note returns the note at file (a path as in a hit's "file"), with all
+// its chunks; a note the caller may not see is ErrNoNote, as is a missing
+// one.
+func (e *Engine) Note(ctx context.Context, file string) (NoteInfo, error) {
+	chunks, err := e.Chunks(ctx, []string{file})
+	if err != nil {
+		return NoteInfo{}, err
+	}
+	n := NoteInfo{File: file}
+	for _, c := range chunks {
+		if c.File == file {
+			n.Chunks = append(n.Chunks, c)
+		}
+	}
+	if len(n.Chunks) == 0 {
+		return NoteInfo{}, fmt.Errorf("%w: %q", ErrNoNote, file)
+	}
+	n.Title = n.Chunks[0].Title
+	return n, nil
+}
+
+// Roots returns the folders ingested into the index, in order: what a
+// re-ingest reads again.
+func (e *Engine) Roots(ctx context.Context) ([]string, error) {
+	return e.idx.Roots(ctx)
+}
+
+// normalizeFolders cleans a secret-folder list: slashes trimmed, empty
+// entries dropped, sorted, unique.
+func normalizeFolders(fs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range fs {
+		f = strings.Trim(strings.TrimSpace(strings.ReplaceAll(f, "\\", "/")), "/")
+		if f != "" && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// restrictedChunks returns (once per ingest) the ids of DM-only chunks.
+func (e *Engine) restrictedChunks(ctx context.Context) (map[int64]bool, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.restricted != nil {
+		return e.restricted, nil
+	}
+	r, err := e.idx.RestrictedChunks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.restricted = r
+	return r, nil
+}
+
+// secretFolders resolves the DM-only folders of an ingest: the options',
+// else the index's, else DefaultSecretFolders; and stores them.
+func (e *Engine) secretFolders(ctx context.Context, opts IngestOptions) ([]string, error) {
+	var folders []string
+	switch stored, err := e.idx.Meta(ctx, "secret_folders"); {
+	case err != nil:
+		return nil, err
+	case opts.SecretFolders != nil || opts.SecretFoldersSet:
+		folders = normalizeFolders(opts.SecretFolders)
+	case stored != "":
+		if err := json.Unmarshal([]byte(stored), &folders); err != nil {
+			return nil, fmt.Errorf("reading the secret folders stored in the index: %w", err)
+		}
+	default:
+		folders = normalizeFolders(DefaultSecretFolders)
+	}
+	if folders == nil {
+		folders = []string{}
+	}
+	data, _ := json.Marshal(folders)
+	if err := e.idx.SetMeta(ctx, "secret_folders", string(data)); err != nil {
+		return nil, err
+	}
+	return folders, nil
+}

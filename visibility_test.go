@@ -1,0 +1,68 @@
+package oraculo_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+)
+
+// TestSecretFoldersAndFrontMatter: a note is DM-only by its front matter
+// or its folder; changing the folders re-marks notes without re-reading
+// them, and players' searches follow.
+func TestSecretFoldersAndFrontMatter(t *testing.T) {
+	ctx := context.Background()
+	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
+	dir := t.TempDir()
+	write(t, dir+"/Sesiones/s1.md", "# Sesión 1\n\nEl grupo encuentra un mapa del dragón en la cripta.\n")
+	write(t, dir+"/NPCs/Vex.md", "---\nvisibility: dm\n---\n# Vex\n\nVex es el dragón disfrazado de mercader.\n")
+	write(t, dir+"/DM/plan.md", "# Plan\n\nEl dragón atacará la ciudad en la sesión 5.\n")
+	write(t, dir+"/Secretos/giro.md", "# Giro\n\nEl dragón es la madre de Vex.\n")
+	eng, _ := openEngine(t)
+	files := func(ctx context.Context) map[string]bool {
+		t.Helper()
+		hits, err := eng.Search(ctx, "dragón", oraculo.SearchOptions{K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, h := range hits {
+			out[h.File] = true
+		}
+		return out
+	}
+	rep, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.SecretFolders) != 1 || rep.SecretFolders[0] != "DM" {
+		t.Errorf("default secret folders %v, want [DM]", rep.SecretFolders)
+	}
+	got := files(player)
+	if got["NPCs/Vex.md"] || got["DM/plan.md"] || !got["Secretos/giro.md"] || !got["Sesiones/s1.md"] {
+		t.Errorf("player sees %v", got)
+	}
+	if got := files(ctx); len(got) != 4 {
+		t.Errorf("the DM sees %v, want all four notes", got)
+	}
+	// Another folder list: re-marked without re-reading anything.
+	rep, err = eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{SecretFolders: []string{"Secretos/"}})
+	if err != nil || rep.Indexed != 0 {
+		t.Fatalf("re-ingest: %v, %d indexed", err, rep.Indexed)
+	}
+	got = files(player)
+	if got["NPCs/Vex.md"] || !got["DM/plan.md"] || got["Secretos/giro.md"] {
+		t.Errorf("after --secret-folders Secretos, player sees %v", got)
+	}
+	// The folders are remembered by the next ingest.
+	if rep, err = eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil || len(rep.SecretFolders) != 1 || rep.SecretFolders[0] != "Secretos" {
+		t.Errorf("stored folders: %v %v", rep.SecretFolders, err)
+	}
+	// The players' compendium does not know the DM-only note's entity.
+	if _, ok, _ := eng.FindEntity(player, "Vex"); ok {
+		t.Error("players' compendium knows Vex, described only in a DM-only note")
+	}
+	if _, ok, _ := eng.FindEntity(ctx, "Vex"); !ok {
+		t.Error("the DM's compendium lacks Vex")
+	}
+}

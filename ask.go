@@ -134,6 +134,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if question == "" {
 		return nil, errors.New("empty question")
 	}
+	if err := e.refresh(ctx); err != nil {
+		return nil, err
+	}
 	a := &Answer{Question: question, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Evidence: []Evidence{}}
 	a.Lang = opts.Lang
 	if a.Lang == "" {

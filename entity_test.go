@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/compendium"
+	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/retrieve"
 )
 

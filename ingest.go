@@ -209,6 +209,11 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 		return rep, err
 	}
 	rep.Stats = st
+	// Other processes serving this index (oraculo serve) see the new
+	// generation and drop their caches.
+	if err := e.bumpGeneration(ctx); err != nil {
+		return rep, err
+	}
 	rep.Elapsed = Duration(time.Since(start))
 	return rep, nil
 }

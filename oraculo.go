@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chat"
@@ -68,6 +69,8 @@ type Engine struct {
 	entities map[string]*entityState // by compendium scope
 	// restricted caches the ids of DM-only chunks (nil: not loaded).
 	restricted map[int64]bool
+	// generation is the index's generation the caches above belong to.
+	generation string
 	chatCfg    ChatConfig
 	chat       chat.Model
 	reranker   rerank.Reranker
@@ -196,4 +199,32 @@ func absRoot(dir string) (string, error) {
 		abs = real
 	}
 	return filepath.Clean(abs), nil
+}
+
+// bumpGeneration records that the index changed (an ingest finished).
+func (e *Engine) bumpGeneration(ctx context.Context) error {
+	gen := strconv.FormatInt(time.Now().UnixNano(), 36)
+	if err := e.idx.SetMeta(ctx, "generation", gen); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.generation = gen
+	e.mu.Unlock()
+	return nil
+}
+
+// refresh drops the cached vectors, compendium and DM-only set when
+// another process (an ingest run while this one serves) changed the index.
+func (e *Engine) refresh(ctx context.Context) error {
+	gen, err := e.idx.Meta(ctx, "generation")
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if gen != e.generation {
+		e.generation = gen
+		e.dense, e.entities, e.restricted = nil, nil, nil
+	}
+	return nil
 }

@@ -71,6 +71,9 @@ type Hit struct {
 // ranking: BM25 in its query, dense before its neighbours are returned,
 // entity by following the players' own compendium.
 func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
+	if err := e.refresh(ctx); err != nil {
+		return nil, err
+	}
 	player := isPlayer(ctx)
 	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer, Options: index.BM25Options{Public: player}}}
 	st, err := e.denseIndex(ctx)

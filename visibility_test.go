@@ -66,3 +66,40 @@ func TestSecretFoldersAndFrontMatter(t *testing.T) {
 		t.Error("the DM's compendium lacks Vex")
 	}
 }
+
+// TestServingEngineSeesAnotherProcessIngest: an engine that has cached the
+// compendium and the DM-only set (a running server) sees what an ingest
+// by another engine on the same file changed.
+func TestServingEngineSeesAnotherProcessIngest(t *testing.T) {
+	ctx := context.Background()
+	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
+	dir := t.TempDir()
+	write(t, dir+"/Sesiones/s1.md", "# Sesión 1\n\nEl grupo encuentra un mapa en la cripta.\n")
+	ingester, db := openEngine(t)
+	if _, err := ingester.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	server, err := oraculo.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	if hits, err := server.Search(player, "mapa", oraculo.SearchOptions{K: 5}); err != nil || len(hits) != 1 {
+		t.Fatalf("before: %d hits, %v", len(hits), err)
+	}
+	write(t, dir+"/Sesiones/s1.md", "---\nvisibility: dm\n---\n# Sesión 1\n\nEl grupo encuentra un mapa en la cripta.\n")
+	write(t, dir+"/Sesiones/s2.md", "# Sesión 2\n\nOtro mapa, el de la torre.\n")
+	write(t, dir+"/NPCs/Orla Vantis.md", "# Orla Vantis\n\nCartógrafa de la torre.\n")
+	if _, err := ingester.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := server.Search(player, "mapa", oraculo.SearchOptions{K: 5})
+	if err != nil || len(hits) != 1 || hits[0].File != "Sesiones/s2.md" {
+		t.Fatalf("after the other process's ingest: %v, %v", labels(hits), err)
+	}
+	// The new entity is known to the serving engine's entity path.
+	hits, err = server.Search(player, "¿Quién es Orla Vantis?", oraculo.SearchOptions{K: 5, Paths: []string{"entity"}})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("entity path after the other process's ingest: %v, %v", labels(hits), err)
+	}
+}

@@ -142,8 +142,8 @@ type NoteSource struct {
 	Root, Path, Title string
 	// Restricted notes are DM-only.
 	Restricted bool
-	Metadata          json.RawMessage
-	Text              string
+	Metadata   json.RawMessage
+	Text       string
 	// Chunks are the note's chunks: id and text.
 	ChunkIDs   []int64
 	ChunkTexts []string

@@ -88,24 +88,40 @@ func (f *askFlags) open(ctx context.Context, stderr io.Writer) (*oraculo.Engine,
 	if l := *f.answerLang; l != "" && l != "es" && l != "en" {
 		return nil, usageError{errors.New(msg("bad-answer-lang", l))}
 	}
-	cc := f.chat()
-	if _, err := oraculo.NewChat(cc); err != nil {
-		return nil, usageError{err}
-	}
-	eng, err := openEngine(ctx, *f.db, true, f.embedder(), stderr)
+	eng, err := openAnswering(ctx, *f.db, f.embedder(), f.chat(), f.rerank(), func(s string) { fmt.Fprintln(stderr, msg("warning", s)) })
 	if err != nil {
 		return nil, err
 	}
-	if err := eng.SetChat(ctx, cc); err != nil {
+	return eng, nil
+}
+
+// openAnswering opens an existing index for the commands that answer (ask,
+// chat, serve, mcp): the dense path, the chat model and the reranker
+// wired, warnings (a missing chat model among them) sent to warn.
+func openAnswering(ctx context.Context, db string, ec oraculo.EmbedderConfig, cc oraculo.ChatConfig, rc oraculo.RerankConfig, warn func(string)) (*oraculo.Engine, error) {
+	if _, err := oraculo.NewChat(cc); err != nil {
+		return nil, usageError{err}
+	}
+	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(db))
+	if err != nil {
+		return nil, err
+	}
+	eng.Warn = warn
+	fail := func(err error) (*oraculo.Engine, error) {
 		eng.Close()
 		return nil, err
 	}
-	if err := eng.ConfigureReranker(f.rerank()); err != nil {
-		eng.Close()
-		return nil, usageError{err}
+	if err := eng.SetEmbedder(ctx, ec); err != nil {
+		return fail(err)
 	}
-	if eng.ChatModel() == nil && !*f.extractive {
-		fmt.Fprintln(stderr, msg("warning", msg("no-chat-model")))
+	if err := eng.SetChat(ctx, cc); err != nil {
+		return fail(err)
+	}
+	if err := eng.ConfigureReranker(rc); err != nil {
+		return fail(usageError{err})
+	}
+	if eng.ChatModel() == nil {
+		warn(msg("no-chat-model"))
 	}
 	return eng, nil
 }

@@ -64,6 +64,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdEval(ctx, rest, stdout, stderr)
 	case "compendium":
 		err = cmdCompendium(ctx, rest, stdout, stderr)
+	case "mcp":
+		err = cmdMCP(ctx, rest, stdin, stdout, stderr)
+	case "serve":
+		err = cmdServe(ctx, rest, stdout, stderr)
+	case "token":
+		err = cmdToken(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "oraculo", version)
 	default:

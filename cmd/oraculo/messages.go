@@ -37,6 +37,9 @@ Usage:
   oraculo chunks [--db FILE] [--json] [PATH...]
   oraculo stats  [--db FILE] [--json]
   oraculo compendium [list|show NAME] [--kind KIND] [--json]
+  oraculo mcp    [--db FILE] [--chat ollama|openai|none]   (an MCP server on stdin/stdout)
+  oraculo serve  [--db FILE] [--addr 127.0.0.1:8080] [--tokens FILE] [--chat ...]   (HTTP API, web page, OpenAI-compatible /v1)
+  oraculo token  add NAME --role player|dm | list | remove NAME   [--tokens FILE]
   oraculo eval   --golden FILE [--db FILE] [--k 50] [--json] [--report DIR] [--diagnose]
   oraculo eval   --compare A.json B.json
   oraculo version
@@ -55,6 +58,9 @@ Uso:
   oraculo chunks [--db ARCHIVO] [--json] [RUTA...]
   oraculo stats  [--db ARCHIVO] [--json]
   oraculo compendium [list|show NOMBRE] [--kind TIPO] [--json]
+  oraculo mcp    [--db ARCHIVO] [--chat ollama|openai|none]   (un servidor MCP por stdin/stdout)
+  oraculo serve  [--db ARCHIVO] [--addr 127.0.0.1:8080] [--tokens ARCHIVO] [--chat ...]   (API HTTP, página web, /v1 compatible con OpenAI)
+  oraculo token  add NOMBRE --role player|dm | list | remove NOMBRE   [--tokens ARCHIVO]
   oraculo eval   --golden ARCHIVO [--db ARCHIVO] [--k 50] [--json] [--report CARPETA] [--diagnose]
   oraculo eval   --compare A.json B.json
   oraculo version
@@ -151,6 +157,21 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-answers-abstain":       {"  abstention accuracy %.3f: abstained on %d of %d unanswerable, and on %d of %d answerable", "  acierto al abstenerse %.3f: se abstuvo en %d de %d sin respuesta, y en %d de %d con respuesta"},
 	"eval-answers-cite":          {"  citation validity %.3f (%d of %d citations name delivered evidence); answers with a valid citation %.3f", "  validez de las citas %.3f (%d de %d citas nombran evidencia entregada); respuestas con una cita válida %.3f"},
 	"bad-role":                   {"--as must be dm or player, not %q", "--as debe ser dm o player, no %q"},
+	"mcp-args":                   {"mcp takes no arguments, only flags: %q", "mcp no acepta argumentos, solo opciones: %q"},
+	"serve-args":                 {"serve takes no arguments, only flags: %q", "serve no acepta argumentos, solo opciones: %q"},
+	"serve-needs-tokens":         {"%s is not a loopback address: serving other machines needs tokens (oraculo token add NAME --role player, then --tokens FILE or $ORACULO_TOKENS)", "%s no es una dirección de loopback: servir a otras máquinas necesita tokens (oraculo token add NOMBRE --role player, y luego --tokens ARCHIVO o $ORACULO_TOKENS)"},
+	"serve-url":                  {"Oráculo serves %s at %s", "Oráculo sirve %s en %s"},
+	"serve-local":                {"No tokens file: serving the local user only (loopback, no authentication, role %s).", "Sin archivo de tokens: solo para el usuario local (loopback, sin autenticación, rol %s)."},
+	"serve-auth":                 {"Authentication: %d tokens from %s (re-read when it changes).", "Autenticación: %d tokens de %s (se vuelve a leer cuando cambia)."},
+	"serve-stopping":             {"Stopping: finishing the requests in flight (at most %s)...", "Deteniendo: terminando las peticiones en curso (como mucho %s)..."},
+	"serve-stopped":              {"Stopped.", "Detenido."},
+	"token-usage":                {"token needs a command: add NAME --role player|dm, list, or remove NAME", "token necesita una orden: add NOMBRE --role player|dm, list o remove NOMBRE"},
+	"token-needs-name":           {"token %s needs exactly one NAME", "token %s necesita exactamente un NOMBRE"},
+	"token-bad-role":             {"--role must be player or dm, not %q", "--role debe ser player o dm, no %q"},
+	"token-added":                {"Token for %q (%s) added to %s. It is shown only this once: give it to its holder now (Authorization: Bearer TOKEN).", "Token de %q (%s) añadido a %s. Solo se muestra esta vez: dáselo ahora a quien lo vaya a usar (Authorization: Bearer TOKEN)."},
+	"token-removed":              {"Token %q removed from %s.", "Token %q eliminado de %s."},
+	"token-none":                 {"No tokens in %s.", "No hay tokens en %s."},
+	"col-role":                   {"role", "rol"},
 	"bad-answer-lang":            {"--lang must be es or en, not %q", "--lang debe ser es o en, no %q"},
 	"no-chat-model":              {"no chat model configured (--chat ollama|openai or $ORACULO_CHAT): answers are extractive (the notes' own sentences) and candidates keep the fused order", "no hay modelo de chat configurado (--chat ollama|openai o $ORACULO_CHAT): las respuestas son extractivas (frases de las propias notas) y los candidatos mantienen el orden de la fusión"},
 	"ask-no-question":            {"ask needs a question", "ask necesita una pregunta"},

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oraculo/oraculo/mcpserver"
+)
+
+// cmdMCP serves the index over the Model Context Protocol on stdin and
+// stdout until the client hangs up. Stdout carries only the protocol;
+// warnings go to stderr. Every tool reads as the role in ctx: the DM's
+// (everything) unless the command was run with --as player.
+func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs, db := newFlags("mcp", stderr)
+	embedder := embedderFlags(fs)
+	chatCfg := chatFlags(fs)
+	rerankCfg := rerankFlags(fs)
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usageError{fmt.Errorf("%s", msg("mcp-args", strings.Join(rest, " ")))}
+	}
+	eng, err := openAnswering(ctx, *db, embedder(), chatCfg(), rerankCfg(), func(s string) { fmt.Fprintln(stderr, msg("warning", s)) })
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	// The command's own streams rather than mcp.StdioTransport's
+	// os.Stdin/os.Stdout: the same in the binary, and drivable by tests.
+	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	err = mcpserver.NewServer(eng, version).Run(ctx, t)
+	if errors.Is(err, io.EOF) {
+		return nil // the client closed stdin: the normal end
+	}
+	return err
+}
+
+// nopWriteCloser is a writer whose Close does nothing: the transport must
+// not close the command's stdout.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,119 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oraculo/oraculo"
+)
+
+const askDescription = `Answer a question from the notes alone. Every claim in the answer is followed by the label of the note it comes from, e.g. [Sesión 17]; each citation is checked against the evidence the answer was written from, and invalid ones are removed. When the notes do not say, the answer abstains (abstained: true) instead of guessing. With no chat model configured the answer is extractive: the notes' own sentences. Pass the conversation's earlier turns in history so that a follow-up ("¿y después?", "what about him?") keeps its subject. Read a cited source whole with read_chunk and the evidence id.`
+
+// AskInput is the ask tool's input.
+type AskInput struct {
+	Question string `json:"question" jsonschema:"the question, in the notes' language when possible"`
+	History  []Turn `json:"history,omitempty" jsonschema:"the conversation's earlier questions and answers, oldest first, for follow-up questions"`
+}
+
+// Turn is one earlier exchange of a conversation.
+type Turn struct {
+	Question string `json:"question" jsonschema:"an earlier question"`
+	Answer   string `json:"answer,omitempty" jsonschema:"the answer it got"`
+	Query    string `json:"query,omitempty" jsonschema:"the query that answer reported, if known: it keeps a conversation's subject across follow-ups"`
+}
+
+// AskOutput is the ask tool's result.
+type AskOutput struct {
+	Question  string `json:"question" jsonschema:"the question asked"`
+	Answer    string `json:"answer" jsonschema:"the verified answer; each claim is followed by the label of its source in brackets"`
+	Abstained bool   `json:"abstained" jsonschema:"true when the notes do not answer the question"`
+	// Mode is "generated" or "extractive".
+	Mode      string     `json:"mode" jsonschema:"generated (written by the chat model) or extractive (the notes' own sentences)"`
+	Query     string     `json:"query" jsonschema:"what was searched: the question, or joined with the previous one for a follow-up"`
+	FollowUp  bool       `json:"follow_up" jsonschema:"true when the question was read as a follow-up of the history"`
+	Citations []Citation `json:"citations" jsonschema:"every citation the answer made, in order"`
+	Evidence  []Evidence `json:"evidence" jsonschema:"what the answer was written from: whole chunks, then one-line summaries"`
+	Warnings  []string   `json:"warnings,omitempty" jsonschema:"problems that did not stop the answer, such as an unreachable chat model"`
+}
+
+// Citation is one citation of an answer.
+type Citation struct {
+	Label    string  `json:"label" jsonschema:"the label as written in the answer"`
+	Evidence *string `json:"evidence" jsonschema:"the id of the evidence it names (for read_chunk), or null"`
+	Valid    bool    `json:"valid" jsonschema:"true when it names evidence the answer was written from"`
+}
+
+// Evidence is one item the answer was written from.
+type Evidence struct {
+	ID    string `json:"id" jsonschema:"the chunk's id, for read_chunk"`
+	Label string `json:"label" jsonschema:"what to cite it by"`
+	File  string `json:"file" jsonschema:"the note's path"`
+	Kind  string `json:"kind" jsonschema:"full (the whole chunk was used) or summary (one line of it)"`
+}
+
+func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, AskOutput, error) {
+	q := strings.TrimSpace(in.Question)
+	if q == "" {
+		return nil, AskOutput{}, errors.New("the question is empty")
+	}
+	opts := oraculo.AskOptions{History: make([]oraculo.Turn, 0, len(in.History))}
+	for _, h := range in.History {
+		opts.History = append(opts.History, oraculo.Turn{Question: h.Question, Answer: h.Answer, Query: h.Query})
+	}
+	a, err := t.eng.Ask(ctx, q, opts)
+	if err != nil {
+		return nil, AskOutput{}, t.failure(ctx, "ask", err)
+	}
+	out := AskOutput{
+		Question: a.Question, Answer: a.Answer, Abstained: a.Abstained, Mode: a.Mode, Query: a.Query, FollowUp: a.FollowUp,
+		Citations: make([]Citation, len(a.Citations)), Evidence: make([]Evidence, len(a.Evidence)),
+	}
+	for i, c := range a.Citations {
+		out.Citations[i] = Citation{Label: c.Label, Evidence: c.Evidence, Valid: c.Valid}
+	}
+	for i, e := range a.Evidence {
+		out.Evidence[i] = Evidence{ID: e.ID, Label: e.Label, File: e.File, Kind: e.Kind}
+	}
+	// Warnings name the operator's setup (model servers and their
+	// errors): the DM's to read, not a player's.
+	if oraculo.RoleFrom(ctx) == oraculo.RoleDM {
+		out.Warnings = a.Warnings
+	}
+	return textResult(askText(out)), out, nil
+}
+
+// askText is an answer as a reader would want it: the text, then the
+// sources it cites with their ids.
+func askText(out AskOutput) string {
+	var b strings.Builder
+	b.WriteString(out.Answer)
+	b.WriteString("\n")
+	cited := map[string]bool{}
+	for _, c := range out.Citations {
+		if c.Valid && c.Evidence != nil {
+			cited[*c.Evidence] = true
+		}
+	}
+	first := true
+	for _, e := range out.Evidence {
+		if !cited[e.ID] {
+			continue
+		}
+		if first {
+			b.WriteString("\nSources:\n")
+			first = false
+		}
+		delete(cited, e.ID)
+		fmt.Fprintf(&b, "- [%s] %s (id %s)\n", e.Label, e.File, e.ID)
+	}
+	if out.Abstained {
+		b.WriteString("\n(The notes do not answer this question.)\n")
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(&b, "\nWarning: %s\n", w)
+	}
+	return b.String()
+}

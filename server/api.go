@@ -1,0 +1,200 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/oraculo/oraculo"
+)
+
+// maxK bounds how many hits a search may ask for.
+const maxK = 200
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	info := infoFrom(r.Context())
+	writeJSON(w, http.StatusOK, map[string]any{
+		"status":  "ok",
+		"version": s.cfg.Version,
+		"auth":    s.cfg.Tokens != nil,
+		"role":    info.role,
+	})
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	st, err := s.eng.Stats(ctx)
+	if err != nil {
+		s.engineError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// searchRequest is the body of POST /api/search.
+type searchRequest struct {
+	Question string   `json:"question"`
+	K        int      `json:"k"`
+	Paths    []string `json:"paths"`
+}
+
+// searchResponse has the shape of `oraculo search --json`.
+type searchResponse struct {
+	Question string        `json:"question"`
+	Hits     []oraculo.Hit `json:"hits"`
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	var req searchRequest
+	if !decode(w, r, &req, true) {
+		return
+	}
+	req.Question = strings.TrimSpace(req.Question)
+	switch {
+	case req.Question == "":
+		writeError(w, r, http.StatusBadRequest, `"question" is required`)
+		return
+	case req.K < 0 || req.K > maxK:
+		writeError(w, r, http.StatusBadRequest, `"k" must be between 1 and 200`)
+		return
+	}
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	hits, err := s.eng.Search(ctx, req.Question, oraculo.SearchOptions{K: req.K, Paths: req.Paths})
+	if err != nil {
+		s.engineError(w, r, err)
+		return
+	}
+	if hits == nil {
+		hits = []oraculo.Hit{}
+	}
+	writeJSON(w, http.StatusOK, searchResponse{Question: req.Question, Hits: hits})
+}
+
+// askRequest is the body of POST /api/ask.
+type askRequest struct {
+	Question   string         `json:"question"`
+	History    []oraculo.Turn `json:"history"`
+	Lang       string         `json:"lang"`
+	Extractive bool           `json:"extractive"`
+	Stream     bool           `json:"stream"`
+}
+
+// ask answers a question: the Answer as JSON (the shape of `ask --json`),
+// or, when streamed, server-sent events: "delta" events with the raw
+// generated text as it comes ({"text": ...}), then one "answer" event with
+// the verified Answer, or one "error" event ({"error": ...}). The verified
+// text may differ from the deltas (invalid citations removed, or an
+// extractive answer when the model failed): clients show the answer
+// event's text in the end.
+func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
+	var req askRequest
+	if !decode(w, r, &req, true) {
+		return
+	}
+	req.Question = strings.TrimSpace(req.Question)
+	switch {
+	case req.Question == "":
+		writeError(w, r, http.StatusBadRequest, `"question" is required`)
+		return
+	case req.Lang != "" && req.Lang != "es" && req.Lang != "en":
+		writeError(w, r, http.StatusBadRequest, `"lang" must be "es" or "en"`)
+		return
+	}
+	opts := oraculo.AskOptions{History: req.History, Lang: req.Lang, Extractive: req.Extractive}
+	ctx, cancel := withTimeout(r, s.cfg.AskTimeout)
+	defer cancel()
+	if !req.Stream && !acceptsEventStream(r) {
+		a, err := s.eng.Ask(ctx, req.Question, opts)
+		if err != nil {
+			s.engineError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, a)
+		return
+	}
+	st := startStream(w)
+	a, err := s.runAsk(ctx, req.Question, opts,
+		func(text string) { st.event("delta", map[string]string{"text": text}) },
+		func() { st.comment("ping") })
+	if err != nil {
+		st.event("error", map[string]string{"error": s.streamError(r, err)})
+		return
+	}
+	st.event("answer", a)
+}
+
+// acceptsEventStream reports whether the client asked for server-sent
+// events in its Accept header.
+func acceptsEventStream(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept") {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			if strings.EqualFold(strings.TrimSpace(mt), "text/event-stream") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *Server) chunk(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	c, err := s.eng.Chunk(ctx, r.PathValue("id"))
+	if err != nil {
+		s.engineError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, c)
+}
+
+func (s *Server) note(w http.ResponseWriter, r *http.Request) {
+	file := r.URL.Query().Get("file")
+	if strings.TrimSpace(file) == "" {
+		writeError(w, r, http.StatusBadRequest, `the "file" parameter is required`)
+		return
+	}
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	n, err := s.eng.Note(ctx, file)
+	if err != nil {
+		s.engineError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, n)
+}
+
+func (s *Server) compendium(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	all, err := s.eng.Compendium(ctx)
+	if err != nil {
+		s.engineError(w, r, err)
+		return
+	}
+	if all == nil {
+		all = []oraculo.CompendiumEntry{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"entities": all})
+}
+
+func (s *Server) entity(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimSpace(r.PathValue("name"))
+	if name == "" {
+		writeError(w, r, http.StatusNotFound, "not found")
+		return
+	}
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	en, found, err := s.eng.FindEntity(ctx, name)
+	if err != nil {
+		s.engineError(w, r, err)
+		return
+	}
+	if !found {
+		writeError(w, r, http.StatusNotFound, "not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, en)
+}

@@ -1,0 +1,288 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/oraculo/oraculo"
+)
+
+// The models /v1/models offers: Oráculo with its chat model (or
+// extractive when it has none), and Oráculo always extractive.
+const (
+	ModelID           = "oraculo"
+	ModelIDExtractive = "oraculo-extractive"
+)
+
+// chatCompletionRequest is the part of an OpenAI chat completion request
+// Oráculo reads; every other field (temperature, tools...) is ignored.
+type chatCompletionRequest struct {
+	Model    string        `json:"model"`
+	Messages []chatMessage `json:"messages"`
+	Stream   bool          `json:"stream"`
+}
+
+type chatMessage struct {
+	Role    string      `json:"role"`
+	Content messageText `json:"content"`
+}
+
+// messageText is a message's content: a string, null, or an array of
+// parts whose "text" parts are joined (images and the like are ignored).
+type messageText string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (t *messageText) UnmarshalJSON(b []byte) error {
+	var s *string
+	if err := json.Unmarshal(b, &s); err == nil {
+		if s != nil {
+			*t = messageText(*s)
+		}
+		return nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(b, &parts); err != nil {
+		return errors.New("content must be a string or an array of content parts")
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Type == "text" {
+			texts = append(texts, p.Text)
+		}
+	}
+	*t = messageText(strings.Join(texts, "\n"))
+	return nil
+}
+
+// completion is an OpenAI chat.completion or chat.completion.chunk, with
+// Oráculo's additions: the cited evidence and the whole Answer.
+type completion struct {
+	ID        string            `json:"id"`
+	Object    string            `json:"object"`
+	Created   int64             `json:"created"`
+	Model     string            `json:"model"`
+	Choices   []any             `json:"choices"`             // messageChoice or deltaChoice
+	Citations *[]sourceCitation `json:"citations,omitempty"` // set: "[]" when none
+	Oraculo   *oraculo.Answer   `json:"oraculo,omitempty"`
+}
+
+// messageChoice is a chat.completion's choice.
+type messageChoice struct {
+	Index        int            `json:"index"`
+	Message      map[string]any `json:"message"`
+	FinishReason string         `json:"finish_reason"`
+	Logprobs     any            `json:"logprobs"`
+}
+
+// deltaChoice is a chat.completion.chunk's choice; FinishReason is null
+// until the last chunk.
+type deltaChoice struct {
+	Index        int            `json:"index"`
+	Delta        map[string]any `json:"delta"`
+	FinishReason *string        `json:"finish_reason"`
+	Logprobs     any            `json:"logprobs"`
+}
+
+// sourceCitation is one source an answer cites, numbered as in the
+// answer's source list, with the evidence it names.
+type sourceCitation struct {
+	Index int    `json:"index"`
+	Label string `json:"label"`
+	ID    string `json:"id"`
+	File  string `json:"file"`
+	Kind  string `json:"kind"`
+	Text  string `json:"text,omitempty"`
+}
+
+// chatCompletions answers the last user message as a question, the
+// earlier user and assistant messages being the conversation's history.
+//
+// The content is the verified answer followed by a list of the cited
+// sources. Streamed, the chunks carry that same verified text, sent once
+// Ask has returned (with comment heartbeats while it works): the raw
+// generation is not relayed, because verification may remove citations
+// from it, and a chat front end cannot take back text it has shown. The
+// final chunk carries finish_reason "stop", the citations and the Answer.
+func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
+	var req chatCompletionRequest
+	if !decode(w, r, &req, false) {
+		return
+	}
+	question, history, err := conversation(req.Messages)
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
+	model := ModelID
+	opts := oraculo.AskOptions{History: history}
+	if req.Model == ModelIDExtractive {
+		model, opts.Extractive = ModelIDExtractive, true
+	}
+	base := completion{ID: "chatcmpl-" + infoFrom(r.Context()).id, Created: time.Now().Unix(), Model: model}
+	ctx, cancel := withTimeout(r, s.cfg.AskTimeout)
+	defer cancel()
+	if !req.Stream {
+		a, err := s.eng.Ask(ctx, question, opts)
+		if err != nil {
+			s.engineError(w, r, err)
+			return
+		}
+		c := base
+		c.Object = "chat.completion"
+		content, cites := completionContent(a)
+		c.Choices = []any{messageChoice{Message: map[string]any{"role": "assistant", "content": content}, FinishReason: "stop"}}
+		c.Citations, c.Oraculo = &cites, a
+		writeJSON(w, http.StatusOK, c)
+		return
+	}
+	st := startStream(w)
+	chunk := func(delta map[string]any, finish *string) completion {
+		c := base
+		c.Object = "chat.completion.chunk"
+		c.Choices = []any{deltaChoice{Delta: delta, FinishReason: finish}}
+		return c
+	}
+	st.data(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	a, err := s.runAsk(ctx, question, opts, nil, func() { st.comment("keep-alive") })
+	if err != nil {
+		st.data(openAIError(http.StatusInternalServerError, s.streamError(r, err)))
+		st.data("[DONE]")
+		return
+	}
+	content, cites := completionContent(a)
+	for _, p := range pieces(content, 48) {
+		st.data(chunk(map[string]any{"content": p}, nil))
+	}
+	stop := "stop"
+	last := chunk(map[string]any{}, &stop)
+	last.Citations, last.Oraculo = &cites, a
+	st.data(last)
+	st.data("[DONE]")
+}
+
+// conversation splits OpenAI messages into the question (the last
+// message, the user's) and the earlier turns. System and tool messages
+// are ignored: Oráculo has its own instructions.
+func conversation(msgs []chatMessage) (string, []oraculo.Turn, error) {
+	if len(msgs) == 0 {
+		return "", nil, errors.New(`"messages" must not be empty`)
+	}
+	last := msgs[len(msgs)-1]
+	question := strings.TrimSpace(string(last.Content))
+	if last.Role != "user" || question == "" {
+		return "", nil, errors.New("the last message must be the user's question")
+	}
+	var turns []oraculo.Turn
+	for _, m := range msgs[:len(msgs)-1] {
+		text := strings.TrimSpace(string(m.Content))
+		switch {
+		case text == "":
+		case m.Role == "user":
+			turns = append(turns, oraculo.Turn{Question: text})
+		case m.Role == "assistant" && len(turns) > 0 && turns[len(turns)-1].Answer == "":
+			turns[len(turns)-1].Answer = stripSources(text)
+		}
+	}
+	return question, turns, nil
+}
+
+// sourcesHeading starts the source list completionContent appends, in the
+// answer's language.
+func sourcesHeading(lang string) string {
+	if lang == "es" {
+		return "**Fuentes:**"
+	}
+	return "**Sources:**"
+}
+
+// stripSources removes the source list from an answer Oráculo gave
+// earlier, so that the model sees its answer, not the list.
+func stripSources(text string) string {
+	for _, lang := range []string{"es", "en"} {
+		if i := strings.LastIndex(text, "\n\n"+sourcesHeading(lang)+"\n"); i >= 0 {
+			return strings.TrimSpace(text[:i])
+		}
+	}
+	return text
+}
+
+// completionContent is the message a chat front end shows: the verified
+// answer and, when it cites any, the numbered list of cited sources
+// (label and file); with the citations behind that list.
+func completionContent(a *oraculo.Answer) (string, []sourceCitation) {
+	byID := map[string]oraculo.Evidence{}
+	for _, ev := range a.Evidence {
+		byID[ev.ID] = ev
+	}
+	seen := map[string]bool{}
+	cites := []sourceCitation{}
+	for _, c := range a.Citations {
+		if !c.Valid || c.Evidence == nil || seen[*c.Evidence] {
+			continue
+		}
+		seen[*c.Evidence] = true
+		if ev, ok := byID[*c.Evidence]; ok {
+			cites = append(cites, sourceCitation{Index: len(cites) + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind, Text: ev.Text})
+		}
+	}
+	if len(cites) == 0 {
+		return a.Answer, []sourceCitation{}
+	}
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(a.Answer, "\n "))
+	b.WriteString("\n\n" + sourcesHeading(a.Lang) + "\n")
+	for _, c := range cites {
+		fmt.Fprintf(&b, "%d. [%s] · `%s`\n", c.Index, c.Label, c.File)
+	}
+	return strings.TrimSuffix(b.String(), "\n"), cites
+}
+
+// pieces cuts text, after white space, into pieces of about size bytes
+// that concatenate to it.
+func pieces(text string, size int) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(text); i++ {
+		if i-start >= size && isSpace(text[i-1]) && !isSpace(text[i]) {
+			out = append(out, text[start:i])
+			start = i
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\r' }
+
+// models lists the two models, as GET /v1/models does.
+func (s *Server) models(w http.ResponseWriter, r *http.Request) {
+	created := s.started.Unix()
+	data := []map[string]any{}
+	for _, id := range []string{ModelID, ModelIDExtractive} {
+		data = append(data, map[string]any{"id": id, "object": "model", "created": created, "owned_by": "oraculo"})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+}
+
+// openAIError is the OpenAI error body.
+func openAIError(status int, msg string) map[string]any {
+	typ, code := "invalid_request_error", any(nil)
+	switch {
+	case status == http.StatusUnauthorized:
+		code = "invalid_api_key"
+	case status == http.StatusNotFound:
+		code = "not_found"
+	case status >= 500:
+		typ = "server_error"
+	}
+	return map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": code}}
+}

@@ -1,0 +1,219 @@
+// Package server serves an [oraculo.Engine] over HTTP: a JSON API for
+// search, cited answers (streamed as server-sent events), chunks, notes
+// and the compendium; an OpenAI-compatible chat endpoint, so that chat
+// front ends can use Oráculo as a model; and mounts for the web page and
+// the MCP handler.
+//
+// Every request that reaches the engine carries its caller's role
+// ([oraculo.WithRole]), from the bearer token it presented; a player never
+// sees a DM-only note, and the server never echoes an engine error to a
+// player. Without tokens there is no authentication: every request is the
+// local user's, and only loopback clients are served.
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/retrieve"
+)
+
+// Defaults for [Config].
+const (
+	DefaultMaxBodyBytes = 1 << 20
+	DefaultAskTimeout   = 3 * time.Minute
+)
+
+// requestTimeout bounds every engine call but answers.
+const requestTimeout = 30 * time.Second
+
+// heartbeat is how often a stream that is waiting for the answer sends a
+// comment line, so that proxies and clients keep the connection open.
+var heartbeat = 15 * time.Second
+
+// Config configures a [Server].
+type Config struct {
+	Engine *oraculo.Engine
+	// Tokens are the accepted bearer tokens. Nil: no authentication, every
+	// request is the local user's (LocalRole) and only loopback clients,
+	// with a loopback Host and Origin, are served.
+	Tokens *Tokens
+	// LocalRole is every request's role when Tokens is nil (default
+	// oraculo.RoleDM).
+	LocalRole string
+	// Logger receives the access log and errors (default: discarded).
+	Logger *slog.Logger
+	// MaxBodyBytes limits request bodies (default 1 MiB); larger is 413.
+	MaxBodyBytes int64
+	// AskTimeout bounds one answer (default 3 minutes).
+	AskTimeout time.Duration
+	// Web, when set, serves every path outside /api/, /v1/ and /mcp,
+	// without authentication (it is the page that asks for a token).
+	Web http.Handler
+	// MCP, when set, is mounted at /mcp behind authentication.
+	MCP http.Handler
+	// Version is reported by /api/health.
+	Version string
+}
+
+// Server is the HTTP face of an engine. It is an http.Handler; Close stops
+// the background work it started.
+type Server struct {
+	cfg     Config
+	eng     *oraculo.Engine
+	log     *slog.Logger
+	mux     *http.ServeMux
+	handler http.Handler
+	started time.Time
+
+	// ctx lives as long as the server: background ingests run in it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	ingest ingestState
+}
+
+// New returns a server for cfg, with its routes and middleware. Callers
+// must Close it once the http.Server that used it has shut down.
+func New(cfg Config) *Server {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.AskTimeout <= 0 {
+		cfg.AskTimeout = DefaultAskTimeout
+	}
+	if cfg.LocalRole != oraculo.RolePlayer {
+		cfg.LocalRole = oraculo.RoleDM
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.routes()
+	var h http.Handler = s.mux
+	h = s.limitBody(h)
+	h = s.identify(h)
+	if cfg.Tokens == nil {
+		h = localOnly(h)
+	}
+	s.handler = s.observe(h)
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler.ServeHTTP(w, r)
+}
+
+// Close stops a background ingest, if one runs, and waits for it: after
+// Close the engine may be closed.
+func (s *Server) Close() error {
+	s.ingest.mu.Lock()
+	s.ingest.closed = true
+	s.ingest.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+	return nil
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /api/health", s.health)
+	m.Handle("GET /api/stats", s.auth(s.dmOnly(s.stats)))
+	m.Handle("POST /api/search", s.auth(s.search))
+	m.Handle("POST /api/ask", s.auth(s.ask))
+	m.Handle("GET /api/chunks/{id}", s.auth(s.chunk))
+	m.Handle("GET /api/note", s.auth(s.note))
+	m.Handle("GET /api/compendium", s.auth(s.compendium))
+	m.Handle("GET /api/compendium/{name...}", s.auth(s.entity))
+	m.Handle("POST /api/ingest", s.auth(s.dmOnly(s.startIngest)))
+	m.Handle("GET /api/ingest", s.auth(s.dmOnly(s.ingestStatus)))
+	m.Handle("POST /v1/chat/completions", s.auth(s.chatCompletions))
+	m.Handle("GET /v1/models", s.auth(s.models))
+	m.HandleFunc("/api/", s.notFound)
+	m.HandleFunc("/v1/", s.notFound)
+	if s.cfg.MCP != nil {
+		m.Handle("/mcp", s.auth(s.cfg.MCP.ServeHTTP))
+		m.Handle("/mcp/", s.auth(s.cfg.MCP.ServeHTTP))
+	}
+	if s.cfg.Web != nil {
+		m.Handle("/", s.cfg.Web)
+	} else {
+		m.HandleFunc("/", s.notFound)
+	}
+}
+
+// catchAll are the patterns that only say "nothing here".
+var catchAll = map[string]bool{"/api/": true, "/v1/": true, "/": true}
+
+// notFound answers 404, or 405 with Allow when the path exists for other
+// methods (the catch-all patterns hide the mux's own 405s).
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m == r.Method || (m == http.MethodGet && r.Method == http.MethodHead) {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, p := s.mux.Handler(probe); p != "" && !catchAll[p] {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, r, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	writeError(w, r, http.StatusNotFound, "not found")
+}
+
+// engineError answers an engine failure with [Server.failure]'s status and
+// message.
+func (s *Server) engineError(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := s.failure(r, err)
+	if status == statusClientClosed {
+		return
+	}
+	writeError(w, r, status, msg)
+}
+
+// failure maps an engine error to a status and a message. Nothing an
+// engine error says reaches a player: a missing or hidden chunk or note is
+// a plain "not found", and anything unexpected is logged and answered with
+// the request id only. A client that went away is statusClientClosed.
+func (s *Server) failure(r *http.Request, err error) (int, string) {
+	info := infoFrom(r.Context())
+	switch {
+	case errors.Is(err, index.ErrNoChunk), errors.Is(err, oraculo.ErrNoNote):
+		return http.StatusNotFound, "not found"
+	case errors.Is(err, retrieve.ErrUnknownPath), errors.Is(err, retrieve.ErrPathUnavailable):
+		// Names retrieval paths and models, never notes.
+		return http.StatusBadRequest, err.Error()
+	case errors.Is(err, oraculo.ErrNotIndexed):
+		return http.StatusConflict, "the index has no notes yet: run `oraculo ingest` first"
+	case r.Context().Err() != nil:
+		info.status = statusClientClosed
+		return statusClientClosed, "canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout, "the request took too long"
+	}
+	s.log.Error("engine error", "request_id", info.id, "path", r.URL.Path, "err", err)
+	if oraculo.RoleFrom(r.Context()) == oraculo.RoleDM {
+		return http.StatusInternalServerError, err.Error()
+	}
+	return http.StatusInternalServerError, "internal error (request " + info.id + ")"
+}
+
+// withTimeout returns the request's context bounded by d.
+func withTimeout(r *http.Request, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(r.Context(), d)
+}

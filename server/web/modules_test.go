@@ -1,0 +1,77 @@
+package web_test
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/oraculo/oraculo/server/web"
+)
+
+// The page's modules, run in the browser: the Markdown renderer (what it
+// allows, and that nothing in a note becomes markup) and the event-stream
+// parser.
+func TestPageModules(t *testing.T) {
+	exe := browserPath(t)
+	srv := httptest.NewServer(web.Handler())
+	t.Cleanup(srv.Close)
+	p := newPage(t, exe)
+	p.do("load the page", chromedp.Navigate(srv.URL+"/"))
+
+	render := func(md string) string {
+		t.Helper()
+		in, _ := json.Marshal(md)
+		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {
+			const { renderMarkdown } = await import("/static/markdown.js");
+			const box = document.createElement("div");
+			box.append(renderMarkdown(`+string(in)+`, { headingOffset: 2, cite: (x) => x === "Sesión 4" ? Object.assign(document.createElement("button"), { textContent: x }) : null }));
+			return box.innerHTML;
+		})()`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("rendering %q: %v", md, err)
+		}
+		return v
+	}
+	tests := []struct{ name, in, want string }{
+		{"paragraphs", "uno\ndos\n\ntres", "<p>uno<br>dos</p><p>tres</p>"},
+		{"emphasis", "**negrita** y *cursiva* y _otra_ y __más__", "<p><strong>negrita</strong> y <em>cursiva</em> y <em>otra</em> y <strong>más</strong></p>"},
+		{"underscores inside words", "snake_case_name", "<p>snake_case_name</p>"},
+		{"heading", "## Sesión 4 — El sello gris", `<h4 class="md-h">Sesión 4 — El sello gris</h4>`},
+		{"list", "- a\n- b\n  - c\n1. d", `<ul class="md-list"><li>a</li><li>b<ul class="md-list"><li>c</li></ul></li></ul><ol class="md-list"><li>d</li></ol>`},
+		{"citation", "Lo dice. [Sesión 4] [sic]", "<p>Lo dice. <button>Sesión 4</button> [sic]</p>"},
+		{"wiki link", "Ver [[NPCs/Leoric|Leoric]] y [[Caldemora]]", `<p>Ver <span class="md-wikilink">Leoric</span> y <span class="md-wikilink">Caldemora</span></p>`},
+		{"link keeps its words", "[aquí](javascript:alert(1))", `<p><span class="md-link">aquí</span></p>`},
+		{"html is text", `<img src=x onerror="alert(1)"><script>alert(2)</script>`, `<p>&lt;img src=x onerror="alert(1)"&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p>`},
+		{"html in emphasis", `**<b onclick=x>hi</b>**`, `<p><strong>&lt;b onclick=x&gt;hi&lt;/b&gt;</strong></p>`},
+		{"code", "`<x>` y\n```\n<y>\n```", "<p><code>&lt;x&gt;</code> y</p><pre class=\"md-code\"><code>&lt;y&gt;</code></pre>"},
+		{"quote and rule", "> dicho\n\n---", "<blockquote><p>dicho</p></blockquote><hr>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := render(tt.in); got != tt.want {
+				t.Errorf("renderMarkdown(%q)\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+		})
+	}
+
+	// The stream arrives cut anywhere, CRLF included, with comments, and
+	// may end without the final blank line.
+	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {
+		const { parseSSE } = await import("/static/api.js");
+		const parts = ["event: delta\r\ndata: {\"text\":\"Ho\"}\r", "\n\r\n: ping\n\nevent: del", "ta\ndata: {\"text\":\"la\"}\n\nevent: answer\ndata: {\"a\":1,\n", "data: \"b\":2}\n\nevent: answer\ndata: last"];
+		const enc = new TextEncoder();
+		const body = new ReadableStream({ start(c) { for (const p of parts) c.enqueue(enc.encode(p)); c.close(); } });
+		const out = [];
+		await parseSSE(body, (event, data) => out.push(event + "=" + data));
+		return JSON.stringify(out);
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `["delta={\"text\":\"Ho\"}","delta={\"text\":\"la\"}","answer={\"a\":1,\n\"b\":2}","answer=last"]`
+	if got != want {
+		t.Errorf("parseSSE events\n got %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,778 @@
+// Oráculo's chat page: a conversation with the notes, streamed answers
+// whose citations open the cited passage beside them.
+
+import { APIError, createAPI } from "./api.js";
+import { languages, pickLanguage, translator } from "./i18n.js";
+import { renderInline, renderMarkdown } from "./markdown.js";
+
+const TOKEN_KEY = "oraculo.token";
+const LANG_KEY = "oraculo.lang";
+const HISTORY_TURNS = 8; // earlier turns sent with a question
+const CANDIDATES_SHOWN = 10; // rows of the trace's table before "show all"
+const NARROW = window.matchMedia("(max-width: 959px)");
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k === "testid") e.dataset.testid = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  e.append(...children.filter((c) => c != null && c !== false));
+  return e;
+}
+
+function storage(kind) {
+  try {
+    return window[kind];
+  } catch {
+    return null; // storage disabled: the page still works, it just forgets
+  }
+}
+const local = storage("localStorage");
+
+const state = {
+  lang: pickLanguage(location.search, local?.getItem(LANG_KEY), navigator.languages || [navigator.language]),
+  t: null,
+  token: local?.getItem(TOKEN_KEY) || "",
+  auth: false,
+  role: "",
+  turns: [],
+  pending: null, // {turn, controller}
+  panel: null, // {ref, opener, view: "chunk" | "note"}
+  chunks: new Map(), // id -> Promise of the chunk
+  seq: 0,
+};
+state.t = translator(state.lang);
+const t = (...a) => state.t(...a);
+
+const api = createAPI(() => state.token);
+
+const ui = {
+  conversation: $('[data-testid="conversation"]'),
+  empty: $('[data-testid="empty-state"]'),
+  form: $('[data-testid="ask-form"]'),
+  input: $('[data-testid="question-input"]'),
+  submit: $('[data-testid="ask-submit"]'),
+  stop: $('[data-testid="ask-stop"]'),
+  chat: $('[data-testid="chat"]'),
+  banner: $('[data-testid="server-banner"]'),
+  role: $('[data-testid="role"]'),
+  signin: $('[data-testid="signin"]'),
+  signinForm: $('[data-testid="signin-form"]'),
+  signinError: $('[data-testid="signin-error"]'),
+  token: $('[data-testid="token-input"]'),
+  signOut: $('[data-testid="sign-out"]'),
+  newConversation: $('[data-testid="new-conversation"]'),
+  layout: $('[data-testid="layout"]'),
+  panel: $('[data-testid="passage-panel"]'),
+  panelLabel: $('[data-testid="passage-label"]'),
+  panelBody: $('[data-testid="passage-body"]'),
+  panelClose: $('[data-testid="passage-close"]'),
+  backdrop: $('[data-testid="passage-backdrop"]'),
+};
+
+// ---------------------------------------------------------------- language
+
+function applyStaticStrings() {
+  document.documentElement.lang = state.lang;
+  document.title = `${t("title")} · ${t("tagline")}`;
+  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll("[data-i18n-label]")) e.setAttribute("aria-label", t(e.dataset.i18nLabel));
+  for (const e of document.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const b of document.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === state.lang));
+  renderRole();
+}
+
+function setLanguage(lang) {
+  if (!languages.includes(lang) || lang === state.lang) return;
+  state.lang = lang;
+  state.t = translator(lang);
+  local?.setItem(LANG_KEY, lang);
+  const url = new URL(location.href);
+  if (url.searchParams.has("lang")) {
+    url.searchParams.set("lang", lang);
+    history.replaceState(null, "", url);
+  }
+  applyStaticStrings();
+  for (const turn of state.turns) renderTurn(turn);
+  if (state.panel) renderPanel();
+}
+
+// ---------------------------------------------------------------- auth
+
+function renderRole() {
+  const r = state.role === "dm" ? t("roleDM") : state.role === "player" ? t("rolePlayer") : "";
+  ui.role.textContent = r;
+  ui.role.title = r;
+  ui.role.hidden = !r;
+  ui.signOut.hidden = !(state.auth && state.token);
+}
+
+function showSignIn(message) {
+  ui.signin.hidden = false;
+  ui.chat.hidden = true;
+  ui.newConversation.hidden = true;
+  ui.signinError.textContent = message || "";
+  ui.signinError.hidden = !message;
+  renderRole();
+  ui.token.focus();
+}
+
+function hideSignIn() {
+  ui.signin.hidden = true;
+  ui.chat.hidden = false;
+  ui.newConversation.hidden = false;
+  renderRole();
+}
+
+async function checkHealth() {
+  try {
+    const h = await api.health();
+    ui.banner.hidden = true;
+    state.auth = !!h.auth;
+    state.role = h.role || "";
+    if (state.auth && !state.token) showSignIn();
+    else if (state.auth && !state.role) {
+      // The server names the role of a token it accepts: none, and the
+      // token is wrong or was revoked.
+      forgetToken();
+      showSignIn(t("tokenWrong"));
+    } else hideSignIn();
+  } catch (err) {
+    if (err instanceof APIError && err.code === "unauthorized") {
+      state.auth = true;
+      forgetToken();
+      showSignIn(t("tokenWrong"));
+      return;
+    }
+    ui.banner.textContent = t("serverDown");
+    ui.banner.hidden = false;
+  }
+}
+
+function forgetToken() {
+  state.token = "";
+  state.role = "";
+  local?.removeItem(TOKEN_KEY);
+}
+
+ui.signinForm.addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const token = ui.token.value.trim();
+  if (!token) {
+    ui.token.focus();
+    return;
+  }
+  state.token = token;
+  local?.setItem(TOKEN_KEY, token);
+  ui.token.value = "";
+  await checkHealth();
+  if (ui.signin.hidden) ui.input.focus();
+});
+
+ui.signOut.addEventListener("click", () => {
+  stopPending();
+  forgetToken();
+  resetConversation();
+  showSignIn();
+});
+
+// ---------------------------------------------------------------- asking
+
+function historyFor(turn) {
+  return state.turns
+    .filter((x) => x !== turn && x.status === "done" && x.answer)
+    .slice(-HISTORY_TURNS)
+    .map((x) => ({ question: x.question, answer: x.answer.answer || "", query: x.answer.query || x.question }));
+}
+
+function setPending(p) {
+  state.pending = p;
+  ui.submit.hidden = !!p;
+  ui.stop.hidden = !p;
+  ui.form.setAttribute("aria-busy", String(!!p));
+}
+
+function stopPending() {
+  state.pending?.controller.abort();
+}
+
+async function ask(question) {
+  if (state.pending || !question.trim()) return;
+  const turn = { id: ++state.seq, question: question.trim(), status: "thinking", draft: "", deltas: 0, answer: null, error: null };
+  state.turns.push(turn);
+  ui.empty.hidden = true;
+  turn.li = el("li", { class: "turn", testid: "turn" });
+  ui.conversation.append(turn.li);
+  renderTurn(turn);
+  turn.li.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+
+  const controller = new AbortController();
+  const hadFocus = document.activeElement === ui.input || document.activeElement === ui.submit;
+  setPending({ turn, controller });
+  try {
+    turn.answer = await api.ask(
+      { question: turn.question, history: historyFor(turn), lang: "" },
+      {
+        signal: controller.signal,
+        onDelta(text) {
+          turn.draft += text;
+          turn.deltas++;
+          if (turn.status === "thinking") {
+            turn.status = "streaming";
+            renderTurn(turn);
+          } else scheduleDraft(turn);
+        },
+      },
+    );
+    turn.status = "done";
+    ui.banner.hidden = true;
+  } catch (err) {
+    if (err && err.name === "AbortError") {
+      turn.status = "stopped";
+    } else {
+      turn.status = "error";
+      turn.error = err;
+      if (err instanceof APIError && err.code === "unauthorized") {
+        state.auth = true;
+        forgetToken();
+        showSignIn(t("tokenWrong"));
+      }
+    }
+  } finally {
+    setPending(null);
+  }
+  renderTurn(turn);
+  if (hadFocus && !ui.chat.hidden) ui.input.focus();
+}
+
+ui.form.addEventListener("submit", (e) => {
+  e.preventDefault();
+  const q = ui.input.value;
+  if (!q.trim()) {
+    ui.input.focus();
+    return;
+  }
+  ui.input.value = "";
+  autosize();
+  ask(q);
+});
+
+ui.input.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    ui.form.requestSubmit();
+  }
+});
+
+function autosize() {
+  ui.input.style.height = "auto";
+  ui.input.style.height = `${Math.min(ui.input.scrollHeight, 200)}px`;
+}
+ui.input.addEventListener("input", autosize);
+
+ui.stop.addEventListener("click", () => {
+  stopPending();
+  ui.input.focus();
+});
+
+function resetConversation() {
+  stopPending();
+  closePanel(false);
+  state.turns = [];
+  ui.conversation.replaceChildren();
+  ui.empty.hidden = false;
+}
+
+ui.newConversation.addEventListener("click", () => {
+  resetConversation();
+  ui.input.value = "";
+  autosize();
+  if (!ui.chat.hidden) ui.input.focus();
+});
+
+for (const b of document.querySelectorAll("[data-lang]")) {
+  b.addEventListener("click", () => setLanguage(b.dataset.lang));
+}
+
+// ---------------------------------------------------------------- rendering a turn
+
+function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function scheduleDraft(turn) {
+  if (turn.frame) return;
+  turn.frame = requestAnimationFrame(() => {
+    turn.frame = 0;
+    if (turn.status !== "streaming" || !turn.textEl) return;
+    const nearBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 120;
+    turn.textEl.replaceChildren(renderMarkdown(turn.draft, { cite: pendingCite }));
+    if (nearBottom) window.scrollTo({ top: document.documentElement.scrollHeight });
+  });
+}
+
+// While streaming, citations are not yet verified: shown, not clickable.
+function pendingCite(inner) {
+  return el("span", { class: "cite pending", text: inner });
+}
+
+function normLabel(s) {
+  return String(s ?? "").normalize("NFC").trim().toLowerCase();
+}
+
+/** refs maps each citable label of an answer to what it names. */
+function refsOf(answer) {
+  const refs = new Map();
+  for (const e of answer.evidence || []) {
+    if (e && e.id && !refs.has(normLabel(e.label))) refs.set(normLabel(e.label), { id: e.id, label: e.label, kind: e.kind, file: e.file });
+  }
+  for (const c of answer.citations || []) {
+    if (c && c.valid !== false && c.evidence && !refs.has(normLabel(c.label))) {
+      const ev = (answer.evidence || []).find((e) => e.id === c.evidence);
+      refs.set(normLabel(c.label), { id: c.evidence, label: ev ? ev.label : c.label, kind: c.kind || ev?.kind, file: ev?.file });
+    }
+  }
+  return refs;
+}
+
+function citeButton(ref, written) {
+  const b = el(
+    "button",
+    {
+      type: "button",
+      class: `cite${ref.kind === "summary" ? " summary" : ""}`,
+      testid: "citation",
+      "data-evidence": ref.id,
+      "data-label": ref.label,
+      "data-kind": ref.kind || "full",
+      "aria-controls": "passage",
+      "aria-expanded": "false",
+      "aria-label": t("citeOpen", ref.label) + (ref.kind === "summary" ? ` (${t("citeSummary")})` : ""),
+    },
+    written,
+  );
+  if (ref.kind === "summary") b.append(el("span", { class: "cite-kind", "aria-hidden": "true", text: t("citeSummary") }));
+  b.addEventListener("click", () => openPassage(ref, b));
+  return b;
+}
+
+function answerCite(refs) {
+  return (inner) => {
+    const parts = inner.split(/\s*;\s*/);
+    const found = parts.map((p) => refs.get(normLabel(p)));
+    if (!found.some(Boolean)) return null;
+    const group = el("span", { class: "cite-group" });
+    parts.forEach((p, i) => {
+      if (i > 0) group.append(" ");
+      group.append(found[i] ? citeButton(found[i], p.trim()) : el("span", { class: "cite plain", text: p }));
+    });
+    return group;
+  };
+}
+
+function renderTurn(turn) {
+  const li = turn.li;
+  li.dataset.state = turn.status;
+  const question = el(
+    "div",
+    { class: "bubble question", testid: "turn-question" },
+    el("h3", { class: "visually-hidden", text: t("you") }),
+    el("p", { text: turn.question }),
+  );
+  const busy = turn.status === "thinking" || turn.status === "streaming";
+  const article = el("article", {
+    class: "bubble answer",
+    testid: "turn-answer",
+    "data-state": turn.status,
+    "data-deltas": String(turn.deltas),
+    "aria-labelledby": `answer-h-${turn.id}`,
+  });
+  article.append(el("h3", { class: "visually-hidden", id: `answer-h-${turn.id}`, text: t("oracle") }));
+
+  const status = el("p", { class: "status", role: "status", testid: "thinking" });
+  if (busy) {
+    status.append(el("span", { class: "dots", "aria-hidden": "true" }, el("span"), el("span"), el("span")), " ", turn.status === "thinking" ? t("thinking") : t("writing"));
+  }
+  article.append(status);
+
+  const text = el("div", { class: `answer-text md${turn.status === "streaming" ? " draft" : ""}`, testid: "answer-text", "aria-live": "polite", "aria-busy": String(busy) });
+  turn.textEl = text;
+  article.append(text);
+
+  if (turn.status === "streaming" || turn.status === "stopped") {
+    text.append(renderMarkdown(turn.draft, { cite: pendingCite }));
+  }
+  if (turn.status === "stopped") {
+    article.append(el("p", { class: "note", text: t("stopped") }));
+  }
+  if (turn.status === "error") {
+    if (turn.draft) text.append(renderMarkdown(turn.draft, { cite: pendingCite }));
+    article.append(renderError(turn));
+  }
+  if (turn.status === "done") {
+    const a = turn.answer || {};
+    // Screen readers then read the answer in its own language.
+    if (a.lang) text.lang = a.lang;
+    text.append(renderMarkdown(a.answer || "", { cite: answerCite(refsOf(a)) }));
+    article.append(...renderAnswerNotes(a));
+    article.append(renderTrace(a));
+  }
+  li.replaceChildren(question, article);
+}
+
+function renderError(turn) {
+  const err = turn.error;
+  let msg;
+  if (err instanceof APIError) {
+    if (err.code === "network") msg = t("errorNetwork");
+    else if (err.code === "stream") msg = t("errorStream");
+    else if (err.code === "unauthorized") msg = t("errorUnauthorized");
+    else msg = err.message || t("errorStatus", err.status);
+    if (err.code === "status" && err.message && err.status >= 400) msg = `${t("errorStatus", err.status)} ${err.message}`;
+  } else {
+    msg = String(err && err.message ? err.message : err);
+  }
+  const retry = el("button", { type: "button", class: "btn small", testid: "retry", text: t("retry") });
+  retry.addEventListener("click", () => {
+    const i = state.turns.indexOf(turn);
+    if (i >= 0) state.turns.splice(i, 1);
+    turn.li.remove();
+    ask(turn.question);
+  });
+  return el("div", { class: "error", role: "alert", testid: "turn-error" }, el("p", { text: msg }), retry);
+}
+
+function renderAnswerNotes(a) {
+  const out = [];
+  const meta = el("p", { class: "answer-meta", testid: "answer-mode" });
+  if (a.abstained) meta.append(el("span", { class: "badge abstained", text: t("abstained") }));
+  else if (a.mode === "extractive") meta.append(t("extractive"));
+  else meta.append(t("generatedBy", a.model));
+  out.push(meta);
+
+  const removed = a.removed_citations || [];
+  const uncited = a.uncited || [];
+  const warnings = a.warnings || [];
+  if (!removed.length && !uncited.length && !warnings.length) return out;
+  const notes = el("div", { class: "answer-notes", testid: "answer-notes" });
+  if (removed.length) {
+    const p = el("p", { class: "note", testid: "removed-citations" }, t("removed", removed.length), " ");
+    removed.forEach((c, i) => {
+      if (i > 0) p.append(", ");
+      p.append(el("del", { text: `[${c.label}]` }));
+    });
+    notes.append(p);
+  }
+  if (uncited.length) {
+    const d = el("details", { class: "note", testid: "uncited" }, el("summary", { text: t("uncited", uncited.length) }));
+    const ul = el("ul");
+    for (const s of uncited) ul.append(renderInline(el("li"), s, null));
+    d.append(ul);
+    notes.append(d);
+  }
+  if (warnings.length) {
+    const d = el("details", { class: "note", testid: "warnings" }, el("summary", { text: t("warnings") }));
+    const ul = el("ul");
+    for (const w of warnings) ul.append(el("li", { text: w }));
+    d.append(ul);
+    notes.append(d);
+  }
+  out.push(notes);
+  return out;
+}
+
+function fmtMs(v) {
+  const n = Number(v) || 0;
+  return t("ms", n.toLocaleString(state.lang, { maximumFractionDigits: n < 10 ? 1 : 0 }));
+}
+
+const PATH_KEYS = { bm25: "pathBM25", dense: "pathDense", entity: "pathEntity" };
+
+function renderTrace(a) {
+  const details = el("details", { class: "trace", testid: "trace" }, el("summary", { testid: "trace-toggle", text: t("trace") }));
+  const dl = el("dl", { class: "facts" });
+  const fact = (label, ...value) => dl.append(el("dt", { text: label }), el("dd", {}, ...value));
+
+  const q = el("q", { testid: "trace-query", text: a.query || a.question || "" });
+  fact(t("traceQuery"), q, a.follow_up ? el("span", { class: "muted block", testid: "trace-follow-up", text: t("traceFollowUp") }) : null);
+
+  const r = a.rerank || {};
+  const rerankText = r.reranked ? t("traceReranked", r.reranker || "?") : t("traceNotReranked", r.reranker || "none");
+  fact(t("traceRerank"), el("span", { testid: "trace-rerank", text: rerankText + (r.fallback ? ` ${t("traceFallback", r.fallback)}` : "") }));
+
+  if (a.context) fact(t("traceContext"), t("traceContextValue", { full: a.context.full ?? 0, summaries: a.context.summaries ?? 0, words: a.context.words ?? 0 }));
+
+  const tm = a.timings || {};
+  const names = t("timingNames");
+  const order = ["search", "rerank", "answer", "verify", "total"].filter((k) => k in tm);
+  if (order.length) fact(t("traceTimings"), order.map((k) => `${names[k] || k} ${fmtMs(tm[k])}`).join(" · "));
+  details.append(dl);
+
+  const cands = a.candidates || [];
+  if (cands.length) {
+    const delivered = new Map((a.evidence || []).map((e) => [e.id, e.kind]));
+    details.append(el("h4", { text: t("traceCandidates") }));
+    const tbody = el("tbody");
+    cands.forEach((c, i) => {
+      const kind = delivered.get(c.id) || "no";
+      const paths = el("span", { class: "paths" });
+      for (const [name, rank] of Object.entries(c.paths || {})) {
+        paths.append(el("span", { class: `path path-${name}`, title: name, text: `${PATH_KEYS[name] ? t(PATH_KEYS[name]) : name} #${rank}` }), " ");
+      }
+      const open = el("button", { type: "button", class: "link", testid: "candidate-open", text: c.label || c.id });
+      open.addEventListener("click", () => openPassage({ id: c.id, label: c.label || c.id, kind: kind === "summary" ? "summary" : "full", file: c.file }, open));
+      const deliveredText = kind === "full" ? t("deliveredFull") : kind === "summary" ? t("deliveredSummary") : t("deliveredNo");
+      tbody.append(
+        el(
+          "tr",
+          { testid: "candidate", "data-delivered": kind, "data-id": c.id, hidden: i >= CANDIDATES_SHOWN },
+          el("td", { class: "num", text: String(c.rank ?? "") }),
+          el("td", { class: "cand-passage" }, open, el("span", { class: "file", text: c.file || "" })),
+          el("td", { class: "cand-paths" }, paths),
+          el("td", { class: "cand-delivered" }, el("span", { class: `badge delivered-${kind}`, text: deliveredText })),
+        ),
+      );
+    });
+    const table = el(
+      "table",
+      { testid: "trace-candidates" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", { scope: "col", class: "num", text: t("colRank") }),
+          el("th", { scope: "col", text: t("colPassage") }),
+          el("th", { scope: "col", text: t("colPaths") }),
+          el("th", { scope: "col", text: t("colDelivered") }),
+        ),
+      ),
+      tbody,
+    );
+    details.append(el("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": t("traceCandidates") }, table));
+    if (cands.length > CANDIDATES_SHOWN) {
+      const more = el("button", { type: "button", class: "btn small more", testid: "candidates-more", text: t("showAll", cands.length) });
+      more.addEventListener("click", () => {
+        for (const row of tbody.querySelectorAll("tr[hidden]")) row.hidden = false;
+        more.remove();
+        tbody.rows[CANDIDATES_SHOWN]?.querySelector("button")?.focus();
+      });
+      details.append(el("p", { class: "more-row" }, more));
+    }
+  }
+  return details;
+}
+
+// ---------------------------------------------------------------- the passage panel
+
+function fetchChunk(id) {
+  if (!state.chunks.has(id)) {
+    const p = api.chunk(id);
+    state.chunks.set(id, p);
+    p.catch(() => state.chunks.delete(id)); // a failure is not remembered
+  }
+  return state.chunks.get(id);
+}
+
+function openPassage(ref, opener) {
+  const previous = state.panel?.opener;
+  if (previous && previous !== opener) previous.setAttribute("aria-expanded", "false");
+  opener?.setAttribute("aria-expanded", "true");
+  state.panel = { ref, opener, view: "chunk", chunk: null, note: null, error: null };
+  ui.panel.hidden = false;
+  ui.layout.classList.add("has-panel");
+  syncPanelMode();
+  renderPanel();
+  ui.panelLabel.focus({ preventScroll: NARROW.matches });
+  const panel = state.panel;
+  fetchChunk(ref.id).then(
+    (chunk) => {
+      if (state.panel !== panel) return;
+      panel.chunk = chunk;
+      renderPanel();
+    },
+    (err) => {
+      if (state.panel !== panel) return;
+      panel.error = err;
+      renderPanel();
+    },
+  );
+}
+
+function closePanel(restoreFocus = true) {
+  if (!state.panel) return;
+  const { opener, ref } = state.panel;
+  const id = ref.id;
+  opener?.setAttribute("aria-expanded", "false");
+  state.panel = null;
+  ui.panel.hidden = true;
+  ui.backdrop.hidden = true;
+  ui.layout.classList.remove("has-panel");
+  document.documentElement.classList.remove("sheet-open");
+  if (!restoreFocus) return;
+  if (opener && opener.isConnected) opener.focus();
+  else {
+    // The answer was drawn again (a language switch): its first citation
+    // of the same passage stands in for the button that opened it.
+    const twin = document.querySelector(`[data-testid="citation"][data-evidence="${CSS.escape(id)}"]`);
+    (twin || ui.input).focus();
+  }
+}
+
+// On a phone the panel is a modal bottom sheet; beside the answer it is a
+// plain complementary region.
+function syncPanelMode() {
+  const sheet = NARROW.matches && !!state.panel;
+  ui.backdrop.hidden = !sheet;
+  document.documentElement.classList.toggle("sheet-open", sheet);
+  if (sheet) {
+    ui.panel.setAttribute("role", "dialog");
+    ui.panel.setAttribute("aria-modal", "true");
+  } else {
+    ui.panel.removeAttribute("role");
+    ui.panel.removeAttribute("aria-modal");
+  }
+}
+NARROW.addEventListener("change", syncPanelMode);
+
+function headingsList(headings) {
+  const ol = el("ol", { class: "crumbs", testid: "passage-headings" });
+  for (const h of headings || []) ol.append(el("li", { text: h }));
+  return ol;
+}
+
+function renderPanel() {
+  const p = state.panel;
+  if (!p) return;
+  const chunk = p.chunk;
+  ui.panelLabel.textContent = chunk?.label || p.ref.label;
+  ui.panel.dataset.chunkId = p.ref.id;
+  ui.panel.dataset.state = p.error ? "error" : chunk ? "ready" : "loading";
+  const body = [];
+  if (p.ref.kind === "summary") {
+    body.push(
+      el("p", { class: "summary-note", testid: "passage-summary" }, el("span", { class: "badge summary", text: t("summaryBadge") }), " ", t("summaryNote")),
+    );
+  }
+  if (p.error) {
+    const msg = p.error instanceof APIError && p.error.status === 404 ? t("notFound") : p.error.message || t("errorNetwork");
+    body.push(el("p", { class: "error", role: "alert", testid: "passage-error", text: msg }));
+    ui.panelBody.replaceChildren(...body);
+    return;
+  }
+  if (!chunk) {
+    body.push(el("p", { class: "muted", testid: "passage-loading", text: t("loading") }));
+    ui.panelBody.replaceChildren(...body);
+    return;
+  }
+  const meta = el("dl", { class: "passage-meta" }, el("dt", { text: t("file") }), el("dd", {}, el("span", { class: "file", testid: "passage-file", text: chunk.file || p.ref.file || "" })));
+  const extra = [];
+  // The session, unless the label already says which one it is.
+  if (chunk.session != null && !new RegExp(`\\b${chunk.session}\\b`).test(chunk.label || "")) extra.push(t("session", chunk.session));
+  if (chunk.words) extra.push(t("words", chunk.words));
+  body.push(meta);
+  if (chunk.headings && chunk.headings.length) body.push(headingsList(chunk.headings));
+  if (extra.length) body.push(el("p", { class: "muted small", text: extra.join(" · ") }));
+
+  if (p.view === "note") {
+    body.push(renderNote(p));
+  } else {
+    body.push(el("div", { class: "md passage-text", testid: "passage-text" }, renderMarkdown(chunk.text || "", { headingOffset: 2 })));
+  }
+  const file = chunk.file || p.ref.file;
+  if (file) {
+    const toggle = el("button", { type: "button", class: "btn small", testid: p.view === "note" ? "passage-back" : "passage-load-note", text: p.view === "note" ? t("backToPassage") : t("loadNote") });
+    toggle.addEventListener("click", () => (p.view === "note" ? showChunkView(p) : loadNote(p, file)));
+    body.push(el("p", { class: "passage-actions" }, toggle));
+  }
+  ui.panelBody.replaceChildren(...body);
+}
+
+function renderNote(p) {
+  const section = el("section", { class: "note-view", testid: "passage-note", "aria-labelledby": "note-title" });
+  if (p.noteError) {
+    section.append(el("p", { class: "error", role: "alert", text: p.noteError.message || t("errorNetwork") }));
+    return section;
+  }
+  if (!p.note) {
+    section.append(el("p", { class: "muted", text: t("loading") }));
+    return section;
+  }
+  section.append(el("h3", { id: "note-title", tabindex: "-1", text: t("noteTitle", p.note.title || p.note.file) }));
+  for (const c of p.note.chunks || []) {
+    const current = c.id === p.ref.id;
+    const part = el("article", { class: `note-chunk${current ? " current" : ""}`, "data-id": c.id, "aria-current": current ? "true" : null });
+    part.append(el("p", { class: "note-chunk-label", text: c.label }));
+    part.append(el("div", { class: "md" }, renderMarkdown(c.text || "", { headingOffset: 3 })));
+    section.append(part);
+  }
+  return section;
+}
+
+async function loadNote(p, file) {
+  p.view = "note";
+  renderPanel();
+  if (!p.note) {
+    try {
+      p.note = await api.note(file);
+    } catch (err) {
+      p.noteError = err;
+    }
+    if (state.panel !== p || p.view !== "note") return;
+    renderPanel();
+  }
+  const title = $("#note-title", ui.panelBody);
+  const current = $(".note-chunk.current", ui.panelBody);
+  title?.focus({ preventScroll: true });
+  (current || title)?.scrollIntoView({ block: "start" });
+}
+
+function showChunkView(p) {
+  p.view = "chunk";
+  renderPanel();
+  ui.panelLabel.focus();
+}
+
+ui.panelClose.addEventListener("click", () => closePanel());
+ui.backdrop.addEventListener("click", () => closePanel());
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && state.panel) {
+    e.preventDefault();
+    closePanel();
+    return;
+  }
+  // Keep Tab inside the bottom sheet while it covers the page.
+  if (e.key === "Tab" && state.panel && NARROW.matches) {
+    const focusables = [...ui.panel.querySelectorAll('button, [href], summary, [tabindex]:not([tabindex="-1"])')].filter((x) => !x.closest("[hidden]"));
+    if (!focusables.length) return;
+    const first = focusables[0];
+    const last = focusables[focusables.length - 1];
+    if (!ui.panel.contains(document.activeElement)) {
+      e.preventDefault();
+      first.focus();
+    } else if (e.shiftKey && (document.activeElement === first || document.activeElement === ui.panelLabel)) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+});
+
+// ---------------------------------------------------------------- start
+
+applyStaticStrings();
+autosize();
+checkHealth();
+ui.input.focus({ preventScroll: true });
+document.documentElement.dataset.ready = "true";

@@ -1,0 +1,201 @@
+// A small, safe Markdown renderer for notes and answers. It builds DOM
+// nodes and sets only textContent, never innerHTML, so nothing in a note
+// can become markup: what it allows is paragraphs, headings, lists,
+// quotes, rules, code, bold, italics and Obsidian links shown as text.
+
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(?:\[([ xX])\]\s+)?(.*)$/;
+const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
+const FENCE = /^\s{0,3}(```|~~~)/;
+const QUOTE = /^\s{0,3}>\s?(.*)$/;
+const TABLE = /^\s*\|.*\|\s*$/;
+
+// One alternative per inline construct; the group that matched says which.
+const INLINE = new RegExp(
+  [
+    "(`+)([\\s\\S]*?[^`])\\1(?!`)", // 1,2 code
+    "\\*\\*(?=\\S)([\\s\\S]*?\\S)\\*\\*", // 3 strong
+    "(?<![\\p{L}\\p{N}_])__(?=\\S)([\\s\\S]*?\\S)__(?![\\p{L}\\p{N}_])", // 4 strong
+    "\\*(?=[^\\s*])([\\s\\S]*?[^\\s*])\\*", // 5 em
+    "(?<![\\p{L}\\p{N}_])_(?=[^\\s_])([\\s\\S]*?[^\\s_])_(?![\\p{L}\\p{N}_])", // 6 em
+    "!?\\[\\[([^\\]\\n]+?)\\]\\]", // 7 wiki link or embed
+    "!?\\[([^\\[\\]\\n]*)\\]\\(((?:[^()\\s]|\\([^()\\s]*\\))*(?:\\s+\"[^\"]*\")?)\\)", // 8,9 link or image
+    "\\[([^\\[\\]\\n]+)\\]", // 10 bracket group: maybe a citation
+  ].join("|"),
+  "gu",
+);
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
+/**
+ * renderInline appends the inline Markdown of text to parent. cite(inner)
+ * may return a Node for a bracket group "[inner]" (a citation); when it
+ * returns null the brackets stay text.
+ */
+export function renderInline(parent, text, cite) {
+  let last = 0;
+  const matches = [...text.matchAll(INLINE)];
+  for (const m of matches) {
+    if (m.index > last) parent.append(text.slice(last, m.index));
+    last = m.index + m[0].length;
+    if (m[2] !== undefined) {
+      parent.append(el("code", null, m[2]));
+    } else if (m[3] !== undefined || m[4] !== undefined) {
+      const s = el("strong");
+      renderInline(s, m[3] ?? m[4], cite);
+      parent.append(s);
+    } else if (m[5] !== undefined || m[6] !== undefined) {
+      const s = el("em");
+      renderInline(s, m[5] ?? m[6], cite);
+      parent.append(s);
+    } else if (m[7] !== undefined) {
+      // [[Target|alias]] or [[Target#Heading]]: shown as the name it reads as.
+      const [target, alias] = m[7].split("|");
+      const shown = (alias || target.split("#").filter(Boolean).join(" › ")).trim();
+      parent.append(el("span", "md-wikilink", shown || m[7]));
+    } else if (m[8] !== undefined) {
+      // Links are not followed from a note: keep the words, drop the URL.
+      parent.append(el("span", "md-link", m[8] || m[9]));
+    } else if (m[10] !== undefined) {
+      const node = cite ? cite(m[10]) : null;
+      if (node) parent.append(node);
+      else parent.append(m[0]);
+    }
+  }
+  if (last < text.length) parent.append(text.slice(last));
+  return parent;
+}
+
+/** appendLines renders lines as inline text separated by line breaks. */
+function appendLines(parent, lines, cite) {
+  lines.forEach((line, i) => {
+    if (i > 0) parent.append(el("br"));
+    renderInline(parent, line.trim(), cite);
+  });
+  return parent;
+}
+
+/**
+ * renderMarkdown returns a DocumentFragment for text. Options:
+ * headingOffset shifts heading levels ("#" becomes h(1+offset), at most
+ * h6) so a note's headings sit below the page's; cite is as in
+ * renderInline.
+ */
+export function renderMarkdown(text, { headingOffset = 2, cite = null } = {}) {
+  const frag = document.createDocumentFragment();
+  const lines = String(text ?? "").replace(/\r\n?/g, "\n").split("\n");
+  let para = [];
+  let quote = [];
+  let lists = []; // stack of {indent, node}
+
+  const flushPara = () => {
+    if (para.length) frag.append(appendLines(el("p"), para, cite));
+    para = [];
+  };
+  const flushQuote = () => {
+    if (quote.length) {
+      const q = el("blockquote");
+      q.append(appendLines(el("p"), quote, cite));
+      frag.append(q);
+    }
+    quote = [];
+  };
+  const flushLists = () => {
+    lists = [];
+  };
+  const flushAll = () => {
+    flushPara();
+    flushQuote();
+    flushLists();
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (FENCE.test(line)) {
+      flushAll();
+      const fence = line.trim().slice(0, 3);
+      const code = [];
+      for (i++; i < lines.length && !lines[i].trim().startsWith(fence); i++) code.push(lines[i]);
+      const pre = el("pre", "md-code");
+      pre.append(el("code", null, code.join("\n")));
+      frag.append(pre);
+      continue;
+    }
+    if (!line.trim()) {
+      flushAll();
+      continue;
+    }
+    let m;
+    if ((m = HEADING.exec(line))) {
+      flushAll();
+      const level = Math.min(6, m[1].length + headingOffset);
+      frag.append(renderInline(el("h" + level, "md-h"), m[2], cite));
+      continue;
+    }
+    if (RULE.test(line)) {
+      flushAll();
+      frag.append(el("hr"));
+      continue;
+    }
+    if ((m = QUOTE.exec(line))) {
+      flushPara();
+      flushLists();
+      quote.push(m[1]);
+      continue;
+    }
+    if (TABLE.test(line)) {
+      // Tables are shown as they are written, in a box that scrolls
+      // sideways by itself.
+      flushAll();
+      const rows = [];
+      for (; i < lines.length && TABLE.test(lines[i]); i++) rows.push(lines[i].trim());
+      i--;
+      const pre = el("pre", "md-table");
+      pre.append(el("code", null, rows.join("\n")));
+      frag.append(pre);
+      continue;
+    }
+    if ((m = ITEM.exec(line))) {
+      flushPara();
+      flushQuote();
+      const indent = m[1].replace(/\t/g, "  ").length;
+      const ordered = /\d/.test(m[2]);
+      while (lists.length && indent < lists[lists.length - 1].indent) lists.pop();
+      let top = lists[lists.length - 1];
+      if (!top || indent > top.indent || top.ordered !== ordered) {
+        if (top && indent === top.indent) lists.pop();
+        const list = el(ordered ? "ol" : "ul", "md-list");
+        if (ordered) {
+          const start = parseInt(m[2], 10);
+          if (start > 1) list.start = start;
+        }
+        const parentItem = lists.length ? lists[lists.length - 1].node.lastElementChild : null;
+        (parentItem || frag).append(list);
+        top = { indent, ordered, node: list };
+        lists.push(top);
+      }
+      const li = el("li");
+      if (m[3] !== undefined) li.append(m[3].trim() ? "☑ " : "☐ ");
+      renderInline(li, m[4], cite);
+      top.node.append(li);
+      continue;
+    }
+    if (lists.length && /^\s+\S/.test(line)) {
+      // A continuation line of the last list item.
+      const li = lists[lists.length - 1].node.lastElementChild;
+      li.append(el("br"));
+      renderInline(li, line.trim(), cite);
+      continue;
+    }
+    flushQuote();
+    flushLists();
+    para.push(line);
+  }
+  flushAll();
+  return frag;
+}

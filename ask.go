@@ -198,7 +198,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	byChunk := map[int64]Hit{}
 	for i, h := range hits {
 		byChunk[h.chunk] = h
-		c := answer.Candidate{ID: h.chunk, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings, Text: h.Text, Annotation: notes[h.chunk]}
+		c := answer.Candidate{ID: h.chunk, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings, Text: h.Text, Annotation: notes[h.chunk], Passage: h.Passage}
 		if h.Session != nil {
 			c.Session, c.InSession = *h.Session, true
 		}

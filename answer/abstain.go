@@ -196,6 +196,11 @@ func Abstention(lang string, ctx Context) string {
 // gist is the first sentence of an item, clipped, safe to quote and without
 // a final period (its citation follows).
 func gist(it Item) string {
+	if it.Gist != "" {
+		if qs := quotes(it.Gist); len(qs) > 0 {
+			return strings.TrimRight(clipWords(qs[0].text, abstentionGistWords), ". ")
+		}
+	}
 	if qs := quotes(it.Text); len(qs) > 0 {
 		return strings.TrimRight(clipWords(qs[0].text, abstentionGistWords), ". ")
 	}

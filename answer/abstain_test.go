@@ -66,7 +66,7 @@ func TestAbstention(t *testing.T) {
 		start string
 		lines int
 	}{
-		{"es", ctx, "Las notas no dicen eso. Lo más cercano que cubren:\n- La Dama Velada recibió a los PJ en la Torre de Sal [Sesión 38 › La Dama Velada]\n", 6},
+		{"es", ctx, "Las notas no dicen eso. Lo más cercano que cubren:\n- La Dama Velada encarga a los PJ recuperar el Cáliz de Ezkarra; Nix desconfía de ella [Sesión 38 › La Dama Velada]\n", 6}, // the annotation, not the opening
 		{"en", ctx, "The notes don't say. The closest they cover:\n- La Dama Velada", 6},
 		{"es", Context{}, "Las notas no dicen eso, y no encuentro en ellas nada cercano.", 1},
 		{"en", Context{}, "The notes don't say, and I find nothing close in them.", 1},

@@ -83,7 +83,7 @@ func Assemble(cands []Candidate, opts AssembleOptions) Context {
 		key := sessionKey(c)
 		if len(ctx.Full) < nFull && text != "" && !taken[key] {
 			if w := wordCount(text); fits(ctx.Words, w) {
-				ctx.Full = append(ctx.Full, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindFull, Text: text})
+				ctx.Full = append(ctx.Full, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindFull, Text: text, Gist: summaryLine(c)})
 				ctx.Words += w
 				taken[key] = true
 				continue
@@ -104,7 +104,7 @@ func Assemble(cands []Candidate, opts AssembleOptions) Context {
 		if !fits(ctx.Words, w) {
 			break
 		}
-		ctx.Summaries = append(ctx.Summaries, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindSummary, Text: s})
+		ctx.Summaries = append(ctx.Summaries, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindSummary, Text: s, Gist: s})
 		ctx.Words += w
 	}
 	uniqueLabels(ctx.Full, ctx.Summaries)
@@ -168,11 +168,16 @@ func clipBytes(s string, n int) string {
 }
 
 // summaryLine is the one-line summary of a candidate: its annotation, or
-// the first sentence of its text that is not a heading (the first heading
-// when there is none).
+// the first sentence of its matched passage, or of its text, that is not
+// a heading (the first heading when there is none).
 func summaryLine(c Candidate) string {
 	if a := collapse(c.Annotation); a != "" {
 		return clipWords(a, maxAnnotationWords)
+	}
+	for _, s := range sentences(c.Passage) {
+		if !s.heading && letterWords(s.text) >= 3 {
+			return clipWords(s.text, SummaryWords)
+		}
 	}
 	first := ""
 	for _, s := range sentences(c.Text) {

@@ -311,3 +311,21 @@ func TestAssembleLongLabel(t *testing.T) {
 	}
 	checkContext(t, ctx, AssembleOptions{})
 }
+
+// TestSummaryFromPassage: without an annotation, a left-out candidate's
+// summary line is the first sentence of the passage that matched, not the
+// chunk's opening.
+func TestSummaryFromPassage(t *testing.T) {
+	var cands []Candidate
+	for i := range 9 {
+		cands = append(cands, Candidate{ID: int64(i + 1), Label: "Sesión " + string(rune('A'+i)), File: "s.md", Session: i + 1, InSession: true,
+			Text: "Ha sido una sesión larguísima de casi cinco horas.\n\nEl archiduque cae enfermo tras la cena en palacio.", Passage: "El archiduque cae enfermo tras la cena en palacio."})
+	}
+	ctx := Assemble(cands, AssembleOptions{})
+	if len(ctx.Summaries) != 1 || ctx.Summaries[0].Text != "El archiduque cae enfermo tras la cena en palacio." {
+		t.Fatalf("summaries %+v, want the passage's sentence", ctx.Summaries)
+	}
+	if ctx.Full[0].Gist != "El archiduque cae enfermo tras la cena en palacio." {
+		t.Errorf("full item's gist %q", ctx.Full[0].Gist)
+	}
+}

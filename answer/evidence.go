@@ -33,6 +33,10 @@ type Candidate struct {
 	// Annotation is the cached one-or-two sentence description of the
 	// chunk; it may be empty.
 	Annotation string
+	// Passage is the part of the chunk that matched the question best
+	// (BM25's paragraph), or "": without an annotation, a summary line is
+	// taken from it rather than from the chunk's opening.
+	Passage string
 }
 
 // Item is one piece of delivered evidence: a full chunk or a one-line
@@ -46,6 +50,9 @@ type Item struct {
 	Kind string `json:"kind"`
 	// Text is the chunk's text (full) or the summary line (summary).
 	Text string `json:"text,omitempty"`
+	// Gist is the item's one-line summary (for a summary, its Text): what
+	// an abstention quotes of it.
+	Gist string `json:"-"`
 }
 
 // Context is the evidence delivered for one answer: full chunks, best

@@ -82,3 +82,63 @@ func TestLLMThroughOllamaFallbacks(t *testing.T) {
 		})
 	}
 }
+
+// TestLLMFallbacksThroughBothAPIs drives every fallback of the LLM
+// reranker through the real clients of both chat APIs and their fake
+// servers: the fused order comes back, whole, with the reason.
+func TestLLMFallbacksThroughBothAPIs(t *testing.T) {
+	servers := map[string]func(t *testing.T, reply func(chattest.Call) string) (*chattest.Server, chat.Model){
+		"ollama": func(t *testing.T, reply func(chattest.Call) string) (*chattest.Server, chat.Model) {
+			srv := chattest.NewOllama(t, reply)
+			return srv, chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "m"})
+		},
+		"openai": func(t *testing.T, reply func(chattest.Call) string) (*chattest.Server, chat.Model) {
+			srv := chattest.NewOpenAI(t, reply)
+			return srv, chat.NewOpenAI(chat.OpenAIConfig{BaseURL: srv.URL, Model: "m"})
+		},
+	}
+	tests := []struct {
+		name     string
+		reply    string
+		fault    chattest.Fault
+		annotate bool
+		prefix   string
+		calls    int
+	}{
+		{name: "missing annotation", reply: `{"ids":[2]}`, prefix: "missing annotation", calls: 0},
+		{name: "unparseable reply", reply: "Los mejores son el segundo y el tercero.", annotate: true, prefix: "unparseable reply", calls: 1},
+		{name: "unknown id", reply: `{"ids":[2, 99]}`, annotate: true, prefix: "unknown id 99", calls: 1},
+		{name: "server error", reply: `{"ids":[2]}`, fault: chattest.Fault{Status: 500}, annotate: true, prefix: "model error: ", calls: -1},
+		{name: "late model", reply: `{"ids":[2]}`, fault: chattest.Fault{Delay: 3 * time.Second}, annotate: true, prefix: "timeout", calls: -1},
+		{name: "malformed body", reply: `{"ids":[2]}`, fault: chattest.Fault{Malformed: true}, annotate: true, prefix: "model error: ", calls: -1},
+	}
+	for api, start := range servers {
+		for _, tt := range tests {
+			t.Run(api+"/"+tt.name, func(t *testing.T) {
+				srv, model := start(t, func(chattest.Call) string { return tt.reply })
+				srv.Fail(tt.fault)
+				cands := candidates(6)
+				if !tt.annotate {
+					cands[3].Annotation = ""
+				}
+				r := LLM{Model: model, Timeout: 300 * time.Millisecond}.Rerank(context.Background(), "¿Quién?", cands, 3)
+				checkPermutation(t, r, cands)
+				if r.Reranked || !strings.HasPrefix(r.Fallback, tt.prefix) || !slices.Equal(r.Order, Fused(cands).Order) {
+					t.Fatalf("got %+v, want the fused order because %q…", r, tt.prefix)
+				}
+				if n := len(srv.Calls()); tt.calls >= 0 && n != tt.calls {
+					t.Errorf("%d calls to the model, want %d", n, tt.calls)
+				}
+			})
+		}
+		t.Run(api+"/fewer ids than asked", func(t *testing.T) {
+			_, model := start(t, func(chattest.Call) string { return `{"ids":[4]}` })
+			cands := candidates(6)
+			r := LLM{Model: model}.Rerank(context.Background(), "¿Quién?", cands, 3)
+			checkPermutation(t, r, cands)
+			if !r.Reranked || r.Order[0] != cands[3].ID || len(r.Order) != len(cands) {
+				t.Fatalf("got %+v: the model's pick first, then the fused order, never fewer", r)
+			}
+		})
+	}
+}

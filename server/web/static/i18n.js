@@ -48,7 +48,7 @@ const dictionary = {
     traceRerank: "Reordenación",
     traceReranked: (r) => `${r}: candidatos reordenados.`,
     traceNotReranked: (r) => `${r}: se mantuvo el orden de la búsqueda.`,
-    traceFallback: (f) => `Motivo: ${f}.`,
+    traceFallback: (f) => `Motivo: ${fallbackEs(f)}.`,
     traceContext: "Contexto",
     traceContextValue: (c) => `${c.full} pasajes completos, ${c.summaries} resúmenes, ${c.words} palabras.`,
     traceTimings: "Tiempos",
@@ -185,4 +185,25 @@ export function translator(lang) {
     if (typeof v === "function") return v(...args);
     return v ?? key;
   };
+}
+
+// fallbackEs translates the reranker's fallback reasons (the server sends
+// them in English); an unknown reason is shown as it came.
+function fallbackEs(f) {
+  const known = [
+    [/^no (chat )?model$/, () => "no hay modelo de chat"],
+    [/^missing annotations?/, () => "faltan anotaciones de algunos candidatos"],
+    [/^timeout/, () => "el modelo no respondió a tiempo"],
+    [/^canceled/, () => "cancelado"],
+    [/^unparseable reply/, () => "la respuesta del modelo no era JSON válido"],
+    [/^no ids in reply/, () => "el modelo no eligió ningún candidato"],
+    [/^unknown id (.+)$/, (m) => `el modelo nombró un candidato inexistente (${m[1]})`],
+    [/^model error: (.*)$/, (m) => `error del modelo: ${m[1]}`],
+    [/^reranker returned/, () => "el reordenador devolvió un orden incompleto"],
+  ];
+  for (const [re, say] of known) {
+    const m = re.exec(f);
+    if (m) return say(m);
+  }
+  return f;
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -167,7 +168,19 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 		}
 		roots[i] = r
 	}
+	known, err := e.idx.Roots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	overlaps, err := overlappingRoots(roots, known)
+	if err != nil {
+		return nil, err
+	}
 	rep := &IngestReport{Roots: roots, Settings: e.settings}
+	for _, w := range overlaps {
+		rep.Warnings = append(rep.Warnings, Problem{Root: w[0], Reason: "warning", Detail: fmt.Sprintf(
+			"%q and %q, ingested earlier, overlap: the notes they share are indexed once per folder; ingest one folder that holds all your notes into a fresh index", w[0], w[1])})
+	}
 	for _, root := range roots {
 		if err := e.ingestRoot(ctx, root, opts, rep); err != nil {
 			return rep, err
@@ -462,4 +475,29 @@ func chunkUID(root, path string, ordinal int, text string) string {
 func textHash(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])
+}
+
+// overlappingRoots refuses folders of one ingest that lie inside one
+// another (their shared notes would be indexed twice), and returns the
+// pairs (new, earlier) where a folder overlaps one ingested before.
+func overlappingRoots(roots, known []string) ([][2]string, error) {
+	inside := func(a, b string) bool { // a is b or lies under b
+		return a == b || strings.HasPrefix(a, strings.TrimSuffix(b, string(filepath.Separator))+string(filepath.Separator))
+	}
+	for _, a := range roots {
+		for _, b := range roots {
+			if a != b && inside(a, b) {
+				return nil, fmt.Errorf("ingest: %q lies inside %q: its notes would be indexed twice; give only %q", a, b, b)
+			}
+		}
+	}
+	var out [][2]string
+	for _, a := range roots {
+		for _, b := range known {
+			if a != b && (inside(a, b) || inside(b, a)) {
+				out = append(out, [2]string{a, b})
+			}
+		}
+	}
+	return out, nil
 }

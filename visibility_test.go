@@ -2,6 +2,7 @@ package oraculo_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/oraculo/oraculo"
@@ -101,5 +102,27 @@ func TestServingEngineSeesAnotherProcessIngest(t *testing.T) {
 	hits, err = server.Search(player, "¿Quién es Orla Vantis?", oraculo.SearchOptions{K: 5, Paths: []string{"entity"}})
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("entity path after the other process's ingest: %v, %v", labels(hits), err)
+	}
+}
+
+// TestOverlappingFolders: folders inside one another in one ingest are
+// refused; one overlapping an earlier ingest's folder is a warning.
+func TestOverlappingFolders(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir+"/notas/sub/a.md", "# A\n\nUna nota.\n")
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{dir + "/notas", dir + "/notas/sub"}, oraculo.IngestOptions{}); err == nil || !strings.Contains(err.Error(), "lies inside") {
+		t.Fatalf("nested folders in one ingest: %v", err)
+	}
+	if st, _ := eng.Stats(ctx); st.Documents != 0 {
+		t.Fatalf("the refused ingest wrote %d notes", st.Documents)
+	}
+	if _, err := eng.Ingest(ctx, []string{dir + "/notas/sub"}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eng.Ingest(ctx, []string{dir + "/notas"}, oraculo.IngestOptions{})
+	if err != nil || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0].Detail, "overlap") {
+		t.Fatalf("overlapping an earlier folder: %v, warnings %+v", err, rep.Warnings)
 	}
 }

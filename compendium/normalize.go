@@ -30,15 +30,6 @@ func Normalize(s string) string {
 	return string(buf)
 }
 
-// tokens returns the normalised tokens of s (Normalize split at spaces).
-func tokens(s string) []string {
-	var out []string
-	forEachToken(s, func(start, end int) {
-		out = append(out, string(appendFolded(nil, s[start:end])))
-	})
-	return out
-}
-
 // forEachToken calls f with the byte span of every token of s: a maximal
 // run of letters and digits, with the combining marks that follow them
 // (so decomposed "e"+U+0301 is not split). Everything else separates

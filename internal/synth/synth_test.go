@@ -24,7 +24,7 @@ func TestSessionIsDeterministicAndVaried(t *testing.T) {
 	if len(distinct) < n/4 {
 		t.Fatalf("only %d distinct words of %d: vocabulary too small", len(distinct), n)
 	}
-	if Name(3) == Name(4) || Name(3) != Name(3) {
+	if again := Name(3); Name(3) == Name(4) || Name(3) != again {
 		t.Fatal("names not distinct or not stable")
 	}
 }

@@ -76,6 +76,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stage:graph":                {"building the vector graph", "construyendo el grafo vectorial"},
 	"stage:embed":                {"embedding", "vectorizando"},
 	"explain-one":                {"found by %s alone (score %.3f)", "encontrado solo por %s (puntuación %.3f)"},
+	"explain-prior":              {"× %.1f (a session, and the question speaks of \"we\")", "× %.1f (una sesión, y la pregunta habla de \"nosotros\")"},
 	"explain-rrf":                {"RRF: %s = %.4f", "RRF: %s = %.4f"},
 	"compendium-show-needs-name": {"compendium show needs a name", "compendium show necesita un nombre"},
 	"compendium-not-found":       {"no entity is called %q (try oraculo compendium list)", "ninguna entidad se llama %q (prueba oraculo compendium list)"},

@@ -137,8 +137,20 @@ func snippet(text string) string {
 // explainRanks spells out a hit's fusion: each path's rank and its
 // reciprocal-rank contribution, summed.
 func explainRanks(h oraculo.Hit) string {
+	s := explainFusion(h)
+	if h.Prior > 0 {
+		s += " " + msg("explain-prior", h.Prior)
+	}
+	return s
+}
+
+func explainFusion(h oraculo.Hit) string {
 	if len(h.Paths) < 2 {
-		return msg("explain-one", pathsText(h.Paths), h.Score)
+		base := h.Score
+		if h.Prior > 0 {
+			base /= h.Prior // the path's own score, before the prior
+		}
+		return msg("explain-one", pathsText(h.Paths), base)
 	}
 	names := make([]string, 0, len(h.Paths))
 	for n := range h.Paths {

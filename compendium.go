@@ -92,6 +92,11 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 	// Two compendiums: the DM's, from every note, and the players', from
 	// the notes players may see, so that neither an entity known only from
 	// a DM note nor an alias or mention found there reaches a player.
+	restricted := false
+	for _, n := range notes {
+		restricted = restricted || n.Restricted
+	}
+	var dmRecs []index.EntityRecord
 	for _, scope := range []string{index.ScopeDM, index.ScopePlayer} {
 		var in []compendium.NoteInput
 		var from []index.NoteSource
@@ -102,9 +107,14 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 			in = append(in, inputs[i])
 			from = append(from, n)
 		}
-		recs, err := buildEntities(in, from, file)
-		if err != nil {
-			return err
+		recs := dmRecs // no DM-only note: the players' compendium is the DM's
+		if scope == index.ScopeDM || restricted {
+			if recs, err = buildEntities(in, from, file); err != nil {
+				return err
+			}
+		}
+		if scope == index.ScopeDM {
+			dmRecs = recs
 		}
 		if err := e.idx.ReplaceEntities(ctx, scope, recs); err != nil {
 			return err

@@ -280,7 +280,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := newFlags("search", stderr)
 	k := fs.Int("k", oraculo.DefaultK, "how many chunks to return")
-	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense (entity comes later); default: all available")
+	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
 	asJSON := fs.Bool("json", false, "one JSON object per question, on one line")
 	explain := fs.Bool("explain", false, "show how each hit was ranked: its rank in every path and the fusion score")
 	embedder := embedderFlags(fs)

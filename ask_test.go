@@ -262,3 +262,47 @@ func (f failingAfter) Chat(ctx context.Context, req chat.Request, onDelta func(s
 	}
 	return f.Model.Chat(ctx, req, onDelta)
 }
+
+// TestIngestNoneForgetsTheModels: an ingest with the chat model and the
+// embedder set to none stores that choice, so later commands (which load
+// the index's) run without them.
+func TestIngestNoneForgetsTheModels(t *testing.T) {
+	ctx := context.Background()
+	srv, _ := fakeModel(t)
+	eng, db := openEngine(t)
+	notes := askNotes(t)
+	if err := eng.SetChat(ctx, oraculo.ChatConfig{Provider: "ollama", URL: srv.URL, Model: "fake"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	reopen := func() *oraculo.Engine {
+		e, err := oraculo.OpenExisting(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		if err := e.SetChat(ctx, oraculo.ChatConfig{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.SetEmbedder(ctx, oraculo.EmbedderConfig{}); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	if e := reopen(); e.ChatModel() == nil || e.Embedder() == nil {
+		t.Fatal("the models named at ingest are not remembered")
+	}
+	eng.SetChat(ctx, oraculo.ChatConfig{Provider: "none"})
+	eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "none"})
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if e := reopen(); e.ChatModel() != nil || e.Embedder() != nil {
+		t.Errorf("after ingest with none: chat %v, embedder %v", e.ChatModel(), e.Embedder())
+	}
+}

@@ -217,6 +217,21 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 			return rep, err
 		}
 	}
+	// An ingest told "none" remembers it: later commands run without the
+	// model until an ingest names one again.
+	e.mu.Lock()
+	embedCfg, chatCfg := e.embedCfg, e.chatCfg
+	e.mu.Unlock()
+	if embedCfg.Provider == ProviderNone {
+		if err := e.saveEmbedderConfig(ctx, embedCfg); err != nil {
+			return rep, err
+		}
+	}
+	if chatCfg.Provider == ProviderNone {
+		if err := e.saveChatConfig(ctx, chatCfg); err != nil {
+			return rep, err
+		}
+	}
 	st, err := e.idx.Stats(ctx)
 	if err != nil {
 		return rep, err

@@ -258,7 +258,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	// says the notes do not answer and backs nothing with evidence.
 	if strings.TrimSpace(text) == "" || (answer.SaysNotInNotes(text) && valid == 0) {
 		a.Abstained = true
-		a.Answer = answer.Abstention(a.Lang, ctxt)
+		a.Answer = answer.AbstentionWith(a.Lang, ctxt, answer.Closest(question, ctxt, e.analyzer.Terms, a.Lang))
 		av := answer.Verify(a.Answer, ctxt)
 		a.Answer, a.Uncited = av.Text, []string{}
 		a.Citations = a.Citations[:0]

@@ -166,10 +166,19 @@ var (
 // [Verify] and [SaysNotInNotes]. Spanish when lang is "es", English
 // otherwise.
 func Abstention(lang string, ctx Context) string {
+	return AbstentionWith(lang, ctx, nil)
+}
+
+// AbstentionWith is [Abstention] with the lines to show as what comes
+// closest (from [Closest]); without any, the gists of the first items.
+func AbstentionWith(lang string, ctx Context, closest []string) string {
 	es := strings.EqualFold(strings.TrimSpace(lang), "es")
 	idx := newLabelIndex(ctx)
-	var lines []string
+	lines := closest
 	for _, it := range ctx.Items() {
+		if len(closest) > 0 {
+			break
+		}
 		if len(lines) == abstentionItems {
 			break
 		}

@@ -66,6 +66,25 @@ var questionWords = map[string]string{
 // The answer passes [Verify] with ctx with nothing removed and nothing
 // uncited: square brackets in the quoted sentences become parentheses.
 func Extractive(question string, ctx Context, terms func(string) []string, lang string) (text string, ok bool) {
+	lines := extract(question, ctx, terms, lang, minCoverage, ExtractiveSentences)
+	return strings.Join(lines, "\n"), len(lines) > 0
+}
+
+// Closest returns, for an abstention, the evidence's sentences that come
+// closest to the question (at least closestCoverage of its weight, at most
+// three), each a line "- sentence [label]"; nil when none does.
+func Closest(question string, ctx Context, terms func(string) []string, lang string) []string {
+	return extract(question, ctx, terms, lang, closestCoverage, closestSentences)
+}
+
+const (
+	closestCoverage  = 0.2
+	closestSentences = 3
+)
+
+// extract returns up to max quoted lines of the sentences that match at
+// least min of the question's weight, best first.
+func extract(question string, ctx Context, terms func(string) []string, lang string, min float64, max int) []string {
 	if terms == nil {
 		terms = analyzerTerms(lang)
 	}
@@ -77,7 +96,7 @@ func Extractive(question string, ctx Context, terms func(string) []string, lang 
 		}
 	}
 	if len(q) == 0 {
-		return "", false
+		return nil
 	}
 	sort.Strings(q)
 
@@ -105,7 +124,7 @@ func Extractive(question string, ctx Context, terms func(string) []string, lang 
 		}
 	}
 	if len(cands) == 0 {
-		return "", false
+		return nil
 	}
 
 	n := float64(len(cands))
@@ -143,12 +162,12 @@ func Extractive(question string, ctx Context, terms func(string) []string, lang 
 				c.score += contextMatch * wt
 			}
 		}
-		if c.score >= minCoverage*total {
+		if c.score >= min*total && c.score > 0 {
 			good = append(good, c)
 		}
 	}
 	if len(good) == 0 {
-		return "", false
+		return nil
 	}
 	sort.SliceStable(good, func(i, j int) bool {
 		a, b := good[i], good[j]
@@ -165,7 +184,7 @@ func Extractive(question string, ctx Context, terms func(string) []string, lang 
 	items := map[int]bool{}
 	quoted := map[string]bool{}
 	for _, c := range good {
-		if len(lines) == ExtractiveSentences {
+		if len(lines) == max {
 			break
 		}
 		if !items[c.item] && len(items) == ExtractiveItems {
@@ -177,7 +196,7 @@ func Extractive(question string, ctx Context, terms func(string) []string, lang 
 			lines = append(lines, "- "+c.text+" ["+ctx.Full[c.item].Label+"]")
 		}
 	}
-	return strings.Join(lines, "\n"), true
+	return lines
 }
 
 func termSet(terms []string) map[string]bool {

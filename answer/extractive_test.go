@@ -189,3 +189,28 @@ func TestExtractiveNoEvidence(t *testing.T) {
 		t.Errorf("Extractive from summaries = %q, %v", got, ok)
 	}
 }
+
+// TestClosestForAbstention: when no sentence answers well enough, the
+// abstention quotes the sentences that come closest, with their labels,
+// and still verifies cleanly.
+func TestClosestForAbstention(t *testing.T) {
+	ctx := Assemble([]Candidate{
+		{ID: 1, Label: "Sesión 3", File: "s.md", Session: 3, InSession: true, Text: "Nix fue abandonada de bebé en la escalinata del Templo del Alba. Los curas la echaron a los seis años."},
+		{ID: 2, Label: "Sesión 4", File: "s.md", Session: 4, InSession: true, Text: "Llueve sobre el puerto toda la noche."},
+	}, AssembleOptions{})
+	q := "¿Quién abandonó a Nix en la escalinata del templo, y por qué lo hizo su madre?"
+	closest := Closest(q, ctx, nil, "es")
+	if len(closest) == 0 || !strings.Contains(closest[0], "escalinata") || !strings.HasSuffix(closest[0], "[Sesión 3]") {
+		t.Fatalf("closest %q", closest)
+	}
+	a := AbstentionWith("es", ctx, closest)
+	if !strings.HasPrefix(a, "Las notas no dicen eso") || !strings.Contains(a, "escalinata") || !SaysNotInNotes(a) {
+		t.Errorf("abstention %q", a)
+	}
+	if v := Verify(a, ctx); len(v.Removed) != 0 || len(v.Uncited) != 0 {
+		t.Errorf("abstention does not verify: removed %v uncited %v", v.Removed, v.Uncited)
+	}
+	if got := Closest("xylofón cuántico", ctx, nil, "es"); got != nil {
+		t.Errorf("nothing close: %q", got)
+	}
+}

@@ -88,7 +88,7 @@ func (f *askFlags) open(ctx context.Context, stderr io.Writer) (*oraculo.Engine,
 	if l := *f.answerLang; l != "" && l != "es" && l != "en" {
 		return nil, usageError{errors.New(msg("bad-answer-lang", l))}
 	}
-	eng, err := openAnswering(ctx, *f.db, f.embedder(), f.chat(), f.rerank(), func(s string) { fmt.Fprintln(stderr, msg("warning", s)) })
+	eng, err := openAnswering(ctx, *f.db, f.embedder(), f.chat(), f.rerank(), func(s string) { fmt.Fprintln(stderr, msg("warning", engineText(s))) })
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 	}
 	rr := a.Rerank.Reranker
 	if !a.Rerank.Reranked && a.Rerank.Fallback != "" {
-		rr += ": " + a.Rerank.Fallback
+		rr += ": " + engineText(a.Rerank.Fallback)
 	}
 	fmt.Fprintln(w, msg("ask-footer", mode, rr, a.Context.Full, a.Context.Summaries, a.Timings["total"]/1000))
 	return sources

@@ -95,3 +95,24 @@ func TestCLIAskJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestEngineTextInSpanish(t *testing.T) {
+	old := lang
+	defer func() { lang = old }()
+	lang = "es"
+	for in, want := range map[string]string{
+		"missing annotations": "faltan anotaciones de algunos candidatos",
+		"unknown id 17":       "el modelo nombró un candidato inexistente (17)",
+		"model error: boom":   "error del modelo: boom",
+		"something else":      "something else",
+		"the chat model failed (x: y); answering from the notes' own sentences": "el modelo de chat falló (x: y); respondo con frases de las propias notas",
+	} {
+		if got := engineText(in); got != want {
+			t.Errorf("engineText(%q) = %q, want %q", in, got, want)
+		}
+	}
+	lang = "en"
+	if got := engineText("missing annotations"); got != "missing annotations" {
+		t.Errorf("English interface changed the text: %q", got)
+	}
+}

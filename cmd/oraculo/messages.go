@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -208,4 +209,36 @@ func msg(id string, args ...any) string {
 		return f
 	}
 	return fmt.Sprintf(f, args...)
+}
+
+// engineTexts translate the engine's own (English) warnings and reranker
+// fallback reasons that ask and chat show, when the interface is Spanish;
+// anything else passes unchanged.
+var engineTexts = []struct {
+	re *regexp.Regexp
+	es string
+}{
+	{regexp.MustCompile(`^the chat model failed \((.*)\); answering from the notes' own sentences$`), "el modelo de chat falló ($1); respondo con frases de las propias notas"},
+	{regexp.MustCompile(`^no (chat )?model$`), "no hay modelo de chat"},
+	{regexp.MustCompile(`^missing annotations?$`), "faltan anotaciones de algunos candidatos"},
+	{regexp.MustCompile(`^timeout`), "el modelo no respondió a tiempo"},
+	{regexp.MustCompile(`^canceled$`), "cancelado"},
+	{regexp.MustCompile(`^unparseable reply$`), "la respuesta del modelo no era JSON válido"},
+	{regexp.MustCompile(`^no ids in reply$`), "el modelo no eligió ningún candidato"},
+	{regexp.MustCompile(`^unknown id (.+)$`), "el modelo nombró un candidato inexistente ($1)"},
+	{regexp.MustCompile(`^model error: (.*)$`), "error del modelo: $1"},
+}
+
+// engineText returns s in the interface language when it is one of the
+// engine's known texts.
+func engineText(s string) string {
+	if lang != "es" {
+		return s
+	}
+	for _, t := range engineTexts {
+		if t.re.MatchString(s) {
+			return t.re.ReplaceAllString(s, t.es)
+		}
+	}
+	return s
 }

@@ -273,6 +273,28 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	return a, nil
 }
 
+// CitedEvidence returns the delivered evidence the answer's valid
+// citations name, each once, in the order of its first citation: the
+// answer's sources.
+func (a *Answer) CitedEvidence() []Evidence {
+	byID := make(map[string]Evidence, len(a.Evidence))
+	for _, ev := range a.Evidence {
+		byID[ev.ID] = ev
+	}
+	seen := map[string]bool{}
+	var out []Evidence
+	for _, c := range a.Citations {
+		if !c.Valid || c.Evidence == nil || seen[*c.Evidence] {
+			continue
+		}
+		seen[*c.Evidence] = true
+		if ev, ok := byID[*c.Evidence]; ok {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
 func (a *Answer) warn(e *Engine, format string, args ...any) {
 	s := fmt.Sprintf(format, args...)
 	a.Warnings = append(a.Warnings, s)

@@ -217,20 +217,9 @@ func stripSources(text string) string {
 // answer and, when it cites any, the numbered list of cited sources
 // (label and file); with the citations behind that list.
 func completionContent(a *oraculo.Answer) (string, []sourceCitation) {
-	byID := map[string]oraculo.Evidence{}
-	for _, ev := range a.Evidence {
-		byID[ev.ID] = ev
-	}
-	seen := map[string]bool{}
 	cites := []sourceCitation{}
-	for _, c := range a.Citations {
-		if !c.Valid || c.Evidence == nil || seen[*c.Evidence] {
-			continue
-		}
-		seen[*c.Evidence] = true
-		if ev, ok := byID[*c.Evidence]; ok {
-			cites = append(cites, sourceCitation{Index: len(cites) + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind, Text: ev.Text})
-		}
+	for i, ev := range a.CitedEvidence() {
+		cites = append(cites, sourceCitation{Index: i + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind, Text: ev.Text})
 	}
 	if len(cites) == 0 {
 		return a.Answer, []sourceCitation{}

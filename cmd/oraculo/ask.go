@@ -187,7 +187,7 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 	if n := len(a.Uncited); n > 0 && !a.Abstained {
 		fmt.Fprintln(w, msg("ask-uncited", n))
 	}
-	sources := citedEvidence(a)
+	sources := a.CitedEvidence()
 	if len(sources) > 0 {
 		fmt.Fprintln(w, msg("ask-sources"))
 		for i, ev := range sources {
@@ -208,27 +208,6 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 	}
 	fmt.Fprintln(w, msg("ask-footer", mode, rr, a.Context.Full, a.Context.Summaries, a.Timings["total"]/1000))
 	return sources
-}
-
-// citedEvidence lists the delivered evidence the answer cites, in the
-// order of first citation.
-func citedEvidence(a *oraculo.Answer) []oraculo.Evidence {
-	byID := map[string]oraculo.Evidence{}
-	for _, ev := range a.Evidence {
-		byID[ev.ID] = ev
-	}
-	seen := map[string]bool{}
-	var out []oraculo.Evidence
-	for _, c := range a.Citations {
-		if !c.Valid || c.Evidence == nil || seen[*c.Evidence] {
-			continue
-		}
-		seen[*c.Evidence] = true
-		if ev, ok := byID[*c.Evidence]; ok {
-			out = append(out, ev)
-		}
-	}
-	return out
 }
 
 // cmdChat is a terminal conversation: each line is a question; earlier

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -171,11 +173,7 @@ func pathsText(p map[string]int) string { return joinCounts(p, "%s:%d", " ") }
 
 // joinCounts formats a map's entries in key order.
 func joinCounts(m map[string]int, format, sep string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf(format, k, m[k])
@@ -222,20 +220,10 @@ func printStats(w io.Writer, s oraculo.Stats) {
 		{msg("stats-schema"), fmt.Sprint(s.Schema)},
 		{msg("stats-entities"), fmt.Sprint(s.Entities)},
 	}
-	models := make([]string, 0, len(s.Vectors))
-	for m := range s.Vectors {
-		models = append(models, m)
-	}
-	sort.Strings(models)
-	for _, m := range models {
+	for _, m := range slices.Sorted(maps.Keys(s.Vectors)) {
 		rows = append(rows, [2]string{msg("stats-vectors", m), fmt.Sprint(s.Vectors[m])})
 	}
-	keys := make([]string, 0, len(s.Annotations))
-	for k := range s.Annotations {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(s.Annotations)) {
 		rows = append(rows, [2]string{msg("stats-annotations", k), fmt.Sprint(s.Annotations[k])})
 	}
 	for _, r := range rows {

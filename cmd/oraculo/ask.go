@@ -43,9 +43,26 @@ type askFlags struct {
 	paths      *string
 	answerLang *string
 	extractive *bool
-	embedder   func() oraculo.EmbedderConfig
-	chat       func() oraculo.ChatConfig
-	rerank     func() oraculo.RerankConfig
+	models     *modelFlags
+}
+
+// modelFlags are the model flags of the commands that answer (ask, chat,
+// eval, serve, mcp): embedder, chat model and reranker, each a function
+// that gives the config from flags, then environment.
+type modelFlags struct {
+	embedder func() oraculo.EmbedderConfig
+	chat     func() oraculo.ChatConfig
+	rerank   func() oraculo.RerankConfig
+}
+
+func newModelFlags(fs *flag.FlagSet) *modelFlags {
+	return &modelFlags{embedder: embedderFlags(fs), chat: chatFlags(fs), rerank: rerankFlags(fs)}
+}
+
+// warnTo prints the engine's warnings on w, in the interface language
+// when they are ones it knows.
+func warnTo(w io.Writer) func(string) {
+	return func(s string) { fmt.Fprintln(w, msg("warning", engineText(s))) }
 }
 
 func newAskFlags(name string, stderr io.Writer) (*flag.FlagSet, *askFlags) {
@@ -55,9 +72,7 @@ func newAskFlags(name string, stderr io.Writer) (*flag.FlagSet, *askFlags) {
 	f.paths = fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
 	f.answerLang = fs.String("lang", "", "language of the answer: es or en (default: the question's)")
 	f.extractive = fs.Bool("extractive", false, "answer with the notes' own sentences, without the chat model")
-	f.embedder = embedderFlags(fs)
-	f.chat = chatFlags(fs)
-	f.rerank = rerankFlags(fs)
+	f.models = newModelFlags(fs)
 	return fs, f
 }
 
@@ -88,17 +103,14 @@ func (f *askFlags) open(ctx context.Context, stderr io.Writer) (*oraculo.Engine,
 	if l := *f.answerLang; l != "" && l != "es" && l != "en" {
 		return nil, usageError{errors.New(msg("bad-answer-lang", l))}
 	}
-	eng, err := openAnswering(ctx, *f.db, f.embedder(), f.chat(), f.rerank(), func(s string) { fmt.Fprintln(stderr, msg("warning", engineText(s))) })
-	if err != nil {
-		return nil, err
-	}
-	return eng, nil
+	return f.models.open(ctx, *f.db, warnTo(stderr))
 }
 
-// openAnswering opens an existing index for the commands that answer (ask,
-// chat, serve, mcp): the dense path, the chat model and the reranker
-// wired, warnings (a missing chat model among them) sent to warn.
-func openAnswering(ctx context.Context, db string, ec oraculo.EmbedderConfig, cc oraculo.ChatConfig, rc oraculo.RerankConfig, warn func(string)) (*oraculo.Engine, error) {
+// open opens an existing index for the commands that answer (ask, chat,
+// serve, mcp): the dense path, the chat model and the reranker wired,
+// warnings (a missing chat model among them) sent to warn.
+func (m *modelFlags) open(ctx context.Context, db string, warn func(string)) (*oraculo.Engine, error) {
+	cc := m.chat()
 	if _, err := oraculo.NewChat(cc); err != nil {
 		return nil, usageError{err}
 	}
@@ -111,13 +123,13 @@ func openAnswering(ctx context.Context, db string, ec oraculo.EmbedderConfig, cc
 		eng.Close()
 		return nil, err
 	}
-	if err := eng.SetEmbedder(ctx, ec); err != nil {
+	if err := eng.SetEmbedder(ctx, m.embedder()); err != nil {
 		return fail(err)
 	}
 	if err := eng.SetChat(ctx, cc); err != nil {
 		return fail(err)
 	}
-	if err := eng.ConfigureReranker(rc); err != nil {
+	if err := eng.ConfigureReranker(m.rerank()); err != nil {
 		return fail(usageError{err})
 	}
 	if eng.ChatModel() == nil {

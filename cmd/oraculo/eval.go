@@ -25,9 +25,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	from := fs.String("from", "", "use a report written with --json instead of running the golden set")
 	answers := fs.Bool("answers", false, "also answer every question: Recall@8 after reranking, abstention accuracy, citation validity")
 	extractive := fs.Bool("extractive", false, "with --answers: answer without the chat model")
-	embedder := embedderFlags(fs)
-	chatCfg := chatFlags(fs)
-	rerankCfg := rerankFlags(fs)
+	models := newModelFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -68,7 +66,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		eng, err := openEngine(ctx, *db, true, embedder(), stderr)
+		eng, err := openEngine(ctx, *db, true, models.embedder(), stderr)
 		if err != nil {
 			return err
 		}
@@ -90,10 +88,10 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		if *answers {
-			if err := eng.SetChat(ctx, chatCfg()); err != nil {
+			if err := eng.SetChat(ctx, models.chat()); err != nil {
 				return err
 			}
-			if err := eng.ConfigureReranker(rerankCfg()); err != nil {
+			if err := eng.ConfigureReranker(models.rerank()); err != nil {
 				return usageError{err}
 			}
 			mode := "extractive"

@@ -165,7 +165,7 @@ func openEngine(ctx context.Context, db string, existing bool, cfg oraculo.Embed
 	if err != nil {
 		return nil, err
 	}
-	eng.Warn = func(s string) { fmt.Fprintln(stderr, msg("warning", s)) }
+	eng.Warn = warnTo(stderr)
 	if err := eng.SetEmbedder(ctx, cfg); err != nil {
 		eng.Close()
 		return nil, err

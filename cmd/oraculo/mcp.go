@@ -17,9 +17,7 @@ import (
 // (everything) unless the command was run with --as player.
 func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := newFlags("mcp", stderr)
-	embedder := embedderFlags(fs)
-	chatCfg := chatFlags(fs)
-	rerankCfg := rerankFlags(fs)
+	models := newModelFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -27,7 +25,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if len(rest) > 0 {
 		return usageError{fmt.Errorf("%s", msg("mcp-args", strings.Join(rest, " ")))}
 	}
-	eng, err := openAnswering(ctx, *db, embedder(), chatCfg(), rerankCfg(), func(s string) { fmt.Fprintln(stderr, msg("warning", s)) })
+	eng, err := models.open(ctx, *db, warnTo(stderr))
 	if err != nil {
 		return err
 	}

@@ -46,9 +46,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	tokensFlag := fs.String("tokens", "", "tokens file (default $ORACULO_TOKENS, else tokens.yaml beside the index when it exists); without one only the local user is served, on loopback")
 	askTimeout := fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
-	embedder := embedderFlags(fs)
-	chatCfg := chatFlags(fs)
-	rerankCfg := rerankFlags(fs)
+	models := newModelFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -68,7 +66,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{errors.New(msg("serve-needs-tokens", *addr))}
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	eng, err := openAnswering(ctx, *db, embedder(), chatCfg(), rerankCfg(), func(s string) { logger.Warn(s) })
+	eng, err := models.open(ctx, *db, func(s string) { logger.Warn(s) })
 	if err != nil {
 		return err
 	}

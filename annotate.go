@@ -66,18 +66,16 @@ func (e *Engine) ingestAnnotations(ctx context.Context, opts IngestOptions, rep 
 	if workers <= 0 {
 		workers = 2
 	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var (
-		mu      sync.Mutex
+		mu      sync.Mutex // guards ar, done, fatal and dbError
 		done    int
 		fatal   error
+		dbError error
 		next    = make(chan index.AnnotateJob)
 		wg      sync.WaitGroup
-		runCtx  context.Context
-		cancel  context.CancelFunc
-		dbError error
 	)
-	runCtx, cancel = context.WithCancel(ctx)
-	defer cancel()
 	report := func() {
 		if opts.Progress != nil {
 			opts.Progress(Progress{Stage: "annotate", Done: done, Total: len(jobs)})

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/oraculo/oraculo/analysis"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
@@ -138,9 +138,10 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		return nil, err
 	}
 	a := &Answer{Question: question, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Evidence: []Evidence{}}
+	qlang := analysis.QuestionLang(question) // the prompts' language
 	a.Lang = opts.Lang
 	if a.Lang == "" {
-		a.Lang = QuestionLang(question)
+		a.Lang = qlang
 	}
 	var history []chat.Message
 	previous := ""
@@ -190,7 +191,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		}
 	}
 	a.fused = hits
-	hits, a.Rerank = e.rerank(ctx, model, question, hits, notes)
+	hits, a.Rerank = e.rerank(ctx, model, question, qlang, hits, notes)
 	a.Candidates = hits
 	a.Timings.since("rerank", t0)
 
@@ -315,12 +316,12 @@ func (e *Engine) citation(c answer.Citation, byChunk map[int64]Hit) Citation {
 
 // rerank reorders the candidates with the engine's reranker: the one set
 // with SetReranker, else the chat model's, else none (fused order).
-func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
+func (e *Engine) rerank(ctx context.Context, model chat.Model, question, lang string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
 	e.mu.Lock()
 	r := e.reranker
 	e.mu.Unlock()
 	if r == nil && model != nil {
-		r = &rerank.LLM{Model: model, Lang: QuestionLang(question)}
+		r = &rerank.LLM{Model: model, Lang: lang}
 	}
 	if r == nil {
 		return hits, RerankInfo{Reranker: "none", Fallback: "no chat model"}
@@ -364,38 +365,4 @@ func (e *Engine) namesSomeone(ctx context.Context) (func(string) bool, error) {
 // version and the notes' language.
 func (e *Engine) annotationPrompt() string {
 	return answer.AnnotationPromptVersion + "-" + e.analyzer.Lang()
-}
-
-// QuestionLang guesses whether a question is Spanish ("es") or English
-// ("en"): Spanish marks (¿ ¡ ñ, accented vowels) or more Spanish than
-// English function words make it Spanish. Ties go to Spanish.
-func QuestionLang(q string) string {
-	if strings.ContainsAny(q, "¿¡ñÑáéíóúÁÉÍÓÚ") {
-		return "es"
-	}
-	es, en := 0, 0
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if spanishMarkers[w] {
-			es++
-		}
-		if englishMarkers[w] {
-			en++
-		}
-	}
-	if en > es {
-		return "en"
-	}
-	return "es"
-}
-
-var spanishMarkers = setOfWords("que", "qué", "el", "la", "los", "las", "de", "del", "y", "en", "con", "por", "para", "quien", "quién", "como", "donde", "cuando", "cual", "es", "un", "una", "se", "nos", "le", "lo", "al", "pasó", "paso", "hizo", "dijo", "sabemos")
-
-var englishMarkers = setOfWords("what", "who", "whom", "where", "when", "why", "how", "which", "the", "an", "of", "and", "in", "on", "with", "did", "does", "do", "is", "was", "were", "to", "happened", "about", "we", "us", "our")
-
-func setOfWords(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,88 +12,8 @@ import (
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/chat/chattest"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/leakcheck"
 )
-
-// dmSecrets returns what a player must never see of the sample campaign:
-// every DM-only chunk (id, label, file) and the sentences of DM-only notes
-// that no note players may see also says.
-type dmSecrets struct {
-	ids, labels, files []string
-	sentences          []string
-	questions          []string
-}
-
-var sentenceEnd = regexp.MustCompile(`[.!?\n]+`)
-
-func collectSecrets(t *testing.T, ctx context.Context, eng *oraculo.Engine) dmSecrets {
-	t.Helper()
-	all, err := eng.Chunks(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The sample's secrets are its DM/ folder (the default secret folder),
-	// decided here without asking the engine.
-	seen := map[string]bool{}
-	var publicText strings.Builder
-	for _, c := range all {
-		if !strings.HasPrefix(c.File, "DM/") {
-			seen[c.ID] = true
-			publicText.WriteString(strings.ToLower(c.Text))
-		}
-	}
-	var s dmSecrets
-	for _, c := range all {
-		if seen[c.ID] {
-			continue
-		}
-		s.ids = append(s.ids, c.ID)
-		s.labels = append(s.labels, c.Label)
-		s.files = append(s.files, c.File)
-		for _, sent := range sentenceEnd.Split(c.Text, -1) {
-			sent = strings.TrimSpace(strings.Trim(sent, "-*#> "))
-			if len(strings.Fields(sent)) >= 6 && !strings.Contains(publicText.String(), strings.ToLower(sent)) {
-				s.sentences = append(s.sentences, sent)
-				// Questions aimed at the secret: its own words.
-				s.questions = append(s.questions, sent, "¿Qué sabemos de esto? "+sent)
-			}
-		}
-		s.questions = append(s.questions, c.Label, strings.Join(c.Headings, " "))
-	}
-	if len(s.ids) == 0 || len(s.sentences) < 20 {
-		t.Fatalf("the sample should have DM-only notes: %d chunks, %d secret sentences", len(s.ids), len(s.sentences))
-	}
-	return s
-}
-
-// leaks returns what of the secrets appears in v's JSON.
-func (s dmSecrets) leaks(v any) []string {
-	data, _ := json.Marshal(v)
-	text := string(data)
-	var out []string
-	for _, id := range s.ids {
-		if strings.Contains(text, `"`+id+`"`) {
-			out = append(out, "id "+id)
-		}
-	}
-	for i, f := range s.files {
-		if strings.Contains(text, f) {
-			out = append(out, "file "+f)
-		}
-		if l := s.labels[i]; strings.HasPrefix(l, "DM") && strings.Contains(text, `"`+l) {
-			out = append(out, "label "+l)
-		}
-	}
-	var plain string
-	_ = json.Unmarshal(data, &plain)
-	lower := strings.ToLower(text)
-	for _, sent := range s.sentences {
-		b, _ := json.Marshal(strings.ToLower(sent))
-		if strings.Contains(lower, strings.Trim(string(b), `"`)) {
-			out = append(out, "text "+sent)
-		}
-	}
-	return out
-}
 
 // TestPlayersNeverSeeDMNotes asks, as a player, hundreds of questions aimed
 // at the sample's DM-only notes (their own sentences, labels and
@@ -109,7 +28,21 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	secrets := collectSecrets(t, ctx, eng)
+	all, err := eng.Chunks(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sample's secrets are its DM/ folder (the default secret folder),
+	// decided here without asking the engine.
+	secrets := leakcheck.Collect(all, func(c oraculo.ChunkInfo) bool { return strings.HasPrefix(c.File, "DM/") })
+	if len(secrets.IDs) == 0 || len(secrets.Sentences) < 20 {
+		t.Fatalf("the sample should have DM-only notes: %d chunks, %d secret sentences", len(secrets.IDs), len(secrets.Sentences))
+	}
+	// Questions aimed at the secrets: their own words, and asked outright.
+	var questions []string
+	for _, q := range secrets.Questions {
+		questions = append(questions, q, "¿Qué sabemos de esto? "+q)
+	}
 	srv := chattest.NewOllama(t, func(c chattest.Call) string {
 		// Repeat everything the model was shown: a leak into the prompt
 		// becomes a leak into the answer.
@@ -124,11 +57,12 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	check := func(what string, v any) {
 		t.Helper()
 		requests++
-		if l := secrets.leaks(v); len(l) > 0 {
+		data, _ := json.Marshal(v)
+		if l := secrets.Find(data); len(l) > 0 {
 			t.Errorf("%s leaks %d secrets, e.g. %q", what, len(l), l[0])
 		}
 	}
-	for i, q := range secrets.questions {
+	for i, q := range questions {
 		hits, err := eng.Search(player, q, oraculo.SearchOptions{K: 20})
 		if err != nil {
 			t.Fatal(err)
@@ -147,7 +81,7 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 		a.Question, a.Query = "", ""
 		check(fmt.Sprintf("ask %q", q), a)
 	}
-	for _, id := range secrets.ids {
+	for _, id := range secrets.IDs {
 		_, err := eng.Chunk(player, id)
 		if !errors.Is(err, index.ErrNoChunk) {
 			t.Errorf("chunk %s as a player: %v, want ErrNoChunk", id, err)
@@ -157,7 +91,7 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 			t.Errorf("chunk %s as the DM: %v", id, err)
 		}
 	}
-	for _, f := range secrets.files {
+	for _, f := range secrets.Files {
 		_, err := eng.Note(player, f)
 		if !errors.Is(err, oraculo.ErrNoNote) {
 			t.Errorf("note %s as a player: %v", f, err)
@@ -191,11 +125,12 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	if requests < 200 {
 		t.Errorf("only %d player requests; the leak test wants at least 200", requests)
 	}
-	t.Logf("%d player requests, %d DM-only chunks, %d secret sentences", requests, len(secrets.ids), len(secrets.sentences))
+	t.Logf("%d player requests, %d DM-only chunks, %d secret sentences", requests, len(secrets.IDs), len(secrets.Sentences))
 
 	// The same questions as the DM do reach the secrets (the test can fail).
-	hits, err := eng.Search(ctx, secrets.sentences[0], oraculo.SearchOptions{K: 5})
-	if err != nil || len(secrets.leaks(hits)) == 0 {
-		t.Errorf("the DM's search for %q finds no DM note: the leak check would see nothing", secrets.sentences[0])
+	hits, err := eng.Search(ctx, secrets.Sentences[0], oraculo.SearchOptions{K: 5})
+	data, _ := json.Marshal(hits)
+	if err != nil || len(secrets.Find(data)) == 0 {
+		t.Errorf("the DM's search for %q finds no DM note: the leak check would see nothing", secrets.Sentences[0])
 	}
 }

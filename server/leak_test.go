@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/chat/chattest"
+	"github.com/oraculo/oraculo/internal/leakcheck"
 )
-
-var leakSentenceEnd = regexp.MustCompile(`[.!?\n]+`)
 
 // TestSampleLeak is the leak test over HTTP: with the sample campaign's
 // DM/ folder, hundreds of player requests (questions aimed at the secrets
@@ -45,29 +43,10 @@ func TestSampleLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var public strings.Builder
-	for _, c := range all {
-		if !strings.HasPrefix(c.File, "DM/") {
-			public.WriteString(strings.ToLower(c.Text))
-		}
-	}
-	var ids, files, labels, sentences, questions []string
-	for _, c := range all {
-		if !strings.HasPrefix(c.File, "DM/") {
-			continue
-		}
-		ids, files, labels = append(ids, c.ID), append(files, c.File), append(labels, c.Label)
-		for _, s := range leakSentenceEnd.Split(c.Text, -1) {
-			s = strings.TrimSpace(strings.Trim(s, "-*#> "))
-			if len(strings.Fields(s)) >= 6 && !strings.Contains(public.String(), strings.ToLower(s)) {
-				sentences = append(sentences, s)
-				questions = append(questions, s)
-			}
-		}
-		questions = append(questions, c.Label, strings.Join(c.Headings, " "))
-	}
-	if len(ids) == 0 || len(sentences) < 20 {
-		t.Fatalf("the sample should have DM-only notes: %d chunks, %d sentences", len(ids), len(sentences))
+	secrets := leakcheck.Collect(all, func(c oraculo.ChunkInfo) bool { return strings.HasPrefix(c.File, "DM/") })
+	ids, files, questions := secrets.IDs, secrets.Files, secrets.Questions
+	if len(ids) == 0 || len(secrets.Sentences) < 20 {
+		t.Fatalf("the sample should have DM-only notes: %d chunks, %d sentences", len(ids), len(secrets.Sentences))
 	}
 
 	tokens, player, dm := testTokens(t)
@@ -76,18 +55,8 @@ func TestSampleLeak(t *testing.T) {
 	leaks := func(what string, data []byte) {
 		t.Helper()
 		requests++
-		lower := bytes.ToLower(data)
-		for i, id := range ids {
-			for _, s := range []string{`"` + id + `"`, files[i], `"` + labels[i]} {
-				if bytes.Contains(data, []byte(s)) {
-					t.Errorf("%s shows a player %q", what, s)
-				}
-			}
-		}
-		for _, s := range sentences {
-			if bytes.Contains(lower, []byte(strings.ToLower(s))) {
-				t.Errorf("%s shows a player the DM's %q", what, s)
-			}
+		for _, l := range secrets.Find(data) {
+			t.Errorf("%s shows a player the DM's %s", what, l)
 		}
 	}
 	// Questions echo back in "question"/"query": drop them before checking.
@@ -143,5 +112,5 @@ func TestSampleLeak(t *testing.T) {
 	if requests < 200 {
 		t.Errorf("%d player requests; the leak test wants at least 200", requests)
 	}
-	t.Logf("%d player requests over HTTP, %d DM-only chunks, %d secret sentences", requests, len(ids), len(sentences))
+	t.Logf("%d player requests over HTTP, %d DM-only chunks, %d secret sentences", requests, len(ids), len(secrets.Sentences))
 }

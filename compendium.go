@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/oraculo/oraculo/compendium"
@@ -155,7 +157,8 @@ func buildEntities(inputs []compendium.NoteInput, notes []index.NoteSource, file
 }
 
 // compendiumSignature names what the compendium is built from besides the
-// notes: the compendium files of every ingested folder and the settings.
+// notes: the compendium files of every ingested folder, the settings, and
+// which chunks are DM-only (the players' compendium leaves them out).
 func (e *Engine) compendiumSignature(ctx context.Context, roots []string) (string, error) {
 	all, err := e.idx.Roots(ctx)
 	if err != nil {
@@ -163,8 +166,15 @@ func (e *Engine) compendiumSignature(ctx context.Context, roots []string) (strin
 	}
 	all = append(all, roots...)
 	sort.Strings(all)
+	restricted, err := e.idx.RestrictedChunks(ctx)
+	if err != nil {
+		return "", err
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "compendium-v1 %s\n", e.stamp())
+	for _, id := range slices.Sorted(maps.Keys(restricted)) {
+		fmt.Fprintf(h, "dm %d\n", id)
+	}
 	prev := ""
 	for _, r := range all {
 		if r == prev {

@@ -191,19 +191,12 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 		return rep, err
 	}
 	rep.SecretFolders = folders
-	moved, err := e.idx.SetRestrictions(ctx, secretValues, folders)
-	if err != nil {
+	if err := e.idx.SetRestrictions(ctx, secretValues, folders); err != nil {
 		return rep, err
 	}
 	e.mu.Lock()
 	e.restricted = nil
 	e.mu.Unlock()
-	if moved > 0 {
-		// Notes changed audience: both compendiums must be rebuilt.
-		if err := e.idx.SetMeta(ctx, "compendium_sig", ""); err != nil {
-			return rep, err
-		}
-	}
 	if err := e.buildCompendium(ctx, roots, rep); err != nil {
 		return rep, err
 	}

@@ -18,7 +18,7 @@ func TestSecretFoldersAndFrontMatter(t *testing.T) {
 	write(t, dir+"/Sesiones/s1.md", "# Sesión 1\n\nEl grupo encuentra un mapa del dragón en la cripta.\n")
 	write(t, dir+"/NPCs/Vex.md", "---\nvisibility: dm\n---\n# Vex\n\nVex es el dragón disfrazado de mercader.\n")
 	write(t, dir+"/DM/plan.md", "# Plan\n\nEl dragón atacará la ciudad en la sesión 5.\n")
-	write(t, dir+"/Secretos/giro.md", "# Giro\n\nEl dragón es la madre de Vex.\n")
+	write(t, dir+"/Secretos/giro.md", "# Giro\n\nEl dragón es la madre de Vex y de [[Orvalda]].\n")
 	eng, _ := openEngine(t)
 	files := func(ctx context.Context) map[string]bool {
 		t.Helper()
@@ -46,6 +46,9 @@ func TestSecretFoldersAndFrontMatter(t *testing.T) {
 	if got := files(ctx); len(got) != 4 {
 		t.Errorf("the DM sees %v, want all four notes", got)
 	}
+	if _, ok, _ := eng.FindEntity(player, "Orvalda"); !ok {
+		t.Error("Orvalda, named in a note players may see, is not in their compendium")
+	}
 	// Another folder list: re-marked without re-reading anything.
 	rep, err = eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{SecretFolders: []string{"Secretos/"}})
 	if err != nil || rep.Indexed != 0 {
@@ -54,6 +57,10 @@ func TestSecretFoldersAndFrontMatter(t *testing.T) {
 	got = files(player)
 	if got["NPCs/Vex.md"] || !got["DM/plan.md"] || got["Secretos/giro.md"] {
 		t.Errorf("after --secret-folders Secretos, player sees %v", got)
+	}
+	// The players' compendium was rebuilt for the new audience.
+	if _, ok, _ := eng.FindEntity(player, "Orvalda"); ok {
+		t.Error("Orvalda, named only in a note now DM-only, is still in the players' compendium")
 	}
 	// The folders are remembered by the next ingest.
 	if rep, err = eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil || len(rep.SecretFolders) != 1 || rep.SecretFolders[0] != "Secretos" {

@@ -237,8 +237,7 @@ func (ix *Index) EntityCount(ctx context.Context, scope string) (int, error) {
 
 // SetRestrictions marks DM-only notes: those whose front-matter visibility
 // is one of values, or that lie under one of folders (relative paths).
-// It returns how many notes changed audience.
-func (ix *Index) SetRestrictions(ctx context.Context, values, folders []string) (int64, error) {
+func (ix *Index) SetRestrictions(ctx context.Context, values, folders []string) error {
 	cond := "0"
 	var args []any
 	if len(values) > 0 {
@@ -252,11 +251,10 @@ func (ix *Index) SetRestrictions(ctx context.Context, values, folders []string) 
 		args = append(args, f, len(f)+1, f+"/")
 	}
 	q := `UPDATE documents SET restricted = (` + cond + `) WHERE restricted != (` + cond + `)`
-	res, err := ix.db.ExecContext(ctx, q, append(append([]any{}, args...), args...)...)
-	if err != nil {
-		return 0, fmt.Errorf("marking DM-only notes: %w", err)
+	if _, err := ix.db.ExecContext(ctx, q, append(append([]any{}, args...), args...)...); err != nil {
+		return fmt.Errorf("marking DM-only notes: %w", err)
 	}
-	return res.RowsAffected()
+	return nil
 }
 
 // RestrictedChunks returns the ids of the chunks of DM-only notes.

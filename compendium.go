@@ -37,9 +37,13 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 	if err != nil {
 		return err
 	}
+	stale, err := e.idx.PlayersCompendiumStale(ctx)
+	if err != nil {
+		return err
+	}
 	if old, err := e.idx.Meta(ctx, "compendium_sig"); err != nil {
 		return err
-	} else if old == sig && rep.Indexed == 0 && rep.Deleted == 0 {
+	} else if old == sig && rep.Indexed == 0 && rep.Deleted == 0 && !stale {
 		rep.Entities, err = e.idx.EntityCount(ctx, index.ScopeDM)
 		return err
 	}
@@ -208,11 +212,15 @@ func stringsOf(v any) []string {
 }
 
 // entityIndex loads (once per scope) the compendium the caller may see
-// and its matcher.
+// and its matcher. A player gets none while the players' compendium is
+// stale (see [Engine.playersCompendium]).
 func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 	scope, public := index.ScopeDM, false
 	if isPlayer(ctx) {
 		scope, public = index.ScopePlayer, true
+		if ok, err := e.playersCompendium(ctx); err != nil || !ok {
+			return &entityState{}, err
+		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -239,6 +247,17 @@ func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 	return st, nil
 }
 
+// playersCompendium reports whether the players' compendium may be served:
+// not while a note it was built from has become DM-only and no complete
+// ingest has rebuilt it (it would still name what that note names).
+func (e *Engine) playersCompendium(ctx context.Context) (bool, error) {
+	stale, err := e.idx.PlayersCompendiumStale(ctx)
+	if err != nil {
+		return false, err
+	}
+	return !stale, nil
+}
+
 // CompendiumEntry is one entity as `oraculo compendium` shows it.
 type CompendiumEntry struct {
 	Name     string   `json:"name"`
@@ -254,9 +273,12 @@ type CompendiumEntry struct {
 // Compendium lists the entities, with where each is mentioned: for a
 // player, the players' compendium (built from the notes they may see).
 func (e *Engine) Compendium(ctx context.Context) ([]CompendiumEntry, error) {
-	scope := index.ScopeDM
+	scope, public := index.ScopeDM, false
 	if isPlayer(ctx) {
-		scope = index.ScopePlayer
+		scope, public = index.ScopePlayer, true
+		if ok, err := e.playersCompendium(ctx); err != nil || !ok {
+			return []CompendiumEntry{}, err
+		}
 	}
 	recs, err := e.idx.Entities(ctx, scope)
 	if err != nil {
@@ -266,7 +288,7 @@ func (e *Engine) Compendium(ctx context.Context) ([]CompendiumEntry, error) {
 	for i, r := range recs {
 		ids[i] = r.ID
 	}
-	mentions, err := e.idx.MentionsOf(ctx, ids)
+	mentions, err := e.idx.MentionsOf(ctx, ids, public)
 	if err != nil {
 		return nil, err
 	}

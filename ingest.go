@@ -17,6 +17,7 @@ import (
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/ingest"
+	"github.com/oraculo/oraculo/visibility"
 )
 
 // IngestOptions tune one ingest run. Zero values keep the index's stored
@@ -140,6 +141,16 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("ingest: no folder given")
 	}
+	// Who may see what is settled first: a new list of secret folders
+	// applies to every stored note before any note is written.
+	folders, err := e.secretFolders(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := e.settleVisibility(ctx, folders)
+	if err != nil {
+		return nil, err
+	}
 	s := e.settings
 	if opts.Lang != "" {
 		s.Lang = opts.Lang
@@ -176,23 +187,15 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if err != nil {
 		return nil, err
 	}
-	rep := &IngestReport{Roots: roots, Settings: e.settings}
+	rep := &IngestReport{Roots: roots, Settings: e.settings, SecretFolders: folders}
 	for _, w := range overlaps {
 		rep.Warnings = append(rep.Warnings, Problem{Root: w[0], Reason: "warning", Detail: fmt.Sprintf(
 			"%q and %q, ingested earlier, overlap: the notes they share are indexed once per folder; ingest one folder that holds all your notes into a fresh index", w[0], w[1])})
 	}
 	for _, root := range roots {
-		if err := e.ingestRoot(ctx, root, opts, rep); err != nil {
+		if err := e.ingestRoot(ctx, root, rules, opts, rep); err != nil {
 			return rep, err
 		}
-	}
-	folders, err := e.secretFolders(ctx, opts)
-	if err != nil {
-		return rep, err
-	}
-	rep.SecretFolders = folders
-	if err := e.idx.SetRestrictions(ctx, secretValues, folders); err != nil {
-		return rep, err
 	}
 	e.mu.Lock()
 	e.restricted = nil
@@ -284,7 +287,7 @@ type prepared struct {
 	err       error
 }
 
-func (e *Engine) ingestRoot(ctx context.Context, root string, opts IngestOptions, rep *IngestReport) error {
+func (e *Engine) ingestRoot(ctx context.Context, root string, rules visibility.Rules, opts IngestOptions, rep *IngestReport) error {
 	listing, err := ingest.Walk(root)
 	if err != nil {
 		return err
@@ -315,7 +318,7 @@ func (e *Engine) ingestRoot(ctx context.Context, root string, opts IngestOptions
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				p := e.prepare(root, j.file, states, stamp, opts.MaxFileBytes)
+				p := e.prepare(root, j.file, rules, states, stamp, opts.MaxFileBytes)
 				p.seq = j.seq
 				results <- p
 			}
@@ -422,8 +425,9 @@ func (e *Engine) ingestRoot(ctx context.Context, root string, opts IngestOptions
 	return nil
 }
 
-// prepare reads, hashes and, when it changed, cuts and analyses one file.
-func (e *Engine) prepare(root string, f ingest.File, states map[string]index.DocumentState, stamp string, maxBytes int64) prepared {
+// prepare reads, hashes and, when it changed, cuts and analyses one file,
+// and decides who may see it.
+func (e *Engine) prepare(root string, f ingest.File, rules visibility.Rules, states map[string]index.DocumentState, stamp string, maxBytes int64) prepared {
 	p := prepared{file: f}
 	note, skip := ingest.Read(f, maxBytes)
 	if skip != nil {
@@ -431,6 +435,9 @@ func (e *Engine) prepare(root string, f ingest.File, states map[string]index.Doc
 		return p
 	}
 	p.note = note
+	vis := index.VisibilityRecord{Root: root, Path: f.Path, Metadata: note.Metadata}
+	decision := decideStored(rules, vis)
+	note.Warnings = append(note.Warnings, decision.Warnings...)
 	if st, ok := states[f.Path]; ok && st.SHA256 == note.SHA256 && st.Stamp == stamp {
 		p.unchanged = true
 		return p
@@ -445,6 +452,7 @@ func (e *Engine) prepare(root string, f ingest.File, states map[string]index.Doc
 	rec := &index.DocumentRecord{
 		Root: root, Path: f.Path, SHA256: note.SHA256, Size: note.Size, Title: doc.Title,
 		Metadata: note.Metadata, Visibility: note.Visibility, Stamp: stamp,
+		DMOnly: decision.DMOnly, DMReason: decision.Reason, DMDetail: decision.Detail, Link: vis.Link, FrontRaw: vis.FrontRaw,
 		Chunks: make([]index.ChunkRecord, 0, len(chunks)),
 	}
 	for _, c := range chunks {

@@ -97,6 +97,16 @@ func Open(ctx context.Context, dbPath string) (*Engine, error) {
 		idx.Close()
 		return nil, err
 	}
+	// An index written before the current visibility rules is decided
+	// again now (its notes are DM-only until then).
+	folders, err := e.secretFolders(ctx, IngestOptions{})
+	if err == nil {
+		_, err = e.settleVisibility(ctx, folders)
+	}
+	if err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("opening index %q: %w", dbPath, err)
+	}
 	return e, nil
 }
 

@@ -3,12 +3,13 @@ package oraculo
 import (
 	"context"
 	"fmt"
-	"github.com/oraculo/oraculo/analysis"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/retrieve"
@@ -98,7 +99,7 @@ func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
 		return nil, err
 	}
 	if st != nil {
-		d := retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx}
+		d := retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx, Public: player}
 		if player {
 			if d.Exclude, err = e.restrictedChunks(ctx); err != nil {
 				return nil, err
@@ -111,7 +112,7 @@ func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
 		return nil, err
 	}
 	if len(ents.entities) > 0 {
-		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units})
+		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units, Public: player})
 	}
 	return paths, nil
 }
@@ -235,6 +236,11 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 				continue
 			}
 			return nil, err
+		}
+		if isPlayer(ctx) {
+			// Every path leaves DM-only notes out; this is the last word,
+			// taken on the rows as they were just read.
+			results = slices.DeleteFunc(results, func(r retrieve.Result) bool { return r.Chunk.Restricted })
 		}
 		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results))}
 		for i, r := range results {
@@ -379,6 +385,22 @@ type Stats struct {
 	// Annotations counts the chunk annotations of each chat model and
 	// prompt version ("model prompt").
 	Annotations map[string]int `json:"annotations"`
+	// DMOnly says which notes players never see, and why.
+	DMOnly DMOnlyStats `json:"dm_only"`
+}
+
+// DMOnlyStats counts the DM-only notes.
+type DMOnlyStats struct {
+	Notes int `json:"notes"`
+	// ByReason counts them by what made them DM-only: "folder" (a secret
+	// folder), "link" (a link into one), "front-matter", "tag", "unclear"
+	// (a visibility setting that was not understood), "unknown" (not
+	// decided yet).
+	ByReason      map[string]int `json:"by_reason"`
+	SecretFolders []string       `json:"secret_folders"`
+	// PlayersCompendium is "withheld" while the players' compendium waits
+	// for a complete ingest to rebuild it, else "ok".
+	PlayersCompendium string `json:"players_compendium"`
 }
 
 // Stats counts what the index holds.
@@ -399,5 +421,20 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: ents, Vectors: vecs, Annotations: notes}, nil
+	dm := DMOnlyStats{PlayersCompendium: "ok"}
+	if dm.ByReason, err = e.idx.DMOnlyCounts(ctx); err != nil {
+		return Stats{}, err
+	}
+	for _, n := range dm.ByReason {
+		dm.Notes += n
+	}
+	if dm.SecretFolders, err = e.secretFolders(ctx, IngestOptions{}); err != nil {
+		return Stats{}, err
+	}
+	if ok, err := e.playersCompendium(ctx); err != nil {
+		return Stats{}, err
+	} else if !ok {
+		dm.PlayersCompendium = "withheld"
+	}
+	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm}, nil
 }

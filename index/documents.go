@@ -19,8 +19,21 @@ type DocumentRecord struct {
 	Title  string
 	// Metadata is the note's front matter as a JSON object.
 	Metadata json.RawMessage
-	// Visibility is the note's audience ("" for everyone, "dm", ...).
+	// Visibility is the note's front-matter visibility value, as written.
 	Visibility string
+	// DMOnly notes are never shown to players. It is stored in the same
+	// transaction as the note, so that no reader ever sees the note
+	// without it.
+	DMOnly bool
+	// DMReason and DMDetail say why the note is DM-only (see package
+	// visibility); empty when it is not.
+	DMReason string
+	DMDetail string
+	// Link is where a symbolic link points, for the folder rules ("" for
+	// ordinary files).
+	Link string
+	// FrontRaw is the text of a front matter that could not be parsed.
+	FrontRaw string
 	// Stamp names the analysis and chunking settings that produced the
 	// chunks; a document whose stamp differs from the current one is redone.
 	Stamp  string
@@ -105,6 +118,18 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
 	defer tx.Rollback()
+	// A note players could see that becomes DM-only leaves its names in
+	// the players' compendium until it is rebuilt: stop serving it now.
+	var wasPublic bool
+	err = tx.QueryRowContext(ctx, `SELECT restricted = 0 FROM documents WHERE root = ? AND path = ?`, d.Root, d.Path).Scan(&wasPublic)
+	if err != nil && err != sql.ErrNoRows {
+		return fmt.Errorf("storing %q: %w", d.Path, err)
+	}
+	if wasPublic && d.DMOnly {
+		if err := markPlayersCompendiumStale(ctx, tx); err != nil {
+			return fmt.Errorf("storing %q: %w", d.Path, err)
+		}
+	}
 	if err := deleteDocument(ctx, tx, d.Root, d.Path); err != nil {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
@@ -112,9 +137,17 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 	if len(meta) == 0 {
 		meta = json.RawMessage("{}")
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO documents(root, path, sha256, size, title, metadata, visibility, stamp, ingested_at)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		d.Root, d.Path, d.SHA256, d.Size, d.Title, string(meta), d.Visibility, d.Stamp, time.Now().Unix())
+	reason := d.DMReason
+	if !d.DMOnly {
+		reason = ""
+	} else if reason == "" {
+		reason = "unknown"
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO documents(root, path, sha256, size, title, metadata, visibility, stamp, ingested_at,
+		restricted, dm_reason, dm_detail, link, front_raw)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.Root, d.Path, d.SHA256, d.Size, d.Title, string(meta), d.Visibility, d.Stamp, time.Now().Unix(),
+		d.DMOnly, reason, d.DMDetail, d.Link, d.FrontRaw)
 	if err != nil {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}

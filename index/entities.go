@@ -66,6 +66,12 @@ func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []Entit
 			}
 		}
 	}
+	if scope == ScopePlayer {
+		// Built from what players may see now: it may be served again.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, playersCompendiumStale); err != nil {
+			return fmt.Errorf("storing the compendium: %w", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
@@ -104,8 +110,10 @@ type EntityMention struct {
 }
 
 // MentionsOf lists the chunks naming each of the entities, with the data
-// the entity path orders by.
-func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64) (map[int64][]EntityMention, error) {
+// the entity path orders by; public leaves out the chunks of notes players
+// may not see (as they are now, whatever they were when the compendium
+// was built).
+func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool) (map[int64][]EntityMention, error) {
 	out := map[int64][]EntityMention{}
 	if len(entityIDs) == 0 {
 		return out, nil
@@ -114,9 +122,13 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64) (map[int64][
 	for i, id := range entityIDs {
 		args[i] = id
 	}
+	vis := ""
+	if public {
+		vis = " AND d.restricted = 0"
+	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT m.entity_id, m.chunk_id, m.count, k.session, d.path
 		FROM mentions m JOIN chunks k ON k.id = m.chunk_id JOIN documents d ON d.id = k.doc_id
-		WHERE m.entity_id IN (?`+strings.Repeat(", ?", len(entityIDs)-1)+`) ORDER BY m.entity_id, m.chunk_id`, args...)
+		WHERE m.entity_id IN (?`+strings.Repeat(", ?", len(entityIDs)-1)+`)`+vis+` ORDER BY m.entity_id, m.chunk_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading mentions: %w", err)
 	}
@@ -233,28 +245,6 @@ func (ix *Index) EntityCount(ctx context.Context, scope string) (int, error) {
 		return 0, fmt.Errorf("counting entities: %w", err)
 	}
 	return n, nil
-}
-
-// SetRestrictions marks DM-only notes: those whose front-matter visibility
-// is one of values, or that lie under one of folders (relative paths).
-func (ix *Index) SetRestrictions(ctx context.Context, values, folders []string) error {
-	cond := "0"
-	var args []any
-	if len(values) > 0 {
-		cond += " OR lower(visibility) IN (?" + strings.Repeat(", ?", len(values)-1) + ")"
-		for _, v := range values {
-			args = append(args, strings.ToLower(v))
-		}
-	}
-	for _, f := range folders {
-		cond += ` OR path = ? OR substr(path, 1, ?) = ?`
-		args = append(args, f, len(f)+1, f+"/")
-	}
-	q := `UPDATE documents SET restricted = (` + cond + `) WHERE restricted != (` + cond + `)`
-	if _, err := ix.db.ExecContext(ctx, q, append(append([]any{}, args...), args...)...); err != nil {
-		return fmt.Errorf("marking DM-only notes: %w", err)
-	}
-	return nil
 }
 
 // RestrictedChunks returns the ids of the chunks of DM-only notes.

@@ -222,6 +222,20 @@ var migrations = []string{
 	);
 	CREATE INDEX mentions_chunk ON mentions(chunk_id);
 	DELETE FROM meta WHERE key = 'compendium_sig';`,
+	// v7: visibility is decided in the same write as the note. dm_reason
+	// and dm_detail say why a note is DM-only ("" when it is not; "unknown"
+	// until decided, which readers treat as DM-only); link is where a
+	// symbolic link points; front_raw the text of a front matter that could
+	// not be parsed. Notes written before are DM-only until the engine
+	// decides them again (visibility_rules), and the players' compendium
+	// is not served until it is rebuilt.
+	`ALTER TABLE documents ADD COLUMN dm_reason TEXT NOT NULL DEFAULT 'unknown';
+	ALTER TABLE documents ADD COLUMN dm_detail TEXT NOT NULL DEFAULT '';
+	ALTER TABLE documents ADD COLUMN link TEXT NOT NULL DEFAULT '';
+	ALTER TABLE documents ADD COLUMN front_raw TEXT NOT NULL DEFAULT '';
+	UPDATE documents SET restricted = 1;
+	DELETE FROM meta WHERE key = 'visibility_rules';
+	INSERT OR REPLACE INTO meta(key, value) VALUES('players_compendium_stale', '1');`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -37,6 +37,8 @@ type Entity struct {
 	// Units is how many sessions the index holds, plus the notes outside
 	// any session.
 	Units int
+	// Public follows mentions only into notes players may see now.
+	Public bool
 }
 
 // Name implements [Path].
@@ -55,7 +57,7 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	if len(ids) == 0 || n <= 0 {
 		return nil, nil
 	}
-	mentions, err := p.Index.MentionsOf(ctx, ids)
+	mentions, err := p.Index.MentionsOf(ctx, ids, p.Public)
 	if err != nil {
 		return nil, fmt.Errorf("entity path: %w", err)
 	}
@@ -126,9 +128,11 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	if err != nil {
 		return nil, fmt.Errorf("entity path: %w", err)
 	}
-	out := make([]Result, len(list))
+	out := make([]Result, 0, len(list))
 	for i, s := range list {
-		out[i] = Result{Chunk: stored[i], Score: s.score}
+		if !(p.Public && stored[i].Restricted) {
+			out = append(out, Result{Chunk: stored[i], Score: s.score})
+		}
 	}
 	return out, nil
 }

@@ -92,6 +92,10 @@ type Dense struct {
 	// asks for that many more neighbours and drops them before anything
 	// is ranked, so an exact scan still returns n visible chunks.
 	Exclude map[int64]bool
+	// Public drops, as they are read, the chunks of notes players may not
+	// see now: Exclude is a snapshot, and a note may have become DM-only
+	// since it was taken.
+	Public bool
 }
 
 // Name implements [Path].
@@ -132,9 +136,11 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	if err != nil {
 		return nil, fmt.Errorf("dense path: %w", err)
 	}
-	out := make([]Result, len(hits))
+	out := make([]Result, 0, len(hits))
 	for i, h := range hits {
-		out[i] = Result{Chunk: chunks[i], Score: float64(h.Score)}
+		if !(p.Public && chunks[i].Restricted) {
+			out = append(out, Result{Chunk: chunks[i], Score: float64(h.Score)})
+		}
 	}
 	return out, nil
 }

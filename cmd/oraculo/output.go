@@ -226,6 +226,22 @@ func printStats(w io.Writer, s oraculo.Stats) {
 	for _, k := range slices.Sorted(maps.Keys(s.Annotations)) {
 		rows = append(rows, [2]string{msg("stats-annotations", k), fmt.Sprint(s.Annotations[k])})
 	}
+	dm := fmt.Sprint(s.DMOnly.Notes)
+	if s.DMOnly.Notes > 0 {
+		var why []string
+		for _, r := range slices.Sorted(maps.Keys(s.DMOnly.ByReason)) {
+			why = append(why, msg("stats-dm-"+r, s.DMOnly.ByReason[r]))
+		}
+		dm += " (" + strings.Join(why, ", ") + ")"
+	}
+	folders := strings.Join(s.DMOnly.SecretFolders, ", ")
+	if folders == "" {
+		folders = "-"
+	}
+	rows = append(rows, [2]string{msg("stats-dm-notes"), dm}, [2]string{msg("stats-secret-folders"), folders})
+	if s.DMOnly.PlayersCompendium != "ok" {
+		rows = append(rows, [2]string{msg("stats-players-compendium"), msg("stats-withheld")})
+	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
 	}

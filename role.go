@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/visibility"
 )
 
 // Roles: who is asking. The DM (the notes' owner) sees everything; a
@@ -19,10 +22,6 @@ const (
 // DefaultSecretFolders are the folders whose notes are DM-only unless an
 // ingest says otherwise (IngestOptions.SecretFolders).
 var DefaultSecretFolders = []string{"DM"}
-
-// secretValues are the front-matter visibility values that make a note
-// DM-only.
-var secretValues = []string{"dm", "gm", "master", "secret", "private", "secreto", "privado"}
 
 type roleKey struct{}
 
@@ -117,27 +116,69 @@ func (e *Engine) restrictedChunks(ctx context.Context) (map[int64]bool, error) {
 }
 
 // secretFolders resolves the DM-only folders of an ingest: the options',
-// else the index's, else DefaultSecretFolders; and stores them.
+// else the index's, else DefaultSecretFolders.
 func (e *Engine) secretFolders(ctx context.Context, opts IngestOptions) ([]string, error) {
-	var folders []string
+	folders := []string{}
+	if opts.SecretFolders != nil || opts.SecretFoldersSet {
+		return append(folders, normalizeFolders(opts.SecretFolders)...), nil
+	}
 	switch stored, err := e.idx.Meta(ctx, "secret_folders"); {
 	case err != nil:
 		return nil, err
-	case opts.SecretFolders != nil || opts.SecretFoldersSet:
-		folders = normalizeFolders(opts.SecretFolders)
 	case stored != "":
 		if err := json.Unmarshal([]byte(stored), &folders); err != nil {
 			return nil, fmt.Errorf("reading the secret folders stored in the index: %w", err)
 		}
-	default:
-		folders = normalizeFolders(DefaultSecretFolders)
+		return folders, nil
 	}
-	if folders == nil {
-		folders = []string{}
+	return append(folders, normalizeFolders(DefaultSecretFolders)...), nil
+}
+
+// settleVisibility makes every stored note follow the secret folders and
+// the current visibility rules. When either changed, every note is decided
+// again in one transaction (which also stores the folders), before anything
+// else is written; until it commits, readers keep the previous decisions,
+// and notes never decided (an index from an older version) stay DM-only.
+func (e *Engine) settleVisibility(ctx context.Context, folders []string) (visibility.Rules, error) {
+	rules := visibility.NewRules(folders)
+	data, err := json.Marshal(folders)
+	if err != nil {
+		return rules, err
 	}
-	data, _ := json.Marshal(folders)
-	if err := e.idx.SetMeta(ctx, "secret_folders", string(data)); err != nil {
-		return nil, err
+	stored, err := e.idx.Meta(ctx, "secret_folders")
+	if err != nil {
+		return rules, err
 	}
-	return folders, nil
+	version, err := e.idx.Meta(ctx, "visibility_rules")
+	if err != nil {
+		return rules, err
+	}
+	if stored == string(data) && version == visibility.Version {
+		return rules, nil
+	}
+	changed, err := e.idx.Redecide(ctx, func(r index.VisibilityRecord) (bool, string, string) {
+		d := decideStored(rules, r)
+		return d.DMOnly, d.Reason, d.Detail
+	}, map[string]string{"secret_folders": string(data), "visibility_rules": visibility.Version})
+	if err != nil {
+		return rules, err
+	}
+	if changed > 0 {
+		e.mu.Lock()
+		e.restricted = nil
+		e.mu.Unlock()
+	}
+	return rules, nil
+}
+
+// decideStored decides a note from what the index keeps of it: the same
+// inputs, and so the same decision, as at ingest.
+func decideStored(rules visibility.Rules, r index.VisibilityRecord) visibility.Decision {
+	var fm map[string]any
+	// Stored front matter is always a JSON object (or "{}"); a note whose
+	// metadata cannot be read is DM-only.
+	if len(r.Metadata) > 0 && json.Unmarshal(r.Metadata, &fm) != nil {
+		return visibility.Decision{DMOnly: true, Reason: visibility.ReasonUnclear, Detail: "unreadable stored front matter"}
+	}
+	return rules.Decide(visibility.Note{Path: r.Path, Link: r.Link, FrontMatter: fm, RawFrontMatter: r.FrontRaw})
 }

@@ -254,6 +254,18 @@ func (ix *Index) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("migrating schema to %d: %w", v+1, err)
 		}
+		// Another process opening the same file may have migrated it
+		// meanwhile: read the version again under the write lock.
+		var now int
+		if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&now); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrating schema to %d: %w", v+1, err)
+		}
+		if now > v {
+			tx.Rollback()
+			v = now - 1
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrating schema to %d: %w", v+1, err)

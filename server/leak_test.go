@@ -3,9 +3,15 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chat"
@@ -113,4 +119,139 @@ func TestSampleLeak(t *testing.T) {
 		t.Errorf("%d player requests; the leak test wants at least 200", requests)
 	}
 	t.Logf("%d player requests over HTTP, %d DM-only chunks, %d secret sentences", requests, len(ids), len(secrets.Sentences))
+}
+
+// TestLeakDuringReingest runs the leak test's requests while the serving
+// engine re-ingests the sample with its DM notes edited, again and again:
+// an edited note is deleted and written anew, and no player request may
+// see it at any moment of that (nor after a run that did not finish).
+func TestLeakDuringReingest(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	if err := os.CopyFS(notes, os.DirFS("../examples/campaign")); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := oraculo.Open(ctx, t.TempDir()+"/o.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	srv := chattest.NewOllama(t, func(c chattest.Call) string {
+		text := c.Text(chat.RoleUser)
+		if i := strings.LastIndex(text, "Pregunta:"); i >= 0 {
+			text = text[:i]
+		}
+		return text
+	})
+	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
+	all, err := eng.Chunks(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secrets := leakcheck.Collect(all, func(c oraculo.ChunkInfo) bool { return strings.HasPrefix(c.File, "DM/") })
+	// Every edit adds this sentence to every DM note: it is a secret too.
+	const edit = "Revisión secreta del máster para la próxima sesión número"
+	secrets.Sentences = append(secrets.Sentences, edit)
+	dmNotes, err := filepath.Glob(filepath.Join(notes, "DM", "*.md"))
+	if err != nil || len(dmNotes) == 0 {
+		t.Fatalf("no DM notes to edit: %v", err)
+	}
+	originals := map[string][]byte{}
+	for _, p := range dmNotes {
+		if originals[p], err = os.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	tokens, player, _ := testTokens(t)
+	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
+
+	// Re-ingest edited DM notes until the requests are done.
+	var ingesting atomic.Bool
+	var runs atomic.Int64
+	stop := make(chan struct{})
+	ingestErr := make(chan error, 1)
+	go func() {
+		defer close(ingestErr)
+		for n := 1; ; n++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for _, p := range dmNotes {
+				text := append(append([]byte{}, originals[p]...), fmt.Sprintf("\n\n%s %d.\n", edit, n)...)
+				if err := os.WriteFile(p, text, 0o644); err != nil {
+					ingestErr <- err
+					return
+				}
+			}
+			ingesting.Store(true)
+			_, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+			ingesting.Store(false)
+			if err != nil {
+				ingestErr <- err
+				return
+			}
+			runs.Add(1)
+		}
+	}()
+
+	strip := func(data []byte, q string) []byte {
+		for _, enc := range []string{q, strings.ReplaceAll(q, `"`, `\"`)} {
+			data = bytes.ReplaceAll(data, []byte(enc), nil)
+		}
+		return data
+	}
+	during, total := 0, 0
+	deadline := time.Now().Add(3 * time.Minute)
+	for i := 0; during < 500 && time.Now().Before(deadline); i++ {
+		busy := ingesting.Load()
+		var resp *http.Response
+		var data []byte
+		what := ""
+		switch q := secrets.Questions[i%len(secrets.Questions)]; i % 6 {
+		case 0, 1:
+			what = "search " + q
+			resp, data = call(t, ts, "POST", "/api/search", player, map[string]any{"question": q, "k": 20})
+			data = strip(data, q)
+		case 2:
+			what = "ask " + q
+			resp, data = call(t, ts, "POST", "/api/ask", player, map[string]any{"question": q, "stream": i%12 == 2})
+			data = strip(data, q)
+		case 3:
+			what = "openai " + q
+			resp, data = call(t, ts, "POST", "/v1/chat/completions", player, map[string]any{"model": "oraculo",
+				"messages": []map[string]string{{"role": "user", "content": q}}})
+			data = strip(data, q)
+		case 4:
+			f := secrets.Files[i%len(secrets.Files)]
+			what = "note " + f
+			resp, data = call(t, ts, "GET", "/api/note?file="+url.QueryEscape(f), player, nil)
+		default:
+			what = "compendium"
+			resp, data = call(t, ts, "GET", "/api/compendium", player, nil)
+		}
+		if resp.StatusCode != 200 && resp.StatusCode != 404 {
+			t.Fatalf("%s: status %d: %s", what, resp.StatusCode, data)
+		}
+		for _, l := range secrets.Find(data) {
+			t.Errorf("%s (ingest running: %v) shows a player the DM's %s", what, busy, l)
+		}
+		total++
+		if busy || ingesting.Load() {
+			during++
+		}
+	}
+	close(stop)
+	if err := <-ingestErr; err != nil {
+		t.Fatal(err)
+	}
+	if during < 500 {
+		t.Fatalf("only %d of %d player requests overlapped a re-ingest (%d runs); the test wants 500", during, total, runs.Load())
+	}
+	t.Logf("%d player requests, %d during one of %d re-ingests of edited DM notes", total, during, runs.Load())
 }

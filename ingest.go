@@ -165,8 +165,12 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 		// A new cap without an overlap: keep the seed's ratio (120 of 1200).
 		s.OverlapWords = opts.MaxWords / 10
 	}
-	if err := e.apply(s); err != nil {
-		return nil, fmt.Errorf("ingest: %w", err)
+	// Unchanged settings are not applied again: a serving engine's
+	// searches read them while this runs.
+	if s != e.settings {
+		if err := e.apply(s); err != nil {
+			return nil, fmt.Errorf("ingest: %w", err)
+		}
 	}
 	if err := e.saveSettings(ctx); err != nil {
 		return nil, err

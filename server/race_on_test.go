@@ -1,0 +1,6 @@
+//go:build race
+
+package server
+
+// raceDetector: the race detector slows every request several times.
+const raceDetector = true

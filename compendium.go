@@ -115,7 +115,8 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 		}
 		recs := dmRecs // no DM-only note: the players' compendium is the DM's
 		if scope == index.ScopeDM || restricted {
-			if recs, err = buildEntities(in, from, file); err != nil {
+			recs, err = interruptible(ctx, func() ([]index.EntityRecord, error) { return buildEntities(in, from, file) })
+			if err != nil {
 				return err
 			}
 		}

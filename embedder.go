@@ -287,7 +287,7 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	if progress != nil {
 		progress(0, len(st.vectors.IDs))
 	}
-	h, err := st.buildHNSW()
+	h, err := interruptible(ctx, st.buildHNSW)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -108,10 +109,33 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 
 func (b *limitedBody) Close() error { return b.body.Close() }
 
-// decode reads a JSON body into v; on failure it answers 400 or 413 and
-// returns false. strict refuses unknown fields (our own API, where a typo
-// should not pass silently; not the OpenAI one, whose clients send many).
+// jsonType reports whether a Content-Type names JSON: application/json or
+// application/*+json, with any parameters. No Content-Type counts as
+// JSON, for curl scripts that do not say.
+func jsonType(contentType string) bool {
+	if strings.TrimSpace(contentType) == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	sub, ok := strings.CutPrefix(mt, "application/")
+	return ok && (sub == "json" || strings.HasSuffix(sub, "+json"))
+}
+
+// decode reads a JSON body into v; on failure it answers 415 (not JSON),
+// 400 or 413 and returns false. strict refuses unknown fields (our own
+// API, where a typo should not pass silently; not the OpenAI one, whose
+// clients send many).
 func decode(w http.ResponseWriter, r *http.Request, v any, strict bool) bool {
+	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {
+		// Read (within the limit) and drop the body, so that the
+		// connection stays usable.
+		_, _ = io.Copy(io.Discard, r.Body)
+		writeError(w, r, http.StatusUnsupportedMediaType, fmt.Sprintf("the body must be JSON (Content-Type: application/json), not %q", ct))
+		return false
+	}
 	dec := json.NewDecoder(r.Body)
 	if strict {
 		dec.DisallowUnknownFields()

@@ -159,3 +159,41 @@ func TestOversizedBodyDrainBounds(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONContentType(t *testing.T) {
+	eng := testEngine(t)
+	ts, _ := testServer(t, Config{Engine: eng})
+	bodies := map[string]string{
+		"/api/search":          `{"question": "puente"}`,
+		"/api/ask":             `{"question": "¿Quién cayó?", "extractive": true}`,
+		"/v1/chat/completions": `{"model": "oraculo-extractive", "messages": [{"role": "user", "content": "¿Quién cayó?"}]}`,
+	}
+	for path, body := range bodies {
+		for _, c := range []struct {
+			contentType string
+			status      int
+		}{
+			{"", 200}, // curl scripts that do not say
+			{"application/json", 200},
+			{"application/json; charset=utf-8", 200},
+			{"Application/JSON", 200},
+			{"application/vnd.api+json", 200},
+			{"application/x-www-form-urlencoded", 415}, // curl -d without -H
+			{"text/plain", 415},
+			{"text/json", 415},
+			{"multipart/form-data; boundary=x", 415},
+			{"application/jsonx", 415},
+			{"application/json; charset", 415}, // not a media type
+		} {
+			var headers []string
+			if c.contentType != "" {
+				headers = []string{"Content-Type", c.contentType}
+			}
+			resp, data := call(t, ts, "POST", path, "", body, headers...)
+			wantStatus(t, resp, data, c.status)
+			if c.status == 415 && !strings.Contains(string(data), "application/json") {
+				t.Errorf("POST %s as %q: the error does not name the expected type: %s", path, c.contentType, data)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 )
@@ -125,7 +126,7 @@ func jsonType(contentType string) bool {
 }
 
 // decode reads a JSON body into v; on failure it answers 415 (not JSON),
-// 400 or 413 and returns false. strict refuses unknown fields (our own
+// 400, 408 or 413 and returns false. strict refuses unknown fields (our own
 // API, where a typo should not pass silently; not the OpenAI one, whose
 // clients send many).
 func decode(w http.ResponseWriter, r *http.Request, v any, strict bool) bool {
@@ -150,6 +151,9 @@ func decode(w http.ResponseWriter, r *http.Request, v any, strict bool) bool {
 		return true
 	case errors.As(err, &tooLarge):
 		writeError(w, r, http.StatusRequestEntityTooLarge, tooLargeMessage(tooLarge.Limit))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The server's read timeout passed while the body came in.
+		writeError(w, r, http.StatusRequestTimeout, "the body took too long to arrive")
 	default:
 		writeError(w, r, http.StatusBadRequest, "invalid JSON body: "+err.Error())
 	}

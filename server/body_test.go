@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -195,5 +196,136 @@ func TestJSONContentType(t *testing.T) {
 				t.Errorf("POST %s as %q: the error does not name the expected type: %s", path, c.contentType, data)
 			}
 		}
+	}
+}
+
+// TestErrorsAreJSON: every refusal under /api/ and /v1/ is JSON with an
+// "error" (OpenAI's shape under /v1/), whatever refuses it: the mux, the
+// middleware, the body rules or a handler.
+func TestErrorsAreJSON(t *testing.T) {
+	eng := testEngine(t)
+	tokens, player, dm := testTokens(t)
+	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens, MaxBodyBytes: 512})
+	big := `{"question": "` + strings.Repeat("x", 1000) + `"}`
+	chat := `{"messages": [{"role": "user", "content": "hola"}]}`
+	for _, c := range []struct {
+		name, method, path, token string
+		body                      any    // string: sent as is; nil: none
+		contentType               string // "" sends none
+		chunked                   bool
+		status                    int
+	}{
+		{"unknown route", "GET", "/api/nope", dm, nil, "", false, 404},
+		{"unknown route", "POST", "/api/nope", dm, `{}`, "", false, 404},
+		{"unknown route", "GET", "/v1/nope", dm, nil, "", false, 404},
+		{"unknown route", "GET", "/api/chunks/", dm, nil, "", false, 404},
+		{"wrong method", "GET", "/api/search", dm, nil, "", false, 405},
+		{"wrong method", "PUT", "/api/ask", dm, `{}`, "", false, 405},
+		{"wrong method", "OPTIONS", "/api/search", dm, nil, "", false, 405},
+		{"wrong method", "DELETE", "/api/ingest", dm, nil, "", false, 405},
+		{"wrong method", "GET", "/v1/chat/completions", dm, nil, "", false, 405},
+		{"wrong method", "POST", "/v1/models", dm, nil, "", false, 405},
+		{"bad JSON", "POST", "/api/search", dm, `{"question": `, "", false, 400},
+		{"bad JSON", "POST", "/api/ask", dm, `[]`, "application/json", false, 400},
+		{"bad JSON", "POST", "/api/ask", dm, ``, "", false, 400},
+		{"bad JSON", "POST", "/v1/chat/completions", dm, `{"messages": `, "", false, 400},
+		{"bad request", "POST", "/api/search", dm, `{"question": "a", "k": -1}`, "", false, 400},
+		{"bad request", "GET", "/api/note", dm, nil, "", false, 400},
+		{"too large", "POST", "/api/search", dm, big, "", false, 413},
+		{"too large", "POST", "/api/search", dm, big, "", true, 413},
+		{"too large", "POST", "/api/ask", player, big, "application/json", true, 413},
+		{"too large", "POST", "/v1/chat/completions", dm, big, "", false, 413},
+		{"too large", "POST", "/v1/chat/completions", dm, big, "", true, 413},
+		{"too large", "POST", "/api/nope", dm, big, "", false, 413},
+		{"too large", "POST", "/api/search", "", big, "", false, 413}, // before authentication
+		{"wrong content type", "POST", "/api/search", dm, `{"question": "a"}`, "application/x-www-form-urlencoded", false, 415},
+		{"wrong content type", "POST", "/api/ask", player, `{"question": "a"}`, "text/plain", false, 415},
+		{"wrong content type", "POST", "/v1/chat/completions", dm, chat, "multipart/form-data; boundary=x", false, 415},
+		{"missing auth", "POST", "/api/search", "", `{"question": "a"}`, "", false, 401},
+		{"missing auth", "POST", "/api/ask", "orc_wrong", `{"question": "a"}`, "", false, 401},
+		{"missing auth", "GET", "/api/compendium", "", nil, "", false, 401},
+		{"missing auth", "POST", "/v1/chat/completions", "", chat, "", false, 401},
+		{"missing auth", "GET", "/v1/models", "orc_wrong", nil, "", false, 401},
+		{"unknown route", "GET", "/api/nope", "", nil, "", false, 404}, // no token needed to learn nothing
+		{"forbidden", "GET", "/api/stats", player, nil, "", false, 403},
+		{"forbidden", "POST", "/api/ingest", player, nil, "", false, 403},
+		{"not found", "GET", "/api/chunks/ffffffffffffffff", player, nil, "", false, 404},
+		{"not found", "GET", "/api/compendium/Nadie%20Nunca", player, nil, "", false, 404},
+	} {
+		t.Run(c.name+" "+c.method+" "+c.path, func(t *testing.T) {
+			var body io.Reader
+			if s, ok := c.body.(string); ok {
+				body = strings.NewReader(s)
+			}
+			req, err := http.NewRequest(c.method, ts.URL+c.path, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.chunked {
+				req.Body, req.ContentLength = io.NopCloser(body), -1
+			}
+			if c.token != "" {
+				req.Header.Set("Authorization", "Bearer "+c.token)
+			}
+			if c.contentType != "" {
+				req.Header.Set("Content-Type", c.contentType)
+			}
+			resp, err := ts.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantStatus(t, resp, data, c.status)
+		})
+	}
+}
+
+// TestBodyTimeoutIs408: a body that stops arriving before the server's
+// read timeout is a JSON 408, not a 400 naming a socket.
+func TestBodyTimeoutIs408(t *testing.T) {
+	eng := testEngine(t)
+	h := New(Config{Engine: eng})
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ReadTimeout = 300 * time.Millisecond
+	ts.Start()
+	t.Cleanup(func() {
+		ts.Close()
+		h.Close()
+	})
+	addr := ts.Listener.Addr().String()
+	for _, path := range []string{"/api/search", "/v1/chat/completions"} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Length: 100\r\n\r\n{\"question\": ", path, addr)
+		req, _ := http.NewRequest("POST", ts.URL+path, nil)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		wantStatus(t, resp, data, http.StatusRequestTimeout)
+	}
+}
+
+// TestPanicIsJSON500: a panic in a handler is a JSON 500 in the shape of
+// its route.
+func TestPanicIsJSON500(t *testing.T) {
+	s := New(Config{})
+	defer s.Close()
+	h := s.observe(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("boom") }))
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	for _, path := range []string{"/api/search", "/v1/chat/completions"} {
+		resp, data := call(t, ts, "POST", path, "", "{}")
+		wantStatus(t, resp, data, http.StatusInternalServerError)
 	}
 }

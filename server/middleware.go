@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -218,45 +217,6 @@ func (s *Server) dmOnly(h http.HandlerFunc) http.HandlerFunc {
 		}
 		h(w, r)
 	}
-}
-
-// limitBody refuses bodies over MaxBodyBytes: at once when the length is
-// declared, while reading otherwise (decode answers 413).
-func (s *Server) limitBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.cfg.MaxBodyBytes {
-			writeError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", s.cfg.MaxBodyBytes))
-			return
-		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// decode reads a JSON body into v; on failure it answers 400 or 413 and
-// returns false. strict refuses unknown fields (our own API, where a typo
-// should not pass silently; not the OpenAI one, whose clients send many).
-func decode(w http.ResponseWriter, r *http.Request, v any, strict bool) bool {
-	dec := json.NewDecoder(r.Body)
-	if strict {
-		dec.DisallowUnknownFields()
-	}
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value")
-	}
-	var tooLarge *http.MaxBytesError
-	switch {
-	case err == nil:
-		return true
-	case errors.As(err, &tooLarge):
-		writeError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", tooLarge.Limit))
-	default:
-		writeError(w, r, http.StatusBadRequest, "invalid JSON body: "+err.Error())
-	}
-	return false
 }
 
 // marshal encodes v as JSON without HTML escaping (as the CLI prints it)

@@ -27,8 +27,9 @@ import (
 
 // Defaults for [Config].
 const (
-	DefaultMaxBodyBytes = 1 << 20
-	DefaultAskTimeout   = 3 * time.Minute
+	DefaultMaxBodyBytes  = 1 << 20
+	DefaultAskTimeout    = 3 * time.Minute
+	DefaultIngestTimeout = 30 * time.Minute
 )
 
 // requestTimeout bounds every engine call but answers.
@@ -54,6 +55,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// AskTimeout bounds one answer (default 3 minutes).
 	AskTimeout time.Duration
+	// IngestTimeout bounds one background ingest (POST /api/ingest):
+	// past it the ingest is cancelled (default 30 minutes).
+	IngestTimeout time.Duration
 	// Web, when set, serves every path outside /api/, /v1/ and /mcp,
 	// without authentication (it is the page that asks for a token).
 	Web http.Handler
@@ -78,6 +82,8 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	ingest ingestState
+	// ingestFunc, when set, stands in for the engine's Ingest (tests).
+	ingestFunc func(context.Context, []string, oraculo.IngestOptions) (*oraculo.IngestReport, error)
 }
 
 // New returns a server for cfg, with its routes and middleware. Callers
@@ -88,6 +94,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.AskTimeout <= 0 {
 		cfg.AskTimeout = DefaultAskTimeout
+	}
+	if cfg.IngestTimeout <= 0 {
+		cfg.IngestTimeout = DefaultIngestTimeout
 	}
 	if cfg.LocalRole != oraculo.RolePlayer {
 		cfg.LocalRole = oraculo.RoleDM
@@ -113,14 +122,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handler.ServeHTTP(w, r)
 }
 
-// Close stops a background ingest, if one runs, and waits for it: after
-// Close the engine may be closed.
+// Close cancels a background ingest, if one runs, and waits for it to
+// return, ingestStopGrace at most: after Close the engine may be closed.
+// An ingest that ignored its cancellation for that long is left behind,
+// and the error says so.
 func (s *Server) Close() error {
 	s.ingest.mu.Lock()
 	s.ingest.closed = true
 	s.ingest.mu.Unlock()
 	s.cancel()
 	s.wg.Wait()
+	s.ingest.mu.Lock()
+	defer s.ingest.mu.Unlock()
+	if s.ingest.abandoned {
+		return errors.New("closing the server: " + s.ingest.err)
+	}
 	return nil
 }
 

@@ -46,6 +46,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	tokensFlag := fs.String("tokens", "", "tokens file (default $ORACULO_TOKENS, else tokens.yaml beside the index when it exists); without one only the local user is served, on loopback")
 	askTimeout := fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
+	ingestTimeout := fs.Duration("ingest-timeout", server.DefaultIngestTimeout, "longest time a background ingest (POST /api/ingest) may take before it is cancelled")
 	models := newModelFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
@@ -77,14 +78,15 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	h := server.New(server.Config{
-		Engine:     eng,
-		Tokens:     tokens,
-		LocalRole:  oraculo.RoleFrom(ctx), // --as player previews the players' view
-		Logger:     logger,
-		AskTimeout: *askTimeout,
-		Web:        web.Handler(),
-		MCP:        mcpserver.HTTPHandler(eng, version),
-		Version:    version,
+		Engine:        eng,
+		Tokens:        tokens,
+		LocalRole:     oraculo.RoleFrom(ctx), // --as player previews the players' view
+		Logger:        logger,
+		AskTimeout:    *askTimeout,
+		IngestTimeout: *ingestTimeout,
+		Web:           web.Handler(),
+		MCP:           mcpserver.HTTPHandler(eng, version),
+		Version:       version,
 	})
 	defer h.Close()
 	// Requests live in their own context: a signal starts a graceful
@@ -129,7 +131,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		cancelRequests()
 		srv.Close()
 	}
-	h.Close()
+	if err := h.Close(); err != nil {
+		logger.Error("a background ingest is left behind", "err", err)
+	}
 	fmt.Fprintln(stdout, msg("serve-stopped"))
 	return nil
 }

@@ -212,6 +212,48 @@ func TestServeTokens(t *testing.T) {
 	}
 }
 
+// TestServeIngestTimeout: --ingest-timeout bounds the background ingest,
+// and GET /api/ingest says it was stopped at its deadline.
+func TestServeIngestTimeout(t *testing.T) {
+	t.Setenv("ORACULO_TOKENS", "")
+	db := ingestSmall(t)
+	url, _, _, _ := startServe(t, "--db", db, "--ingest-timeout", "1ns")
+	resp, err := http.Post(url+"api/ingest", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("POST /api/ingest: %d", resp.StatusCode)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(url + "api/ingest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Running bool   `json:"running"`
+			Error   string `json:"error"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Running {
+			if !strings.Contains(st.Error, "ingest stopped at its deadline (1ns)") {
+				t.Errorf("the ingest's error: %q", st.Error)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the ingest does not end")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestTokenCommands(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_TOKENS", "")

@@ -96,6 +96,11 @@ func TestReadTooLarge(t *testing.T) {
 	if skip == nil || skip.Reason != ReasonTooLarge {
 		t.Fatalf("skip = %+v", skip)
 	}
+	// The walk saw it small; it grew before the read.
+	_, skip = Read(File{Path: "big.md", Abs: p, Size: 10}, 100)
+	if skip == nil || skip.Reason != ReasonTooLarge || skip.Detail != "200 bytes > 100" {
+		t.Fatalf("skip = %+v", skip)
+	}
 	_, skip = Read(File{Path: "gone.md", Abs: p + ".gone"}, 100)
 	if skip == nil || skip.Reason != ReasonUnreadable {
 		t.Fatalf("skip = %+v", skip)

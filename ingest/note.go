@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -41,6 +43,12 @@ type Note struct {
 
 // Read reads and parses one file. A file that cannot be a note comes back
 // as a *Skip with the reason; other errors do not happen.
+//
+// Read never blocks on a named pipe or a device and never reads more than
+// maxBytes+1 bytes, whatever the walk found: only a regular file is read
+// (checked on the opened file, as it may have been replaced since the walk),
+// and one that has grown past maxBytes is skipped as too large. For a
+// symlink it opens [File.Target].
 func Read(f File, maxBytes int64) (*Note, *Skip) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
@@ -48,14 +56,53 @@ func Read(f File, maxBytes int64) (*Note, *Skip) {
 	if f.Size > maxBytes {
 		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes > %d", f.Size, maxBytes)}
 	}
-	data, err := os.ReadFile(f.Abs)
-	if err != nil {
-		return nil, &Skip{Path: f.Path, Reason: ReasonUnreadable, Detail: err.Error()}
-	}
-	if int64(len(data)) > maxBytes {
-		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes > %d", len(data), maxBytes)}
+	data, skip := readRegular(f, maxBytes)
+	if skip != nil {
+		return nil, skip
 	}
 	return Parse(f.Path, data)
+}
+
+// readRegular reads a regular file of at most maxBytes.
+func readRegular(f File, maxBytes int64) ([]byte, *Skip) {
+	name := f.Abs
+	if f.Target != "" {
+		name = f.Target
+	}
+	unreadable := func(err error) *Skip { return &Skip{Path: f.Path, Reason: ReasonUnreadable, Detail: err.Error()} }
+	notRegular := func(m fs.FileMode) *Skip { return &Skip{Path: f.Path, Reason: ReasonNotRegular, Detail: fileKind(m)} }
+	// Checked before opening too: opening some devices does something.
+	info, err := os.Lstat(name)
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, notRegular(info.Mode())
+	}
+	file, err := openNote(name)
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	defer file.Close()
+	info, err = file.Stat()
+	if err != nil {
+		return nil, unreadable(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, notRegular(info.Mode())
+	}
+	if info.Size() > maxBytes {
+		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes > %d", info.Size(), maxBytes)}
+	}
+	// The size is only a hint: the file may grow while it is read.
+	buf := bytes.NewBuffer(make([]byte, 0, info.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(file, maxBytes+1)); err != nil {
+		return nil, unreadable(err)
+	}
+	if int64(buf.Len()) > maxBytes {
+		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("more than %d bytes", maxBytes)}
+	}
+	return buf.Bytes(), nil
 }
 
 // Parse decodes a note's bytes: it rejects binary content, repairs invalid

@@ -138,6 +138,57 @@ func TestWalkSpecialFiles(t *testing.T) {
 	}
 }
 
+// TestReadSpecialFiles: a file that changed between the walk and the read
+// is judged again on what is opened: Read never blocks on it nor reads it
+// without bound.
+func TestReadSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	note := filepath.Join(dir, "note.md")
+	other := filepath.Join(dir, "other.md")
+	fifo := filepath.Join(dir, "fifo.md")
+	link := filepath.Join(dir, "link.md")
+	must(t, os.WriteFile(note, []byte("la nota"), 0o644))
+	must(t, os.WriteFile(other, []byte("otra nota"), 0o644))
+	must(t, syscall.Mkfifo(fifo, 0o644))
+	must(t, os.Symlink(other, link))
+	cases := []struct {
+		name   string
+		file   File
+		max    int64
+		body   string
+		reason Reason
+		detail string
+	}{
+		{name: "a FIFO", file: File{Path: "fifo.md", Abs: fifo}, reason: ReasonNotRegular, detail: "named pipe (FIFO)"},
+		{name: "a device", file: File{Path: "zero.md", Abs: "/dev/zero"}, reason: ReasonNotRegular, detail: "character device"},
+		{name: "a link's target swapped for a device", file: File{Path: "link.md", Abs: link, Target: "/dev/zero"},
+			reason: ReasonNotRegular, detail: "character device"},
+		{name: "a file swapped for a symlink is not followed", file: File{Path: "link.md", Abs: link},
+			reason: ReasonNotRegular, detail: "symlink"},
+		{name: "a link re-pointed after the walk: its Target is read", file: File{Path: "link.md", Abs: link, Target: note}, body: "la nota"},
+		// Regular, and size 0 to stat, yet far from empty.
+		{name: "a file larger than stat says", file: File{Path: "maps.md", Abs: "/proc/self/maps"}, max: 16,
+			reason: ReasonTooLarge, detail: "more than 16 bytes"},
+	}
+	for _, c := range cases {
+		if _, err := os.Stat(c.file.Abs); err != nil {
+			t.Logf("%s: %v", c.name, err)
+			continue
+		}
+		var n *Note
+		var skip *Skip
+		within(t, func() { n, skip = Read(c.file, c.max) })
+		switch {
+		case c.reason == "" && skip != nil:
+			t.Errorf("%s: skipped: %+v", c.name, skip)
+		case c.reason == "" && n.Body != c.body:
+			t.Errorf("%s: body %q, want %q", c.name, n.Body, c.body)
+		case c.reason != "" && (skip == nil || skip.Reason != c.reason || !strings.Contains(skip.Detail, c.detail)):
+			t.Errorf("%s: skip = %+v, want %s %q", c.name, skip, c.reason, c.detail)
+		}
+	}
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {

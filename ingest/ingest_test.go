@@ -1,11 +1,20 @@
 package ingest
 
 import (
+	"bytes"
+	"compress/gzip"
+	"image"
+	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/encoding"
+	textunicode "golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 )
 
 func TestParse(t *testing.T) {
@@ -27,6 +36,23 @@ func TestParse(t *testing.T) {
 		{name: "CRLF and BOM", in: "\ufeff---\r\ntitle: T\r\n---\r\nuno\r\ndos\r\n", title: "T", body: "uno\ndos\n"},
 		{name: "unclosed front matter is text", in: "---\ntitle: x\nsin cierre\n", body: "---\ntitle: x\nsin cierre\n"},
 		{name: "bad yaml kept as text", in: "---\ntitle: [x\n---\ncuerpo\n", body: "---\ntitle: [x\n---\ncuerpo\n", warning: "not valid YAML"},
+		{name: "UTF-16 LE", in: encode(textunicode.UTF16(textunicode.LittleEndian, textunicode.UseBOM), sesion),
+			title: "Sesión 3", body: "la canción del ñandú\n", repairs: "decoded from UTF-16 LE"},
+		{name: "UTF-16 BE", in: encode(textunicode.UTF16(textunicode.BigEndian, textunicode.UseBOM), sesion),
+			title: "Sesión 3", body: "la canción del ñandú\n", repairs: "decoded from UTF-16 BE"},
+		{name: "UTF-32 LE", in: encode(utf32.UTF32(utf32.LittleEndian, utf32.UseBOM), sesion),
+			title: "Sesión 3", body: "la canción del ñandú\n", repairs: "decoded from UTF-32 LE"},
+		{name: "UTF-32 BE", in: encode(utf32.UTF32(utf32.BigEndian, utf32.UseBOM), sesion),
+			title: "Sesión 3", body: "la canción del ñandú\n", repairs: "decoded from UTF-32 BE"},
+		{name: "UTF-16 LE without BOM", in: encode(textunicode.UTF16(textunicode.LittleEndian, textunicode.IgnoreBOM), sesion),
+			title: "Sesión 3", body: "la canción del ñandú\n", repairs: "decoded from UTF-16 LE (no byte-order mark)"},
+		{name: "UTF-16 BE without BOM", in: encode(textunicode.UTF16(textunicode.BigEndian, textunicode.IgnoreBOM), sesion),
+			title: "Sesión 3", body: "la canción del ñandú\n", repairs: "decoded from UTF-16 BE (no byte-order mark)"},
+		{name: "UTF-16 with a NUL", in: encode(textunicode.UTF16(textunicode.LittleEndian, textunicode.UseBOM), "canción\x00"), skip: ReasonBinary},
+		{name: "UTF-32 with a NUL", in: encode(utf32.UTF32(utf32.BigEndian, utf32.UseBOM), "\x00canción"), skip: ReasonBinary},
+		{name: "UTF-16 without BOM with a control character", in: encode(textunicode.UTF16(textunicode.LittleEndian, textunicode.IgnoreBOM), "canción\x01"), skip: ReasonBinary},
+		{name: "NUL after 8 KiB", in: strings.Repeat("la canción del ñandú ", 500) + "\x00", skip: ReasonBinary},
+		{name: "UTF-8 BOM and a NUL", in: "\ufeffcanción\x00", skip: ReasonBinary},
 		{name: "invalid utf-8 repaired", in: "canción \xff fin", body: "canción \uFFFD fin", repairs: "replaced 1 invalid"},
 		{name: "windows-1252 decoded", in: "Canci\xf3n del a\xf1o", body: "Canción del año", repairs: "Windows-1252"},
 		{name: "binary", in: "PNG\x00\x01", skip: ReasonBinary},
@@ -54,10 +80,24 @@ func TestParse(t *testing.T) {
 		if c.warning != "" && (len(n.Warnings) != 1 || !strings.Contains(n.Warnings[0], c.warning)) {
 			t.Errorf("%s: warnings %q", c.name, n.Warnings)
 		}
+		if c.warning == "" && len(n.Warnings) != 0 {
+			t.Errorf("%s: unexpected warnings %q", c.name, n.Warnings)
+		}
 		if len(n.SHA256) != 64 {
 			t.Errorf("%s: sha256 %q", c.name, n.SHA256)
 		}
 	}
+}
+
+// sesion is a note with front matter, CRLF line endings and Spanish accents.
+const sesion = "---\r\ntitle: Sesión 3\r\n---\r\nla canción del ñandú\r\n"
+
+func encode(enc encoding.Encoding, s string) string {
+	out, err := enc.NewEncoder().String(s)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 func TestWalk(t *testing.T) {
@@ -104,5 +144,54 @@ func TestReadTooLarge(t *testing.T) {
 	_, skip = Read(File{Path: "gone.md", Abs: p + ".gone"}, 100)
 	if skip == nil || skip.Reason != ReasonUnreadable {
 		t.Fatalf("skip = %+v", skip)
+	}
+}
+
+// TestParseBinaries: files that are not text are skipped as binary, however
+// their NUL bytes fall; none passes for UTF-16 without a byte-order mark.
+func TestParseBinaries(t *testing.T) {
+	var img bytes.Buffer
+	m := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	for i := range m.Pix {
+		m.Pix[i] = byte(i * 7)
+	}
+	if err := png.Encode(&img, m); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(strings.Repeat("la canción del ñandú\n", 100)))
+	w.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	program, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := make([]byte, 1<<16)
+	rand.NewChaCha8([32]byte{1}).Read(noise)
+	// Text and NULs, as a UTF-16 reading would see them: ASCII in every
+	// second byte, but a control character among them.
+	controls := encode(textunicode.UTF16(textunicode.LittleEndian, textunicode.IgnoreBOM), "canci\u00f3n\x1b[0m")
+	cases := []struct {
+		name string
+		data []byte
+	}{
+		{"PNG", img.Bytes()},
+		{"PNG signature and header", img.Bytes()[:16]},
+		{"gzip", gz.Bytes()},
+		{"this test's program", program},
+		{"random bytes", noise},
+		{"UTF-8 text with a NUL", []byte("la canción\x00 del ñandú")},
+		{"UTF-16 LE with an escape", []byte(controls)},
+		{"one NUL", []byte{0}},
+		{"NUL pairs", []byte{0, 0, 0, 0}},
+	}
+	for _, c := range cases {
+		if n, skip := Parse("x.md", c.data); skip == nil || skip.Reason != ReasonBinary {
+			t.Errorf("%s: not binary: skip %+v, note %+v", c.name, skip, n)
+		}
 	}
 }

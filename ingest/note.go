@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -10,9 +11,14 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
+	textunicode "golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 	"gopkg.in/yaml.v3"
 )
 
@@ -105,16 +111,18 @@ func readRegular(f File, maxBytes int64) ([]byte, *Skip) {
 	return buf.Bytes(), nil
 }
 
-// Parse decodes a note's bytes: it rejects binary content, repairs invalid
-// UTF-8 (decoding Windows-1252 when the whole file looks like it), normalises
-// line endings and splits off YAML front matter.
+// Parse decodes a note's bytes: it decodes UTF-16 and UTF-32 (by their
+// byte-order mark, or UTF-16 without one when the text is unmistakable),
+// rejects binary content (a NUL anywhere in the decoded text), repairs
+// invalid UTF-8 (decoding Windows-1252 when the whole file looks like it),
+// normalises line endings and splits off YAML front matter.
 func Parse(rel string, data []byte) (*Note, *Skip) {
 	sum := sha256.Sum256(data)
 	n := &Note{Path: rel, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data)), Metadata: json.RawMessage("{}")}
-	if looksBinary(data) {
+	text, repairs, ok := decode(data)
+	if !ok {
 		return nil, &Skip{Path: rel, Reason: ReasonBinary}
 	}
-	text, repairs := decode(data)
 	n.Repairs = repairs
 	text = strings.TrimPrefix(text, "\ufeff")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -130,20 +138,25 @@ func Parse(rel string, data []byte) (*Note, *Skip) {
 	return n, nil
 }
 
-// looksBinary: a NUL byte early on is the classic sign (it never occurs in
-// text files, whatever their encoding).
-func looksBinary(data []byte) bool {
-	head := data
-	if len(head) > 8192 {
-		head = head[:8192]
+// decode returns the text as valid UTF-8 with a description of any repair,
+// or ok=false when the data is binary: a NUL never occurs in a text file,
+// once decoded, whatever its encoding.
+func decode(data []byte) (text, repairs string, ok bool) {
+	if enc, name := byteOrderMark(data); enc != nil {
+		s, err := enc.NewDecoder().Bytes(data)
+		if err != nil || bytes.IndexByte(s, 0) >= 0 {
+			return "", "", false
+		}
+		return string(s), "decoded from " + name, true
 	}
-	return bytes.IndexByte(head, 0) >= 0
-}
-
-// decode returns valid UTF-8 and a description of any repair.
-func decode(data []byte) (string, string) {
+	if bytes.IndexByte(data, 0) >= 0 {
+		if s, name, ok := utf16WithoutBOM(data); ok {
+			return s, "decoded from " + name + " (no byte-order mark)", true
+		}
+		return "", "", false
+	}
 	if utf8.Valid(data) {
-		return string(data), ""
+		return string(data), "", true
 	}
 	invalid, multibyte := 0, 0
 	for i := 0; i < len(data); {
@@ -159,10 +172,83 @@ func decode(data []byte) (string, string) {
 	// always Windows-1252 (a superset of Latin-1) for Spanish notes.
 	if multibyte == 0 {
 		if s, err := charmap.Windows1252.NewDecoder().Bytes(data); err == nil && utf8.Valid(s) {
-			return string(s), "decoded as Windows-1252"
+			return string(s), "decoded as Windows-1252", true
 		}
 	}
-	return strings.ToValidUTF8(string(data), "\uFFFD"), fmt.Sprintf("replaced %d invalid UTF-8 bytes", invalid)
+	return strings.ToValidUTF8(string(data), "\uFFFD"), fmt.Sprintf("replaced %d invalid UTF-8 bytes", invalid), true
+}
+
+// byteOrderMark returns the decoder for a UTF-16 or UTF-32 file that starts
+// with its byte-order mark (the decoder drops it), and the encoding's name.
+// A UTF-8 mark is left to the caller.
+func byteOrderMark(data []byte) (encoding.Encoding, string) {
+	switch {
+	// UTF-32 LE before UTF-16 LE: its mark starts with UTF-16 LE's.
+	case len(data)%4 == 0 && bytes.HasPrefix(data, []byte{0xFF, 0xFE, 0, 0}):
+		return utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM), "UTF-32 LE"
+	case len(data)%4 == 0 && bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}):
+		return utf32.UTF32(utf32.BigEndian, utf32.ExpectBOM), "UTF-32 BE"
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return textunicode.UTF16(textunicode.LittleEndian, textunicode.ExpectBOM), "UTF-16 LE"
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return textunicode.UTF16(textunicode.BigEndian, textunicode.ExpectBOM), "UTF-16 BE"
+	}
+	return nil, ""
+}
+
+// utf16WithoutBOM decodes data as UTF-16 without a byte-order mark only when
+// it cannot be anything else: an even length, no NUL code unit, at least
+// half the code units ASCII (which is what puts the NUL bytes in the data),
+// and every character printable, a space or a tab or line control (no lone
+// surrogate). Binary formats fail it: they hold aligned zero pairs or
+// control bytes (a PNG has both in its first 16 bytes).
+func utf16WithoutBOM(data []byte) (text, name string, ok bool) {
+	if len(data)%2 != 0 {
+		return "", "", false
+	}
+	orders := []binary.ByteOrder{binary.LittleEndian, binary.BigEndian}
+	for i, order := range orders {
+		ascii := 0
+		for j := 0; j < len(data); j += 2 {
+			u := order.Uint16(data[j:])
+			if u == 0 {
+				ascii = -1
+				break
+			}
+			if u < utf8.RuneSelf {
+				ascii++
+			}
+		}
+		if ascii <= 0 || 2*ascii < len(data)/2 {
+			continue
+		}
+		units := make([]uint16, len(data)/2)
+		for j := range units {
+			units[j] = order.Uint16(data[2*j:])
+		}
+		runes := utf16.Decode(units)
+		if !textRunes(runes) {
+			continue
+		}
+		return string(runes), [...]string{"UTF-16 LE", "UTF-16 BE"}[i], true
+	}
+	return "", "", false
+}
+
+// textRunes reports whether every rune is printable, a space, a format
+// character (soft hyphen, zero-width joiner) or a tab or line control. A
+// lone surrogate decodes as U+FFFD and fails it.
+func textRunes(runes []rune) bool {
+	for _, r := range runes {
+		switch {
+		case r == utf8.RuneError:
+			return false
+		case r == '\t' || r == '\n' || r == '\r' || r == '\f':
+		case !unicode.IsPrint(r) && !unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Cf):
+			return false
+		}
+	}
+	return true
 }
 
 // splitFrontMatter separates a leading "---" YAML block from the body.

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -41,6 +42,11 @@ type Note struct {
 	Aliases    []string
 	Tags       []string
 	Visibility string
+	// FrontMatterRaw is the text of the front-matter block between its
+	// "---" lines (decoded, LF line endings), whenever one was found: parsed
+	// into Metadata or not (too large, or not valid YAML, in which case it is
+	// also kept in Body).
+	FrontMatterRaw string
 	// Repairs says what was done to decode the file ("" when nothing).
 	Repairs string
 	// Warnings are problems that did not stop the note from being ingested.
@@ -130,6 +136,7 @@ func Parse(rel string, data []byte) (*Note, *Skip) {
 	front, body, ok := splitFrontMatter(text)
 	n.Body = body
 	if ok {
+		n.FrontMatterRaw = front
 		n.parseFrontMatter(front)
 	}
 	if strings.TrimSpace(n.Body) == "" && n.Title == "" {
@@ -278,11 +285,40 @@ func splitFrontMatter(text string) (front, body string, ok bool) {
 	return "", text, false
 }
 
+// MaxFrontMatterBytes is the largest front matter parsed; a larger one is
+// kept as text in the body, with a warning.
+const MaxFrontMatterBytes = 64 << 10
+
+// MaxFrontMatterNodes is the most YAML nodes (keys, values, lists and maps,
+// an alias counted as what it stands for) a parsed front matter may have;
+// past it the front matter is kept as text in the body, with a warning.
+// yaml.v3 checks each map for duplicate keys in quadratic time: 64 KiB of
+// short keys ("k123: v", 7,400 of them) took 110 to 150 ms to decode, and
+// 64 KiB of one repeated key in a flow map 28 s; 2,000 keys take about
+// 12 ms (BenchmarkParseFrontMatter).
+const MaxFrontMatterNodes = 4096
+
+// errTooManyNodes: the front matter is over MaxFrontMatterNodes.
+var errTooManyNodes = fmt.Errorf("more than %d YAML nodes", MaxFrontMatterNodes)
+
+// parseFrontMatter fills the note's metadata from its front matter, or keeps
+// the front matter as text in the body when it is too large or not valid.
 func (n *Note) parseFrontMatter(front string) {
-	var meta map[string]any
-	if err := yaml.Unmarshal([]byte(front), &meta); err != nil {
-		n.Warnings = append(n.Warnings, fmt.Sprintf("front matter is not valid YAML, kept as text: %v", err))
+	keep := func(warning string) {
+		n.Warnings = append(n.Warnings, warning)
 		n.Body = "---\n" + front + "---\n" + n.Body
+	}
+	if len(front) > MaxFrontMatterBytes {
+		keep(fmt.Sprintf("front matter is %d bytes, over the bound of %d: kept as text, not parsed", len(front), MaxFrontMatterBytes))
+		return
+	}
+	meta, err := decodeFrontMatter(front)
+	if errors.Is(err, errTooManyNodes) {
+		keep(fmt.Sprintf("front matter has %v: kept as text, not parsed", err))
+		return
+	}
+	if err != nil {
+		keep(fmt.Sprintf("front matter is not valid YAML, kept as text: %v", err))
 		return
 	}
 	if meta == nil {
@@ -302,6 +338,66 @@ func (n *Note) parseFrontMatter(front string) {
 	if v, ok := meta["visibility"].(string); ok {
 		n.Visibility = strings.ToLower(strings.TrimSpace(v))
 	}
+}
+
+// decodeFrontMatter parses YAML into a map, in time bounded by
+// MaxFrontMatterNodes: the nodes are counted, and the duplicate keys yaml.v3
+// would report (one error per pair) looked for, before decoding.
+func decodeFrontMatter(front string) (map[string]any, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
+		return nil, err
+	}
+	b := nodeBudget{left: MaxFrontMatterNodes, open: map[*yaml.Node]bool{}}
+	if err := b.visit(&doc); err != nil {
+		return nil, err
+	}
+	var meta map[string]any
+	if err := doc.Decode(&meta); err != nil {
+		return nil, err
+	}
+	return meta, nil
+}
+
+// nodeBudget walks a YAML tree as yaml.v3 decodes it, aliases expanded.
+type nodeBudget struct {
+	left int
+	open map[*yaml.Node]bool // anchors being expanded
+}
+
+func (b *nodeBudget) visit(n *yaml.Node) error {
+	if b.left--; b.left < 0 {
+		return errTooManyNodes
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil
+		}
+		if b.open[n.Alias] {
+			return fmt.Errorf("line %d: anchor %q value contains itself", n.Line, n.Value)
+		}
+		b.open[n.Alias] = true
+		defer delete(b.open, n.Alias)
+		return b.visit(n.Alias)
+	case yaml.MappingNode:
+		// yaml.v3's rule: same kind and same text.
+		seen := make(map[string]int, len(n.Content)/2)
+		for i := 0; i < len(n.Content); i += 2 {
+			k := n.Content[i]
+			id := fmt.Sprintf("%d:%s", k.Kind, k.Value)
+			if line, dup := seen[id]; dup {
+				return fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, k.Value, line)
+			}
+			seen[id] = k.Line
+		}
+	}
+	for _, c := range n.Content {
+		if err := b.visit(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // jsonable turns YAML's map[any]any (non-string keys) into JSON-friendly maps.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -12,6 +13,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
 	textunicode "golang.org/x/text/encoding/unicode"
@@ -219,6 +221,37 @@ func TestParseBinaries(t *testing.T) {
 			t.Errorf("%s: not binary: skip %+v, note %+v", c.name, skip, n)
 		}
 	}
+}
+
+// FuzzParse: no input panics, and a note's text is valid UTF-8 without NUL.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"# Hola\n\ntexto\n", sesion, "---\ntitle: [x\n---\ncuerpo\n", "Canci\xf3n del a\xf1o", "PNG\x00\x01",
+		"---\na: &a [*a]\n---\nb\n", "---\nb: &b {x: 1}\nc: *b\nd: {<<: *b}\n---\nb\n",
+		encode(textunicode.UTF16(textunicode.LittleEndian, textunicode.UseBOM), sesion),
+		encode(textunicode.UTF16(textunicode.BigEndian, textunicode.IgnoreBOM), sesion),
+		encode(utf32.UTF32(utf32.LittleEndian, utf32.UseBOM), sesion),
+		"\xff\xfe\x00\x00\x41\x00", "\xfe\xff\xd8\x00", "\ufeff---\r\ntitle: T\r\n...\r\nx",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, skip := Parse("f.md", data)
+		if (n == nil) == (skip == nil) {
+			t.Fatalf("note %v, skip %v", n, skip)
+		}
+		if n == nil {
+			return
+		}
+		for _, s := range append([]string{n.Title, n.Body, n.FrontMatterRaw, n.Visibility}, append(n.Aliases, n.Tags...)...) {
+			if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 {
+				t.Fatalf("not valid text: %q", s)
+			}
+		}
+		if !json.Valid(n.Metadata) {
+			t.Fatalf("metadata %q", n.Metadata)
+		}
+	})
 }
 
 // BenchmarkParseFrontMatter: front matters that yaml.v3 alone decodes in

@@ -4,6 +4,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -23,6 +24,9 @@ const (
 	ReasonUnreadable  Reason = "unreadable"
 	ReasonUnsupported Reason = "unsupported-type"
 	ReasonEmpty       Reason = "empty"
+	// ReasonNotRegular is a device, named pipe or socket named like a note,
+	// or a symlink to one: reading it could block or never end.
+	ReasonNotRegular Reason = "not-a-regular-file"
 )
 
 // Skip is a file (or folder) left out, with the reason.
@@ -36,8 +40,15 @@ type Skip struct {
 type File struct {
 	// Path is relative to the walked folder, with forward slashes.
 	Path string
-	// Abs is the path to open.
-	Abs  string
+	// Abs is the file's path as found by the walk (the link's, for a
+	// symlink).
+	Abs string
+	// Target is set when the file is a symlink: the absolute path it
+	// resolves to, with every symlink evaluated ("" for an ordinary file).
+	// [Read] opens Target rather than the link, so that the note read is the
+	// file Target names even if the link is changed after the walk.
+	Target string
+	// Size is the size found by the walk (the target's, for a symlink).
 	Size int64
 }
 
@@ -63,6 +74,12 @@ func IsNoteFile(name string) bool {
 // Walk lists the note files under root, recursively, skipping hidden files
 // and folders (.obsidian, .git, .oraculo, ...). Files of other types are
 // reported as skipped. Files are returned sorted by path.
+//
+// Only regular files are listed. A symlink is judged by what it points to:
+// a link to a regular file is listed with its [File.Target]; a link to a
+// device, named pipe or socket is skipped as [ReasonNotRegular], like those
+// files themselves; a dangling link is skipped as [ReasonUnreadable]. Links
+// to folders are not followed.
 func Walk(root string) (*Listing, error) {
 	fi, err := os.Stat(root)
 	if err != nil {
@@ -98,7 +115,11 @@ func Walk(root string) (*Listing, error) {
 		if d.IsDir() {
 			return nil
 		}
-		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+		typ := d.Type()
+		if !typ.IsRegular() && typ&fs.ModeSymlink == 0 {
+			if IsNoteFile(d.Name()) {
+				l.Skipped = append(l.Skipped, Skip{Path: rel, Reason: ReasonNotRegular, Detail: fileKind(typ)})
+			}
 			return nil
 		}
 		if rel == "compendium.yaml" {
@@ -108,16 +129,26 @@ func Walk(root string) (*Listing, error) {
 			l.Skipped = append(l.Skipped, Skip{Path: rel, Reason: ReasonUnsupported})
 			return nil
 		}
-		info, err := os.Stat(p)
-		if err != nil {
-			l.Skipped = append(l.Skipped, Skip{Path: rel, Reason: ReasonUnreadable, Detail: err.Error()})
-			l.Incomplete = append(l.Incomplete, rel)
+		if typ.IsRegular() {
+			info, err := d.Info()
+			if err != nil {
+				l.Skipped = append(l.Skipped, Skip{Path: rel, Reason: ReasonUnreadable, Detail: err.Error()})
+				l.Incomplete = append(l.Incomplete, rel)
+				return nil
+			}
+			l.Files = append(l.Files, File{Path: rel, Abs: p, Size: info.Size()})
 			return nil
 		}
-		if info.IsDir() {
-			return nil
+		f, skip := followLink(rel, p)
+		switch {
+		case skip != nil:
+			l.Skipped = append(l.Skipped, *skip)
+			if skip.Reason == ReasonUnreadable {
+				l.Incomplete = append(l.Incomplete, rel)
+			}
+		case f != nil:
+			l.Files = append(l.Files, *f)
 		}
-		l.Files = append(l.Files, File{Path: rel, Abs: p, Size: info.Size()})
 		return nil
 	})
 	if err != nil {
@@ -125,6 +156,56 @@ func Walk(root string) (*Listing, error) {
 	}
 	sort.Slice(l.Files, func(i, j int) bool { return l.Files[i].Path < l.Files[j].Path })
 	return l, nil
+}
+
+// followLink judges the symlink at p by its target: a regular file comes
+// back as a File, a folder as neither a File nor a Skip (links to folders
+// are not followed), anything else as a Skip.
+func followLink(rel, p string) (*File, *Skip) {
+	info, err := os.Stat(p)
+	if err != nil {
+		dest, _ := os.Readlink(p)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &Skip{Path: rel, Reason: ReasonUnreadable, Detail: fmt.Sprintf("symlink to %q: %v", dest, err)}
+	}
+	if info.IsDir() {
+		return nil, nil
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		target, err = filepath.Abs(target)
+	}
+	if err != nil {
+		return nil, &Skip{Path: rel, Reason: ReasonUnreadable, Detail: fmt.Sprintf("resolving symlink: %v", err)}
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &Skip{Path: rel, Reason: ReasonNotRegular, Detail: fmt.Sprintf("symlink to %s %q", fileKind(info.Mode()), target)}
+	}
+	return &File{Path: rel, Abs: p, Target: target, Size: info.Size()}, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m.IsDir():
+		return "folder"
+	case m.IsRegular():
+		return "regular file"
+	}
+	return "irregular file"
 }
 
 // Covers reports whether a relative path lies in one of the incomplete

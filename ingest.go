@@ -440,6 +440,12 @@ func (e *Engine) prepare(root string, f ingest.File, rules visibility.Rules, sta
 	}
 	p.note = note
 	vis := index.VisibilityRecord{Root: root, Path: f.Path, Metadata: note.Metadata}
+	if f.Target != "" {
+		vis.Link = visibility.LinkPath(root, f.Target)
+	}
+	if note.FrontMatterUnparsed {
+		vis.FrontRaw = note.FrontMatterRaw
+	}
 	decision := decideStored(rules, vis)
 	note.Warnings = append(note.Warnings, decision.Warnings...)
 	if st, ok := states[f.Path]; ok && st.SHA256 == note.SHA256 && st.Stamp == stamp {

@@ -47,6 +47,10 @@ type Note struct {
 	// into Metadata or not (too large, or not valid YAML, in which case it is
 	// also kept in Body).
 	FrontMatterRaw string
+	// FrontMatterUnparsed is set when a front matter was found but not
+	// read into Metadata (too large, too many nodes, not valid YAML, not
+	// storable): whoever needs a setting from it must scan FrontMatterRaw.
+	FrontMatterUnparsed bool
 	// Repairs says what was done to decode the file ("" when nothing).
 	Repairs string
 	// Warnings are problems that did not stop the note from being ingested.
@@ -306,6 +310,7 @@ var errTooManyNodes = fmt.Errorf("more than %d YAML nodes", MaxFrontMatterNodes)
 func (n *Note) parseFrontMatter(front string) {
 	keep := func(warning string) {
 		n.Warnings = append(n.Warnings, warning)
+		n.FrontMatterUnparsed = true
 		n.Body = "---\n" + front + "---\n" + n.Body
 	}
 	if len(front) > MaxFrontMatterBytes {
@@ -327,6 +332,7 @@ func (n *Note) parseFrontMatter(front string) {
 	raw, err := json.Marshal(jsonable(meta))
 	if err != nil {
 		n.Warnings = append(n.Warnings, fmt.Sprintf("front matter cannot be stored: %v", err))
+		n.FrontMatterUnparsed = true
 		return
 	}
 	n.Metadata = raw

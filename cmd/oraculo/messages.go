@@ -105,6 +105,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"reason:unreadable":          {"cannot be read", "no se puede leer"},
 	"reason:unsupported-type":    {"not a note type (.md, .markdown, .txt)", "no es un tipo de nota (.md, .markdown, .txt)"},
 	"reason:empty":               {"empty", "vacío"},
+	"reason:not-a-regular-file":  {"not a regular file (a device, a pipe, a socket or a link to one)", "no es un archivo normal (un dispositivo, una tubería, un socket o un enlace a uno)"},
 	"other-types":                {"  %d files of other types ignored (%s)", "  %d archivos de otros tipos ignorados (%s)"},
 	"no-hits":                    {"No chunk matches.", "Ningún fragmento coincide."},
 	"question":                   {"? %s", "? %s"},

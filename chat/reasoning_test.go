@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -215,4 +217,114 @@ func hasTag(s string) bool {
 		}
 	}
 	return false
+}
+
+// ollamaLines is an Ollama stream of the given message pieces, each
+// {"content": ...} or {"thinking": ...}, and its "done" line.
+func ollamaLines(pieces ...map[string]string) string {
+	var b strings.Builder
+	for _, p := range pieces {
+		p["role"] = "assistant"
+		b.WriteString(jsonOf(map[string]any{"model": "m", "created_at": "2026-03-01T12:00:00Z", "message": p, "done": false}) + "\n")
+	}
+	b.WriteString(`{"model":"m","created_at":"2026-03-01T12:00:01Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n")
+	return b.String()
+}
+
+// openAIEvents is an OpenAI stream of the given deltas.
+func openAIEvents(deltas ...map[string]string) string {
+	var b strings.Builder
+	b.WriteString(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}` + "\n\n")
+	for _, d := range deltas {
+		b.WriteString("data: " + jsonOf(map[string]any{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+			"choices": []any{map[string]any{"index": 0, "delta": d, "finish_reason": nil}}}) + "\n\n")
+	}
+	b.WriteString(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\ndata: [DONE]\n\n")
+	return b.String()
+}
+
+func content(s string) map[string]string  { return map[string]string{"content": s} }
+func thinking(s string) map[string]string { return map[string]string{"thinking": s} }
+
+// Both providers take the reasoning out of streamed and whole replies,
+// inline or sent apart, and say when the model thinks.
+func TestChatTakesOutReasoning(t *testing.T) {
+	const answer = "Los arévacos [Sesión 1]."
+	ollama := func(rec *recorder) Model { return NewOllama(OllamaConfig{BaseURL: rec.URL, Model: "m"}) }
+	openAI := func(rec *recorder) Model { return NewOpenAI(OpenAIConfig{BaseURL: rec.URL, Model: "m"}) }
+	for _, tc := range []struct {
+		name     string
+		model    func(*recorder) Model
+		ctype    string
+		body     string
+		stream   bool
+		thinking int
+	}{
+		{name: "ollama inline, cut inside the tags", model: ollama, ctype: "application/x-ndjson", stream: true, thinking: 1,
+			body: ollamaLines(content("<"), content("thi"), content("nk>\nThe user asks who, "), content("SECRET.</th"), content("ink>"), content("\n\n"), content("Los aré"), content("vacos [Sesión 1]."))},
+		{name: "ollama thinking field", model: ollama, ctype: "application/x-ndjson", stream: true, thinking: 1,
+			body: ollamaLines(thinking("The user asks. "), thinking("SECRET."), content("Los arévacos "), content("[Sesión 1]."))},
+		{name: "ollama whole", model: ollama, ctype: "application/json",
+			body: `{"model":"m","message":{"role":"assistant","content":"<THINK>SECRET</THINK>\n\nLos arévacos [Sesión 1]."},"done":true}`},
+		{name: "openai inline, cut inside the tags", model: openAI, ctype: "text/event-stream", stream: true, thinking: 1,
+			body: openAIEvents(content("<thinking"), content(">SECRET</"), content("thinking>Los arévacos"), content(" [Sesión 1]."))},
+		{name: "openai reasoning_content", model: openAI, ctype: "text/event-stream", stream: true, thinking: 1,
+			body: openAIEvents(map[string]string{"reasoning_content": "SECRET"}, map[string]string{"reasoning": "SECRET"}, content(answer))},
+		{name: "openai whole", model: openAI, ctype: "application/json",
+			body: `{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"<reasoning>SECRET</reasoning>` + answer + `","reasoning_content":"SECRET"},"finish_reason":"stop"}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := newRecorder(t, reply(200, tc.ctype, tc.body))
+			var deltas strings.Builder
+			var onDelta func(string)
+			if tc.stream {
+				onDelta = func(s string) { deltas.WriteString(s) }
+			}
+			thinking := 0
+			got, err := tc.model(rec).Chat(t.Context(), Request{Messages: conversation, OnThinking: func() {
+				thinking++
+				if deltas.Len() > 0 {
+					t.Error("thinking after the answer started")
+				}
+			}}, onDelta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != answer || (tc.stream && deltas.String() != got) {
+				t.Errorf("reply %q, deltas %q; want %q", got, deltas.String(), answer)
+			}
+			if tc.stream && thinking != tc.thinking {
+				t.Errorf("thinking %d times, want %d", thinking, tc.thinking)
+			}
+		})
+	}
+}
+
+// A reply that was all reasoning, cut short, is an empty reply.
+func TestChatAllReasoningIsEmpty(t *testing.T) {
+	for name, m := range map[string]func(string) (Model, string, string){
+		"ollama": func(url string) (Model, string, string) {
+			return NewOllama(OllamaConfig{BaseURL: url, Model: "m"}), "application/x-ndjson",
+				ollamaLines(content("<think>\nThe user asks"), content(" SECRET"))
+		},
+		"openai": func(url string) (Model, string, string) {
+			return NewOpenAI(OpenAIConfig{BaseURL: url, Model: "m"}), "text/event-stream",
+				openAIEvents(content("\n<think>\nThe user asks"), content(" SECRET </th"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var body, ctype string
+			rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) { reply(200, ctype, body)(w, r) })
+			var model Model
+			model, ctype, body = m(rec.URL)
+			var deltas []string
+			got, err := model.Chat(t.Context(), Request{Messages: conversation}, func(s string) { deltas = append(deltas, s) })
+			if !errors.Is(err, ErrResponse) || !strings.Contains(err.Error(), "the reply is empty") || !strings.Contains(err.Error(), "thinking model") {
+				t.Errorf("err = %v, want an empty reply", err)
+			}
+			if got != "" || len(deltas) > 0 {
+				t.Errorf("reply %q, deltas %q: want nothing", got, deltas)
+			}
+		})
+	}
 }

@@ -126,9 +126,9 @@ func checkRequest(req Request) error {
 // chat posts payload, the provider's form of req, and returns the reply,
 // decoded by stream when onDelta is set (unless the server answered one
 // JSON object) and by whole otherwise, the model's reasoning taken out. It
-// retries what is worth retrying
-// until a piece of the reply has reached onDelta, never after. On failure
-// it returns what was received so far with an *Error.
+// retries what is worth retrying until a piece of the reply has reached
+// onDelta, never after. On failure it returns what was received so far
+// (what onDelta was given) with an *Error.
 func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta func(string), stream, whole decoder) (string, error) {
 	if ep.cfgErr != nil {
 		return "", ep.cfgErr

@@ -42,8 +42,14 @@ type AskOptions struct {
 	// Extractive answers without the chat model even when there is one.
 	Extractive bool
 	// OnDelta receives the generated answer as it streams (raw, before
-	// verification; the verified text is in the returned Answer).
+	// verification; the verified text is in the returned Answer). The
+	// model's reasoning never reaches it, nor the Answer.
 	OnDelta func(string)
+	// OnThinking, when set, is called when the chat model starts
+	// reasoning while it writes the answer, before the deltas that follow
+	// (see chat.Request.OnThinking): a front end can say that the model is
+	// thinking until the next delta.
+	OnThinking func()
 }
 
 // Answer is what Ask returns. Its JSON shape is public (`ask --json`).
@@ -220,7 +226,8 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		a.Mode = "extractive"
 	case model != nil:
 		a.Mode, a.Model = "generated", model.ID()
-		text, err = model.Chat(ctx, chat.Request{Messages: answer.Prompt(a.Lang, question, ctxt, history)}, opts.OnDelta)
+		req := chat.Request{Messages: answer.Prompt(a.Lang, question, ctxt, history), OnThinking: opts.OnThinking}
+		text, err = model.Chat(ctx, req, opts.OnDelta)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -2,6 +2,7 @@ package oraculo_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -304,5 +305,89 @@ func TestIngestNoneForgetsTheModels(t *testing.T) {
 	}
 	if e := reopen(); e.ChatModel() != nil || e.Embedder() != nil {
 		t.Errorf("after ingest with none: chat %v, embedder %v", e.ChatModel(), e.Embedder())
+	}
+}
+
+// A thinking model's reasoning, inline or sent apart, streamed in pieces
+// cut anywhere and left unclosed at the end, never reaches a delta nor
+// the answer, through either server's API; the caller learns when the
+// model thinks.
+func TestAskHidesReasoning(t *testing.T) {
+	ctx := t.Context()
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "RAZONAMIENTO-OCULTO"
+	reply := func(c chattest.Call) string {
+		if c.JSON {
+			return `{"ids":[]}`
+		}
+		m := labelRe.FindStringSubmatch(c.Text(chat.RoleUser))
+		if m == nil {
+			return "Las notas no dicen nada de eso."
+		}
+		return "<think>\nThe user asks about the archduke. " + secret + "\n</think>\n\n" +
+			"El archiduque pagó la armadura [" + m[1] + "]. <THINK>\nWait, " + secret
+	}
+	ollama := func(url string) chat.Model { return chat.NewOllama(chat.OllamaConfig{BaseURL: url, Model: "fake"}) }
+	openAI := func(url string) chat.Model { return chat.NewOpenAI(chat.OpenAIConfig{BaseURL: url, Model: "fake"}) }
+	for _, tc := range []struct {
+		name   string
+		start  func(testing.TB, func(chattest.Call) string) *chattest.Server
+		model  func(url string) chat.Model
+		cut    int  // runes a piece, 0 for the default pieces
+		reason bool // reasoning apart too
+	}{
+		{name: "ollama", start: chattest.NewOllama, model: ollama},
+		{name: "ollama, one rune a piece", start: chattest.NewOllama, model: ollama, cut: 1},
+		{name: "ollama, three runes a piece, reasoning apart", start: chattest.NewOllama, model: ollama, cut: 3, reason: true},
+		{name: "openai", start: chattest.NewOpenAI, model: openAI},
+		{name: "openai, two runes a piece", start: chattest.NewOpenAI, model: openAI, cut: 2},
+		{name: "openai, reasoning_content", start: chattest.NewOpenAI, model: openAI, cut: 5, reason: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := tc.start(t, reply)
+			if tc.cut > 0 {
+				srv.Cut(chattest.Runes(tc.cut))
+			}
+			if tc.reason {
+				srv.Reason(func(chattest.Call) string { return "Apart: " + secret })
+			}
+			eng.SetChatModel(tc.model(srv.URL))
+			var deltas []string
+			var events strings.Builder // "T" for thinking, "d" for a delta
+			a, err := eng.Ask(ctx, "¿Qué le pagó el archiduque a Tomás?", oraculo.AskOptions{
+				OnDelta: func(s string) {
+					deltas = append(deltas, s)
+					events.WriteString("d")
+				},
+				OnThinking: func() { events.WriteString("T") },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Mode != "generated" || a.Abstained {
+				t.Fatalf("mode %q, abstained %v, warnings %q", a.Mode, a.Abstained, a.Warnings)
+			}
+			streamed := strings.Join(deltas, "")
+			whole, _ := json.Marshal(a)
+			for what, text := range map[string]string{"the deltas": streamed, "the answer": string(whole)} {
+				if strings.Contains(text, secret) || strings.Contains(strings.ToLower(text), "think>") {
+					t.Errorf("reasoning reached %s: %s", what, text)
+				}
+			}
+			if !strings.HasPrefix(streamed, "El archiduque pagó la armadura [") || !strings.HasSuffix(streamed, "]. ") {
+				t.Errorf("deltas %q, want the answer's text", streamed)
+			}
+			if valid := len(a.CitedEvidence()); valid != 1 || !strings.HasPrefix(a.Answer, "El archiduque pagó la armadura [") {
+				t.Errorf("answer %q with %d cited sources", a.Answer, valid)
+			}
+			// Thinking first, then the answer's deltas, then thinking again
+			// (the block left unclosed).
+			if ev := events.String(); !strings.HasPrefix(ev, "Td") || strings.Count(ev, "T") != 2 || !strings.HasSuffix(ev, "dT") {
+				t.Errorf("events %q, want thinking, deltas, thinking", ev)
+			}
+		})
 	}
 }

@@ -9,6 +9,15 @@
 //   - OpenAI speaks POST {base}/chat/completions (streamed server-sent
 //     events), also served by llama.cpp's llama-server, vLLM and LocalAI.
 //
+// A reply never holds the model's reasoning: inline blocks (<think>,
+// <thinking>, <reasoning>, also unclosed at the end, in any case, cut
+// anywhere by the stream) are taken out before the text reaches the caller,
+// and reasoning a server sends apart (Ollama's "thinking", the
+// "reasoning_content" of llama-server, vLLM and others) is never read as
+// text. Streaming stays live: only what may be the start of a tag is held
+// back. A reply that was all reasoning is an empty reply, an ErrResponse.
+// See [Request.OnThinking] to learn when the model is reasoning.
+//
 // Errors wrap one of the sentinel errors below so that callers can decide
 // what to tell the user (and whether to fall back to an extractive answer).
 //
@@ -48,6 +57,14 @@ type Request struct {
 	Temperature float64
 	// MaxTokens caps the reply (0: the server's default).
 	MaxTokens int
+	// OnThinking, when not nil, is called when the model starts reasoning
+	// (an inline block opens, or the server sends reasoning apart), at
+	// the start of the reply or after text was passed to onDelta: once
+	// per stretch of reasoning, before the text that follows it, on the
+	// same goroutine as onDelta. The reasoning itself is never passed on.
+	// A front end can show that the model is thinking until the next
+	// delta.
+	OnThinking func()
 }
 
 // Model is a chat model behind a server.

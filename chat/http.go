@@ -98,10 +98,11 @@ func (ep *endpoint) route(base *url.URL, path string, timeout, idle time.Duratio
 	}
 }
 
-// decoder reads the body of a 2xx answer, passing the reply's text to emit
-// piece by piece (a whole answer in one piece). An error it returns that is
-// not a *serverError describes a malformed answer.
-type decoder func(body io.Reader, emit func(string)) error
+// decoder reads the body of a 2xx answer, passing the reply to emit piece
+// by piece (a whole answer in one piece): its text, and the reasoning the
+// server sent apart, if any. An error it returns that is not a
+// *serverError describes a malformed answer.
+type decoder func(body io.Reader, emit func(text, reasoning string)) error
 
 // serverError is an error the server wrote in a 2xx answer or a stream.
 type serverError struct{ httpx.APIError }
@@ -124,9 +125,10 @@ func checkRequest(req Request) error {
 
 // chat posts payload, the provider's form of req, and returns the reply,
 // decoded by stream when onDelta is set (unless the server answered one
-// JSON object) and by whole otherwise. It retries what is worth retrying
-// until a piece of the reply has reached onDelta, never after. On failure
-// it returns what was received so far with an *Error.
+// JSON object) and by whole otherwise, the model's reasoning taken out. It
+// retries what is worth retrying until a piece of the reply has reached
+// onDelta, never after. On failure it returns what was received so far
+// (what onDelta was given) with an *Error.
 func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta func(string), stream, whole decoder) (string, error) {
 	if ep.cfgErr != nil {
 		return "", ep.cfgErr
@@ -146,10 +148,7 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 
 	var reply strings.Builder
 	delivered := false
-	emit := func(s string) {
-		if s == "" {
-			return
-		}
+	show := func(s string) {
 		reply.WriteString(s)
 		if onDelta != nil {
 			delivered = true
@@ -160,7 +159,16 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 		stream = nil
 	}
 	for attempt := 0; ; attempt++ {
-		err := ep.attempt(ctx, callCtx, body, stream, whole, emit)
+		rf := newReasoningFilter(show, req.OnThinking)
+		err := ep.attempt(ctx, callCtx, body, stream, whole, func(text, reasoning string) {
+			if reasoning != "" {
+				rf.reasoning()
+			}
+			rf.write(text)
+		})
+		if err == nil {
+			rf.close()
+		}
 		if err == nil && strings.TrimSpace(reply.String()) == "" {
 			err = ep.newError(ErrResponse, http.StatusOK, "the reply is empty",
 				"a thinking model may have spent the tokens on reasoning, or MaxTokens is too small", nil)
@@ -231,7 +239,7 @@ func retryable(err error) bool {
 
 // attempt sends the request once and decodes a 2xx answer. Every failure
 // is an *Error.
-func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream, whole decoder, emit func(string)) error {
+func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream, whole decoder, emit func(text, reasoning string)) error {
 	reqCtx, cancel := context.WithCancelCause(callCtx)
 	defer cancel(nil)
 	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, ep.url, bytes.NewReader(body))

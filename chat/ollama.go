@@ -146,24 +146,24 @@ func (o *Ollama) Chat(ctx context.Context, req Request, onDelta func(string)) (s
 }
 
 // decodeOllama reads a whole answer.
-func decodeOllama(body io.Reader, emit func(string)) error {
+func decodeOllama(body io.Reader, emit func(text, reasoning string)) error {
 	var resp ollamaResponse
 	if err := readWhole(body, &resp); err != nil {
 		return err
 	}
-	emit(resp.Message.Content)
+	emit(resp.Message.Content, resp.Message.Thinking)
 	return nil
 }
 
 // decodeOllamaStream reads a stream of JSON lines up to the one with
 // "done": true.
-func decodeOllamaStream(body io.Reader, emit func(string)) error {
+func decodeOllamaStream(body io.Reader, emit func(text, reasoning string)) error {
 	done, err := eachLine(body, func(line []byte) (bool, error) {
 		var chunk ollamaResponse
 		if err := decodeJSON(line, &chunk); err != nil {
 			return false, err
 		}
-		emit(chunk.Message.Content)
+		emit(chunk.Message.Content, chunk.Message.Thinking)
 		return chunk.Done, nil
 	})
 	if err == nil && !done {

@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -96,14 +97,40 @@ type responseFormat struct {
 // stream ("chat.completion.chunk", with delta in place of message).
 type openAIResponse struct {
 	Choices []struct {
-		Message struct {
-			Content string `json:"content"`
-		} `json:"message"`
-		Delta struct {
-			Content string `json:"content"`
-		} `json:"delta"`
+		Message openAIMessage `json:"message"`
+		Delta   openAIMessage `json:"delta"`
+		// FinishReason is null until a stream's last chunk.
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
+}
+
+// openAIMessage is a whole answer's message or a stream chunk's delta.
+type openAIMessage struct {
+	Content string `json:"content"`
+	// ReasoningContent (llama-server, vLLM, DeepSeek, LM Studio) or
+	// Reasoning (newer vLLM, OpenRouter, Groq) is the reasoning of a
+	// thinking model when the server separates it from the reply; it is
+	// not part of the reply.
+	ReasoningContent reasoningField `json:"reasoning_content"`
+	Reasoning        reasoningField `json:"reasoning"`
+}
+
+// reasoning is the reasoning m carries, if any.
+func (m openAIMessage) reasoning() string { return string(m.ReasoningContent + m.Reasoning) }
+
+// reasoningField is a member that only says whether the model reasoned:
+// a string, or whatever else a server puts there (never an error, so that
+// an unexpected shape does not make the reply malformed).
+type reasoningField string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (r *reasoningField) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) != nil && string(b) != "null" {
+		s = string(b)
+	}
+	*r = reasoningField(s)
+	return nil
 }
 
 // Chat sends the request and returns the reply; see [Model.Chat].
@@ -122,7 +149,7 @@ func (c *OpenAI) Chat(ctx context.Context, req Request, onDelta func(string)) (s
 }
 
 // decodeOpenAI reads a whole answer: choices[0].message.content.
-func decodeOpenAI(body io.Reader, emit func(string)) error {
+func decodeOpenAI(body io.Reader, emit func(text, reasoning string)) error {
 	var resp openAIResponse
 	if err := readWhole(body, &resp); err != nil {
 		return err
@@ -130,7 +157,8 @@ func decodeOpenAI(body io.Reader, emit func(string)) error {
 	if len(resp.Choices) == 0 {
 		return errors.New("no choices in the answer")
 	}
-	emit(resp.Choices[0].Message.Content)
+	m := resp.Choices[0].Message
+	emit(m.Content, m.reasoning())
 	return nil
 }
 
@@ -139,7 +167,7 @@ func decodeOpenAI(body io.Reader, emit func(string)) error {
 // them; comments, event names and ids are skipped. An error comes as a
 // chunk with an "error" member or, from llama-server, as a line
 // "error: {...}".
-func decodeOpenAIStream(body io.Reader, emit func(string)) error {
+func decodeOpenAIStream(body io.Reader, emit func(text, reasoning string)) error {
 	finished := false
 	done, err := eachLine(body, func(line []byte) (bool, error) {
 		field, value, _ := bytes.Cut(line, []byte(":"))
@@ -160,7 +188,8 @@ func decodeOpenAIStream(body io.Reader, emit func(string)) error {
 		}
 		// A chunk without choices carries usage only.
 		if len(chunk.Choices) > 0 {
-			emit(chunk.Choices[0].Delta.Content)
+			d := chunk.Choices[0].Delta
+			emit(d.Content, d.reasoning())
 			finished = finished || chunk.Choices[0].FinishReason != nil
 		}
 		return false, nil

@@ -83,10 +83,12 @@ type askRequest struct {
 // ask answers a question: the Answer as JSON (the shape of `ask --json`),
 // or, when streamed, server-sent events: "delta" events with the raw
 // generated text as it comes ({"text": ...}), then one "answer" event with
-// the verified Answer, or one "error" event ({"error": ...}). The verified
-// text may differ from the deltas (invalid citations removed, or an
-// extractive answer when the model failed): clients show the answer
-// event's text in the end.
+// the verified Answer, or one "error" event ({"error": ...}). A "thinking"
+// event ({}) says that the model has started reasoning, which may take a
+// while: until the next delta, clients can say so. The reasoning itself is
+// never sent. The verified text may differ from the deltas (invalid
+// citations removed, or an extractive answer when the model failed):
+// clients show the answer event's text in the end.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	var req askRequest
 	if !decode(w, r, &req, true) {
@@ -116,6 +118,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	st := startStream(w)
 	a, err := s.runAsk(ctx, req.Question, opts,
 		func(text string) { st.event("delta", map[string]string{"text": text}) },
+		func() { st.event("thinking", struct{}{}) },
 		func() { st.comment("ping") })
 	if err != nil {
 		st.event("error", map[string]string{"error": s.streamError(r, err)})

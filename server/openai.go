@@ -150,7 +150,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		return c
 	}
 	st.data(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-	a, err := s.runAsk(ctx, question, opts, nil, func() { st.comment("keep-alive") })
+	a, err := s.runAsk(ctx, question, opts, nil, nil, func() { st.comment("keep-alive") })
 	if err != nil {
 		st.data(openAIError(http.StatusInternalServerError, s.streamError(r, err)))
 		st.data("[DONE]")

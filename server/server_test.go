@@ -672,6 +672,96 @@ func TestAskStream(t *testing.T) {
 	}
 }
 
+// hiddenReasoning is what a thinking model reasons; it must never leave
+// the server.
+const hiddenReasoning = "RAZONAMIENTO-OCULTO"
+
+// thinkingAnswer is rawAnswer as a thinking model writes it: reasoning
+// first, and a block left unclosed at the end (out of tokens).
+const thinkingAnswer = "<think>\nThe user asks who fell. " + hiddenReasoning + "\n</think>\n\n" + rawAnswer + " <think>\nWait, " + hiddenReasoning
+
+// thinkingChat gives eng a fake thinking model behind an Ollama or an
+// OpenAI-style server, streaming two runes a piece so that tags are cut.
+func thinkingChat(t *testing.T, eng *oraculo.Engine, openAI bool) {
+	t.Helper()
+	reply := func(c chattest.Call) string {
+		if c.JSON {
+			return `{"ids":[]}`
+		}
+		return thinkingAnswer
+	}
+	var srv *chattest.Server
+	if openAI {
+		srv = chattest.NewOpenAI(t, reply)
+		eng.SetChatModel(chat.NewOpenAI(chat.OpenAIConfig{BaseURL: srv.URL, Model: "fake"}))
+	} else {
+		srv = fakeChat(t, eng, func(chattest.Call) string { return thinkingAnswer })
+	}
+	srv.Cut(chattest.Runes(2))
+}
+
+// noReasoning fails the test when data carries the model's reasoning.
+func noReasoning(t *testing.T, what string, data []byte) {
+	t.Helper()
+	if bytes.Contains(data, []byte(hiddenReasoning)) || bytes.Contains(bytes.ToLower(data), []byte("think\u003e")) || bytes.Contains(bytes.ToLower(data), []byte("think>")) {
+		t.Errorf("the model's reasoning reached %s: %s", what, data)
+	}
+}
+
+// A thinking model: the stream says when it thinks, and its reasoning
+// reaches no delta, no answer, and neither OpenAI-style completion.
+func TestAskStreamThinking(t *testing.T) {
+	for _, openAI := range []bool{false, true} {
+		name := "ollama"
+		if openAI {
+			name = "openai"
+		}
+		t.Run(name, func(t *testing.T) {
+			eng := testEngine(t)
+			thinkingChat(t, eng, openAI)
+			ts, _ := testServer(t, Config{Engine: eng})
+			resp, data := call(t, ts, "POST", "/api/ask", "", map[string]any{"question": "¿Quién cayó en combate?", "stream": true})
+			wantStatus(t, resp, data, 200)
+			noReasoning(t, "the event stream", data)
+			var order, text strings.Builder
+			for _, e := range readSSE(t, bytes.NewReader(data)) {
+				switch e.Name {
+				case "thinking":
+					order.WriteString("T")
+					if e.Data != "{}" {
+						t.Errorf("thinking event data %q, want {}", e.Data)
+					}
+				case "delta":
+					if !strings.HasSuffix(order.String(), "d") {
+						order.WriteString("d")
+					}
+					text.WriteString(decodeJSON[map[string]string](t, []byte(e.Data))["text"])
+				case "answer":
+					order.WriteString("A")
+					if a := decodeJSON[oraculo.Answer](t, []byte(e.Data)); a.Mode != "generated" || !strings.Contains(a.Answer, "[Sesión 1]") {
+						t.Errorf("verified answer: %s", e.Data)
+					}
+				case "":
+				default:
+					t.Fatalf("unexpected event %q: %s", e.Name, data)
+				}
+			}
+			if order.String() != "TdTA" || text.String() != rawAnswer+" " {
+				t.Errorf("events %q (want thinking, deltas, thinking, answer), deltas %q", order.String(), text.String())
+			}
+
+			for _, stream := range []bool{false, true} {
+				resp, data := call(t, ts, "POST", "/v1/chat/completions", "", conversationBody(stream))
+				wantStatus(t, resp, data, 200)
+				noReasoning(t, "a chat completion", data)
+				if !bytes.Contains(data, []byte("Norkiel")) {
+					t.Errorf("no answer in the completion: %s", data)
+				}
+			}
+		})
+	}
+}
+
 func TestAskStreamHeartbeatAndErrors(t *testing.T) {
 	defer func(d time.Duration) { heartbeat = d }(heartbeat)
 	heartbeat = 20 * time.Millisecond

@@ -64,19 +64,36 @@ func (st *stream) comment(text string) {
 func (st *stream) flush() { _ = st.rc.Flush() }
 
 // runAsk runs Ask while the caller's goroutine, the only one that writes
-// the response, relays the deltas (to onDelta, in order, all before
-// returning) and calls ping every heartbeat while waiting. A panic in the
-// engine is an error here, not a crash.
-func (s *Server) runAsk(ctx context.Context, question string, opts oraculo.AskOptions, onDelta func(string), ping func()) (*oraculo.Answer, error) {
+// the response, relays the deltas (to onDelta) and the news that the model
+// is thinking (to onThinking), in order, all before returning, and calls
+// ping every heartbeat while waiting. A panic in the engine is an error
+// here, not a crash.
+func (s *Server) runAsk(ctx context.Context, question string, opts oraculo.AskOptions, onDelta func(string), onThinking func(), ping func()) (*oraculo.Answer, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	deltas := make(chan string, 64)
+	// progress is a delta, or "thinking" when thinking is set.
+	type progress struct {
+		text     string
+		thinking bool
+	}
+	events := make(chan progress, 64)
+	send := func(p progress) {
+		select {
+		case events <- p:
+		case <-ctx.Done():
+		}
+	}
 	if onDelta != nil {
-		opts.OnDelta = func(text string) {
-			select {
-			case deltas <- text:
-			case <-ctx.Done():
-			}
+		opts.OnDelta = func(text string) { send(progress{text: text}) }
+	}
+	if onThinking != nil {
+		opts.OnThinking = func() { send(progress{thinking: true}) }
+	}
+	relay := func(p progress) {
+		if p.thinking {
+			onThinking()
+		} else {
+			onDelta(p.text)
 		}
 	}
 	type result struct {
@@ -97,14 +114,14 @@ func (s *Server) runAsk(ctx context.Context, question string, opts oraculo.AskOp
 	defer tick.Stop()
 	for {
 		select {
-		case text := <-deltas:
-			onDelta(text)
+		case p := <-events:
+			relay(p)
 		case <-tick.C:
 			ping()
 		case res := <-done:
-			// Every OnDelta returned before Ask did: what is left is buffered.
-			for len(deltas) > 0 {
-				onDelta(<-deltas)
+			// Every callback returned before Ask did: what is left is buffered.
+			for len(events) > 0 {
+				relay(<-events)
 			}
 			return res.a, res.err
 		}

@@ -11,6 +11,12 @@
 // (server-sent events). Fail makes them misbehave the way real servers do:
 // error statuses with the provider's error bodies, slowness, malformed
 // output, a stream that stalls or a connection that drops.
+//
+// A thinking model is faked either way servers pass its reasoning on:
+// inline, by a reply that holds a <think> block (as llama-server with
+// --reasoning-format none, vLLM without a reasoning parser, or a model
+// whose template Ollama cannot parse send it), or apart, with Reason. Cut
+// streams a reply in pieces cut anywhere, tags included.
 package chattest
 
 import (
@@ -24,6 +30,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/oraculo/oraculo/chat"
 )
@@ -41,7 +48,10 @@ type Call struct {
 	// MaxTokens is Ollama's options.num_predict or OpenAI's max_tokens, 0
 	// when not sent.
 	MaxTokens int
-	Header    http.Header
+	// Think: the client asked Ollama for the model's reasoning apart
+	// ("think": true, or a level such as "high").
+	Think  bool
+	Header http.Header
 	// Body is the request body as sent.
 	Body []byte
 }
@@ -103,6 +113,8 @@ type Server struct {
 	calls  []Call
 	fault  Fault
 	faults int // requests left to misbehave, -1 for all
+	cut    func(string) []string
+	reason func(Call) string
 }
 
 // NewOllama starts a fake Ollama whose model replies reply(call) to every
@@ -156,18 +168,67 @@ func (s *Server) Fail(f Fault) {
 	}
 }
 
-// take records a call and returns the fault it meets.
-func (s *Server) take(c Call) Fault {
+// Cut makes streamed replies (and reasoning) go out in the pieces cut
+// returns, which must concatenate to its argument: Runes(1), say, for
+// pieces that split tags. Cut(nil) restores Pieces.
+func (s *Server) Cut(cut func(text string) []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cut = cut
+}
+
+// Reason makes the model reason before it replies, reason(call) being its
+// reasoning (none when ""), which the server sends apart from the reply,
+// before it: in Ollama's message "thinking" when the request asked for it
+// ("think": true), and otherwise inline, a <think> block at the start of
+// the content, as Ollama passes on a model that reasons when asked not
+// to; in the "reasoning_content" of an OpenAI-style message or delta, as
+// llama-server and vLLM separate it. Reason(nil) stops the reasoning.
+// reason runs on the server's goroutines, like the reply function.
+func (s *Server) Reason(reason func(Call) string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reason = reason
+}
+
+// Runes returns a Cut function that cuts text every n runes (at least 1):
+// in places no tokenizer would, but never inside a character, since the
+// servers hold back a character's first bytes until it is whole.
+func Runes(n int) func(string) []string {
+	n = max(n, 1)
+	return func(text string) []string {
+		var out []string
+		for text != "" {
+			i, count := 0, 0
+			for i < len(text) && count < n {
+				_, size := utf8.DecodeRuneInString(text[i:])
+				i += size
+				count++
+			}
+			out = append(out, text[:i])
+			text = text[i:]
+		}
+		return out
+	}
+}
+
+// take records a call and returns the fault it meets, how to cut the
+// reply and the reasoning function.
+func (s *Server) take(c Call) (Fault, func(string) []string, func(Call) string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = append(s.calls, c)
+	cut := s.cut
+	if cut == nil {
+		cut = Pieces
+	}
 	if s.faults == 0 {
-		return Fault{}
+		return Fault{}, cut, s.reason
 	}
 	if s.faults > 0 {
 		s.faults--
 	}
-	return s.fault
+	return s.fault, cut, s.reason
 }
 
 // sleep waits d, or less when the client or the test goes away. It
@@ -199,7 +260,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, http.StatusBadRequest, err.Error(), "")
 		return
 	}
-	f := s.take(call)
+	f, cut, reason := s.take(call)
 	if f.Delay > 0 && !s.sleep(r, f.Delay) {
 		return
 	}
@@ -210,19 +271,38 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, f.Status, f.Message, call.Model)
 		return
 	}
-	text := ""
+	text, reasoning := "", ""
 	if len(call.Messages) > 0 {
 		text = s.reply(call)
+		if reason != nil {
+			reasoning = reason(call)
+		}
+	}
+	if reasoning != "" && !s.openAI && !call.Think {
+		text, reasoning = "<think>\n"+reasoning+"\n</think>\n\n"+text, ""
 	}
 	if !call.Stream {
-		s.writeWhole(w, r, f, call, text)
+		s.writeWhole(w, r, f, call, text, reasoning)
 		return
 	}
-	s.writeStream(w, r, f, call, Pieces(text))
+	var pieces []piece
+	for _, p := range cut(reasoning) {
+		pieces = append(pieces, piece{p, true})
+	}
+	for _, p := range cut(text) {
+		pieces = append(pieces, piece{p, false})
+	}
+	s.writeStream(w, r, f, call, pieces)
 }
 
-// Pieces splits a reply the way the fake servers stream it: after each
-// run of white space, so that the pieces concatenate to text.
+// piece is a piece of a streamed reply: text, or reasoning sent apart.
+type piece struct {
+	text      string
+	reasoning bool
+}
+
+// Pieces splits a reply the way the fake servers stream it unless told
+// otherwise (see Cut): after each run of white space, so that the pieces concatenate to text.
 func Pieces(text string) []string {
 	var out []string
 	start := 0
@@ -247,6 +327,7 @@ func decodeCall(r *http.Request, openAI bool) (Call, error) {
 		Messages []chat.Message  `json:"messages"`
 		Stream   *bool           `json:"stream"`
 		Format   json.RawMessage `json:"format"`
+		Think    json.RawMessage `json:"think"`
 		Options  struct {
 			Temperature float64 `json:"temperature"`
 			NumPredict  int     `json:"num_predict"`
@@ -281,6 +362,8 @@ func decodeCall(r *http.Request, openAI bool) (Call, error) {
 	c.Stream = raw.Stream == nil || *raw.Stream
 	f := strings.TrimSpace(string(raw.Format))
 	c.JSON = f != "" && f != "null" && f != `""`
+	think := strings.TrimSpace(string(raw.Think))
+	c.Think = think != "" && think != "null" && think != "false" && think != `""`
 	c.Temperature, c.MaxTokens = raw.Options.Temperature, raw.Options.NumPredict
 	return c, nil
 }
@@ -341,7 +424,7 @@ func openAIMessage(status int, model string) string {
 }
 
 // writeWhole answers a request that did not ask to stream.
-func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c Call, text string) {
+func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c Call, text, reasoning string) {
 	switch {
 	case f.Stall:
 		s.sleep(r, time.Hour)
@@ -355,11 +438,14 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c C
 		return
 	}
 	if s.openAI {
+		msg := map[string]any{"role": "assistant", "content": text}
+		if reasoning != "" {
+			msg["reasoning_content"] = reasoning
+		}
 		json.NewEncoder(w).Encode(map[string]any{
 			"id": "chatcmpl-chattest", "object": "chat.completion", "created": time.Now().Unix(), "model": c.Model,
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": text}}},
-			"usage": map[string]int{"prompt_tokens": 10, "completion_tokens": len(Pieces(text)), "total_tokens": 10 + len(Pieces(text))},
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": msg}},
+			"usage":   map[string]int{"prompt_tokens": 10, "completion_tokens": len(Pieces(text)), "total_tokens": 10 + len(Pieces(text))},
 		})
 		return
 	}
@@ -367,14 +453,22 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c C
 	if len(c.Messages) == 0 {
 		reason = "load" // an empty conversation only loads the model
 	}
-	json.NewEncoder(w).Encode(ollamaLine(c.Model, text, true, reason))
+	json.NewEncoder(w).Encode(ollamaLine(c.Model, piece{text, false}, reasoning, true, reason))
 }
 
-// ollamaLine is one object of Ollama's answer.
-func ollamaLine(model, content string, done bool, reason string) map[string]any {
+// ollamaLine is one object of Ollama's answer: p's text as the message's
+// content (or its thinking, when p is reasoning), and thinking besides.
+func ollamaLine(model string, p piece, thinking string, done bool, reason string) map[string]any {
+	msg := map[string]any{"role": "assistant", "content": p.text}
+	if p.reasoning {
+		msg["content"], thinking = "", p.text
+	}
+	if thinking != "" {
+		msg["thinking"] = thinking
+	}
 	line := map[string]any{
 		"model": model, "created_at": time.Now().UTC().Format(time.RFC3339Nano),
-		"message": map[string]any{"role": "assistant", "content": content}, "done": done,
+		"message": msg, "done": done,
 	}
 	if done {
 		line["done_reason"] = reason
@@ -393,7 +487,7 @@ func openAIChunk(model string, delta map[string]any, finish any) map[string]any 
 }
 
 // writeStream streams pieces, misbehaving as f says.
-func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c Call, pieces []string) {
+func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c Call, pieces []piece) {
 	rc := http.NewResponseController(w)
 	write := func(v any) {
 		b, _ := json.Marshal(v)
@@ -416,10 +510,14 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c 
 		if misbehave && i == f.After {
 			break
 		}
-		if s.openAI {
-			write(openAIChunk(c.Model, map[string]any{"content": p}, nil))
-		} else {
-			write(ollamaLine(c.Model, p, false, ""))
+		switch {
+		case s.openAI && p.reasoning:
+			// llama-server's and vLLM's shape: content null.
+			write(openAIChunk(c.Model, map[string]any{"content": nil, "reasoning_content": p.text}, nil))
+		case s.openAI:
+			write(openAIChunk(c.Model, map[string]any{"content": p.text}, nil))
+		default:
+			write(ollamaLine(c.Model, p, "", false, ""))
 		}
 	}
 	switch {
@@ -443,5 +541,5 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c 
 		fmt.Fprint(w, "data: [DONE]\n\n")
 		return
 	}
-	write(ollamaLine(c.Model, "", true, "stop"))
+	write(ollamaLine(c.Model, piece{}, "", true, "stop"))
 }

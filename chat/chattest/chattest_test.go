@@ -2,12 +2,14 @@ package chattest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/oraculo/oraculo/chat"
 	_ "github.com/oraculo/oraculo/internal/golden"
 )
 
@@ -116,5 +118,103 @@ func TestFailTimes(t *testing.T) {
 	}
 	if n := len(srv.Calls()); n != 2 {
 		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+func TestRunes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want []string
+	}{
+		{"", 1, nil},
+		{"<think>", 3, []string{"<th", "ink", ">"}},
+		{"añ<", 1, []string{"a", "ñ", "<"}},
+		{"añ<", 0, []string{"a", "ñ", "<"}},
+		{"añ<", 5, []string{"añ<"}},
+	} {
+		if got := Runes(tc.n)(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("Runes(%d)(%q) = %q, want %q", tc.n, tc.in, got, tc.want)
+		}
+	}
+}
+
+// Reasoning sent apart has each server's shape: Ollama's "thinking" when
+// asked to think, else inline; OpenAI's "reasoning_content".
+func TestReasonWire(t *testing.T) {
+	reason := func(Call) string { return "hmm" }
+	ollama := NewOllama(t, func(Call) string { return "a" })
+	ollama.Reason(reason)
+	_, _, body := post(t, ollama.URL+"/api/chat", `{"model":"m","messages":[{"role":"user","content":"q"}],"think":true}`)
+	if !strings.Contains(body, `"message":{"content":"","role":"assistant","thinking":"hmm"}`) || !strings.Contains(body, `"message":{"content":"a","role":"assistant"}`) {
+		t.Errorf("ollama, think: %s", body)
+	}
+	_, _, body = post(t, ollama.URL+"/api/chat", `{"model":"m","messages":[{"role":"user","content":"q"}],"think":false,"stream":false}`)
+	if !strings.Contains(body, `"content":"\u003cthink\u003e\nhmm\n\u003c/think\u003e\n\na"`) || strings.Contains(body, `"thinking"`) {
+		t.Errorf("ollama, no think: %s", body)
+	}
+	if c := ollama.Calls(); !c[0].Think || c[1].Think {
+		t.Errorf("calls: think %v, %v", c[0].Think, c[1].Think)
+	}
+
+	openAI := NewOpenAI(t, func(Call) string { return "a" })
+	openAI.Reason(reason)
+	openAI.Cut(Runes(2))
+	_, _, body = post(t, openAI.URL+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":"q"}],"stream":true}`)
+	if !strings.Contains(body, `"delta":{"content":null,"reasoning_content":"hm"}`) || !strings.Contains(body, `"delta":{"content":null,"reasoning_content":"m"}`) ||
+		strings.Index(body, `"reasoning_content":"m"`) > strings.Index(body, `"delta":{"content":"a"}`) {
+		t.Errorf("openai stream: %s", body)
+	}
+	_, _, body = post(t, openAI.URL+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":"q"}]}`)
+	if !strings.Contains(body, `"message":{"content":"a","reasoning_content":"hmm","role":"assistant"}`) {
+		t.Errorf("openai whole: %s", body)
+	}
+}
+
+// What a thinking model says, through both fakes and both clients: the
+// reasoning, inline or apart, cut anywhere, never reaches the reply.
+func TestThinkingModel(t *testing.T) {
+	const answer = "Los arévacos [Sesión 1]."
+	for _, tc := range []struct {
+		name, reply, want string
+		reason            bool
+	}{
+		{name: "inline", reply: "<think>\nThe user asks. SECRET\n</think>\n\n" + answer, want: answer},
+		{name: "inline, other case", reply: "<Thinking>SECRET</Thinking>" + answer, want: answer},
+		{name: "unclosed at the end", reply: answer + " <think>\nWait, SECRET", want: answer + " "},
+		{name: "apart", reply: answer, want: answer, reason: true},
+	} {
+		for _, openAI := range []bool{false, true} {
+			for _, n := range []int{1, 2, 3, 5, 1000} {
+				name := fmt.Sprintf("%s/ollama/runes %d", tc.name, n)
+				start, model := NewOllama, func(url string) chat.Model { return chat.NewOllama(chat.OllamaConfig{BaseURL: url, Model: "m"}) }
+				if openAI {
+					name = fmt.Sprintf("%s/openai/runes %d", tc.name, n)
+					start, model = NewOpenAI, func(url string) chat.Model { return chat.NewOpenAI(chat.OpenAIConfig{BaseURL: url, Model: "m"}) }
+				}
+				t.Run(name, func(t *testing.T) {
+					srv := start(t, func(Call) string { return tc.reply })
+					srv.Cut(Runes(n))
+					if tc.reason {
+						srv.Reason(func(Call) string { return "The user asks. SECRET" })
+					}
+					var deltas []string
+					thinking := 0
+					got, err := model(srv.URL).Chat(t.Context(), chat.Request{
+						Messages:   []chat.Message{{Role: chat.RoleUser, Content: "q"}},
+						OnThinking: func() { thinking++ },
+					}, func(s string) { deltas = append(deltas, s) })
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != tc.want || strings.Join(deltas, "") != got || thinking != 1 {
+						t.Errorf("reply %q, deltas %q, thinking %d; want %q, thinking 1", got, deltas, thinking, tc.want)
+					}
+					if n == 1 && len(deltas) < 10 {
+						t.Errorf("the reply was not streamed: %q", deltas)
+					}
+				})
+			}
+		}
 	}
 }

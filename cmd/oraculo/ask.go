@@ -166,6 +166,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	streamed := false
 	if !*asJSON && isTerminal(stdout) {
 		opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, s) }
+		opts.OnThinking = thinkingNote(stderr, &streamed)
 	}
 	a, err := eng.Ask(ctx, question, opts)
 	if err != nil {
@@ -176,6 +177,17 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	printAnswer(stdout, a, streamed)
 	return nil
+}
+
+// thinkingNote returns an AskOptions.OnThinking that says on w that the
+// model is thinking, on a line of its own: only before the answer has
+// begun to stream (*streamed), so that a streamed answer is not cut.
+func thinkingNote(w io.Writer, streamed *bool) func() {
+	return func() {
+		if !*streamed {
+			fmt.Fprintln(w, msg("ask-thinking"))
+		}
+	}
 }
 
 // printAnswer writes an answer for people: the verified text (unless it
@@ -285,6 +297,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		streamed := false
 		if interactive {
 			opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, s) }
+			opts.OnThinking = thinkingNote(stderr, &streamed)
 		}
 		a, err := eng.Ask(ctx, line, opts)
 		if err != nil {

@@ -116,3 +116,22 @@ func TestEngineTextInSpanish(t *testing.T) {
 		t.Errorf("English interface changed the text: %q", got)
 	}
 }
+
+// The note that the model thinks comes before the answer streams, never
+// inside it, in the interface language.
+func TestThinkingNote(t *testing.T) {
+	old := lang
+	defer func() { lang = old }()
+	for l, want := range map[string]string{"es": "(el modelo está pensando…)\n", "en": "(the model is thinking…)\n"} {
+		lang = l
+		var w strings.Builder
+		streamed := false
+		note := thinkingNote(&w, &streamed)
+		note()
+		streamed = true
+		note()
+		if w.String() != want {
+			t.Errorf("%s: %q, want %q", l, w.String(), want)
+		}
+	}
+}

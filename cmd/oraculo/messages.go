@@ -192,6 +192,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"ask-removed":                {"Removed citations (not in the evidence delivered): %s", "Citas eliminadas (no estaban en la evidencia entregada): %s"},
 	"ask-uncited":                {"%d sentences cite nothing.", "%d frases no citan nada."},
 	"ask-sources":                {"Sources:", "Fuentes:"},
+	"ask-thinking":               {"(the model is thinking…)", "(el modelo está pensando…)"},
 	"ask-summary":                {"(summary)", "(resumen)"},
 	"ask-footer":                 {"— %s · reranker %s · %d full + %d summaries · %.1f s", "— %s · reranker %s · %d completos + %d resúmenes · %.1f s"},
 	"mode:generated":             {"generated", "generada"},

@@ -205,11 +205,22 @@ func TestChatPageEndToEnd(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`[data-testid="question-input"]`), question),
 		chromedp.Click(chromedp.CSS(`[data-testid="ask-submit"]`)),
 	)
+	p.waitFor("the model thinking", `(() => {
+		const s = document.querySelector('[data-testid="turn-answer"][data-reasoning="true"] [data-testid="thinking"]');
+		return s && s.textContent.includes("El modelo está pensando");
+	})()`)
+	// The first delta ends the thinking.
 	p.waitFor("streamed text", `(() => {
-		const a = document.querySelector('[data-testid="turn-answer"][data-state="streaming"] [data-testid="answer-text"]');
+		const a = document.querySelector('[data-testid="turn-answer"][data-state="streaming"][data-reasoning="false"] [data-testid="answer-text"]');
 		return a && a.textContent.trim().length > 0;
 	})()`)
 	p.waitFor("the final answer with a citation", `document.querySelector('[data-testid="turn-answer"][data-state="done"] [data-testid="citation"]') !== null`)
+	if got := p.eval("the page's text", `document.body.innerText`); strings.Contains(got, hiddenReasoning) || strings.Contains(got, "think>") {
+		t.Errorf("the model's reasoning reached the page:\n%s", got)
+	}
+	if got := p.eval("the status", sel+`('[data-testid="turn-answer"]').dataset.reasoning + " " + `+sel+`('[data-testid="turn-answer"] [data-testid="thinking"]').textContent`); got != "false " {
+		t.Errorf("after the answer, reasoning and status are %q, want false and nothing", got)
+	}
 	if got := p.eval("the question shown", sel+`('[data-testid="turn-question"]').textContent`); !strings.Contains(got, question) {
 		t.Errorf("turn question %q does not contain %q", got, question)
 	}
@@ -400,7 +411,7 @@ func startApp(t *testing.T, tokens *server.Tokens) app {
 		t.Fatal(err)
 	}
 	model := chattest.NewOllama(t, fakeAnswer)
-	eng.SetChatModel(slowModel{chat.NewOllama(chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}), 25 * time.Millisecond})
+	eng.SetChatModel(slowModel{Model: chat.NewOllama(chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}), pause: 25 * time.Millisecond, think: 400 * time.Millisecond})
 	srv := server.New(server.Config{Engine: eng, Tokens: tokens, Web: web.Handler(), Version: "test"})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
@@ -419,10 +430,14 @@ var (
 	summaryLabel = regexp.MustCompile(`(?m)^- \[([^\]\n]+)\] `)
 )
 
-// fakeAnswer is the fake model: an answer that cites the first full
-// evidence item, a summary when there is one, and a label it was never
-// given (which verification must remove). Other requests (reranking) get
-// an empty JSON object, which the engine survives.
+// hiddenReasoning is in what the fake model reasons, never on the page.
+const hiddenReasoning = "RAZONAMIENTO-OCULTO"
+
+// fakeAnswer is the fake model: it thinks first (a <think> block), then
+// answers citing the first full evidence item, a summary when there is
+// one, and a label it was never given (which verification must remove).
+// Other requests (reranking) get an empty JSON object, which the engine
+// survives.
 func fakeAnswer(c chattest.Call) string {
 	if c.JSON {
 		return "{}"
@@ -432,7 +447,8 @@ func fakeAnswer(c chattest.Call) string {
 	if full == nil {
 		return "No lo sé."
 	}
-	text := "El grupo le lleva al **archiduque** las pruebas que encontró y él no las cree del todo. [" + full[1] + "]\n\n" +
+	text := "<think>\nEl usuario pregunta por el archiduque. " + hiddenReasoning + "\n</think>\n\n" +
+		"El grupo le lleva al **archiduque** las pruebas que encontró y él no las cree del todo. [" + full[1] + "]\n\n" +
 		"- Esa misma noche se decide qué hacer con el sello. [" + full[1] + "]\n"
 	if sum := summaryLabel.FindStringSubmatch(prompt); sum != nil {
 		text += "- Las notas lo mencionan también en otro sitio. [" + sum[1] + "]\n"
@@ -440,16 +456,26 @@ func fakeAnswer(c chattest.Call) string {
 	return text + "- Nadie sabe qué pasó después. [Sesión 119]"
 }
 
-// slowModel pauses before passing on each piece of a streamed reply, so
-// that the page can be seen streaming.
+// slowModel pauses before passing on each piece of a streamed reply, and
+// after saying that the model thinks, so that the page can be seen
+// thinking and streaming.
 type slowModel struct {
 	chat.Model
-	pause time.Duration
+	pause, think time.Duration
 }
 
 func (m slowModel) Chat(ctx context.Context, req chat.Request, onDelta func(string)) (string, error) {
 	if onDelta == nil {
 		return m.Model.Chat(ctx, req, nil)
+	}
+	if onThinking := req.OnThinking; onThinking != nil {
+		req.OnThinking = func() {
+			onThinking()
+			select {
+			case <-time.After(m.think):
+			case <-ctx.Done():
+			}
+		}
 	}
 	return m.Model.Chat(ctx, req, func(s string) {
 		select {

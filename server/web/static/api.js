@@ -112,9 +112,10 @@ export function createAPI(token) {
 
     /**
      * ask posts a question and resolves to the Answer. onDelta(text)
-     * receives the raw generated text as it streams.
+     * receives the raw generated text as it streams; onThinking() says
+     * that the model has started reasoning (until the next delta).
      */
-    async ask(body, { signal, onDelta } = {}) {
+    async ask(body, { signal, onDelta, onThinking } = {}) {
       const res = await request("/api/ask", {
         method: "POST",
         signal,
@@ -138,6 +139,7 @@ export function createAPI(token) {
           return;
         }
         if (event === "delta" && typeof v.text === "string") onDelta?.(v.text);
+        else if (event === "thinking") onThinking?.();
         else if (event === "answer") answer = v;
         else if (event === "error") failure = new APIError(String(v.error ?? ""), res.status, "status");
       });

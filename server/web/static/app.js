@@ -205,7 +205,8 @@ function stopPending() {
 
 async function ask(question) {
   if (state.pending || !question.trim()) return;
-  const turn = { id: ++state.seq, question: question.trim(), status: "thinking", draft: "", deltas: 0, answer: null, error: null };
+  // reasoning: the model said it is thinking, and no text came since.
+  const turn = { id: ++state.seq, question: question.trim(), status: "thinking", reasoning: false, draft: "", deltas: 0, answer: null, error: null };
   state.turns.push(turn);
   ui.empty.hidden = true;
   turn.li = el("li", { class: "turn", testid: "turn" });
@@ -224,10 +225,16 @@ async function ask(question) {
         onDelta(text) {
           turn.draft += text;
           turn.deltas++;
-          if (turn.status === "thinking") {
+          if (turn.status === "thinking" || turn.reasoning) {
             turn.status = "streaming";
+            turn.reasoning = false;
             renderTurn(turn);
           } else scheduleDraft(turn);
+        },
+        onThinking() {
+          if (turn.reasoning) return;
+          turn.reasoning = true;
+          renderTurn(turn);
         },
       },
     );
@@ -246,6 +253,7 @@ async function ask(question) {
       }
     }
   } finally {
+    turn.reasoning = false;
     setPending(null);
   }
   renderTurn(turn);
@@ -387,10 +395,12 @@ function renderTurn(turn) {
     el("p", { text: turn.question }),
   );
   const busy = turn.status === "thinking" || turn.status === "streaming";
+  const reasoning = busy && turn.reasoning;
   const article = el("article", {
     class: "bubble answer",
     testid: "turn-answer",
     "data-state": turn.status,
+    "data-reasoning": String(reasoning),
     "data-deltas": String(turn.deltas),
     "aria-labelledby": `answer-h-${turn.id}`,
   });
@@ -398,7 +408,8 @@ function renderTurn(turn) {
 
   const status = el("p", { class: "status", role: "status", testid: "thinking" });
   if (busy) {
-    status.append(el("span", { class: "dots", "aria-hidden": "true" }, el("span"), el("span"), el("span")), " ", turn.status === "thinking" ? t("thinking") : t("writing"));
+    const says = reasoning ? t("modelThinking") : turn.status === "thinking" ? t("thinking") : t("writing");
+    status.append(el("span", { class: "dots", "aria-hidden": "true" }, el("span"), el("span"), el("span")), " ", says);
   }
   article.append(status);
 

@@ -35,14 +35,7 @@ func TestSampleLeak(t *testing.T) {
 	if _, err := eng.Ingest(ctx, []string{"../examples/campaign"}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	srv := chattest.NewOllama(t, func(c chattest.Call) string {
-		text := c.Text(chat.RoleUser)
-		if i := strings.LastIndex(text, "Pregunta:"); i >= 0 {
-			text = text[:i] // the question is the player's own words
-		}
-		return text
-	})
-	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
+	echoModel(t, eng)
 
 	// The secrets, decided without the engine's filter: the DM/ folder.
 	all, err := eng.Chunks(ctx, nil)
@@ -65,17 +58,10 @@ func TestSampleLeak(t *testing.T) {
 			t.Errorf("%s shows a player the DM's %s", what, l)
 		}
 	}
-	// Questions echo back in "question"/"query": drop them before checking.
-	strip := func(data []byte, q string) []byte {
-		for _, enc := range []string{q, strings.ReplaceAll(q, `"`, `\"`)} {
-			data = bytes.ReplaceAll(data, []byte(enc), nil)
-		}
-		return data
-	}
 	for i, q := range questions {
 		resp, data := call(t, ts, "POST", "/api/search", player, map[string]any{"question": q, "k": 20})
 		wantStatus(t, resp, data, 200)
-		leaks("search "+q, strip(data, q))
+		leaks("search "+q, stripQuestion(data, q))
 		switch i % 3 {
 		case 0:
 			resp, data = call(t, ts, "POST", "/api/ask", player, map[string]any{"question": q})
@@ -86,7 +72,7 @@ func TestSampleLeak(t *testing.T) {
 				"messages": []map[string]string{{"role": "user", "content": q}}})
 		}
 		wantStatus(t, resp, data, 200)
-		leaks("ask "+q, strip(data, q))
+		leaks("ask "+q, stripQuestion(data, q))
 	}
 	for i, id := range ids {
 		resp, data := call(t, ts, "GET", "/api/chunks/"+id, player, nil)
@@ -121,6 +107,28 @@ func TestSampleLeak(t *testing.T) {
 	t.Logf("%d player requests over HTTP, %d DM-only chunks, %d secret sentences", requests, len(ids), len(secrets.Sentences))
 }
 
+// stripQuestion drops a question from a response before it is checked:
+// questions echo back in "question" and "query".
+func stripQuestion(data []byte, q string) []byte {
+	for _, enc := range []string{q, strings.ReplaceAll(q, `"`, `\"`)} {
+		data = bytes.ReplaceAll(data, []byte(enc), nil)
+	}
+	return data
+}
+
+// echoModel gives eng a fake chat model that repeats all the evidence it
+// was shown: whatever reached the model reaches the answer.
+func echoModel(t *testing.T, eng *oraculo.Engine) {
+	srv := chattest.NewOllama(t, func(c chattest.Call) string {
+		text := c.Text(chat.RoleUser)
+		if i := strings.LastIndex(text, "Pregunta:"); i >= 0 {
+			text = text[:i] // the question is the player's own words
+		}
+		return text
+	})
+	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
+}
+
 // TestLeakDuringReingest runs the leak test's requests while the serving
 // engine re-ingests the sample with its DM notes edited, again and again:
 // an edited note is deleted and written anew, and no player request may
@@ -139,14 +147,7 @@ func TestLeakDuringReingest(t *testing.T) {
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	srv := chattest.NewOllama(t, func(c chattest.Call) string {
-		text := c.Text(chat.RoleUser)
-		if i := strings.LastIndex(text, "Pregunta:"); i >= 0 {
-			text = text[:i]
-		}
-		return text
-	})
-	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
+	echoModel(t, eng)
 	all, err := eng.Chunks(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -200,12 +201,6 @@ func TestLeakDuringReingest(t *testing.T) {
 		}
 	}()
 
-	strip := func(data []byte, q string) []byte {
-		for _, enc := range []string{q, strings.ReplaceAll(q, `"`, `\"`)} {
-			data = bytes.ReplaceAll(data, []byte(enc), nil)
-		}
-		return data
-	}
 	// 500 requests during re-ingests; under the race detector, which is
 	// there to find races rather than leaks, 100 do.
 	want := 500
@@ -223,16 +218,16 @@ func TestLeakDuringReingest(t *testing.T) {
 		case 0, 1:
 			what = "search " + q
 			resp, data = call(t, ts, "POST", "/api/search", player, map[string]any{"question": q, "k": 20})
-			data = strip(data, q)
+			data = stripQuestion(data, q)
 		case 2:
 			what = "ask " + q
 			resp, data = call(t, ts, "POST", "/api/ask", player, map[string]any{"question": q, "stream": i%12 == 2})
-			data = strip(data, q)
+			data = stripQuestion(data, q)
 		case 3:
 			what = "openai " + q
 			resp, data = call(t, ts, "POST", "/v1/chat/completions", player, map[string]any{"model": "oraculo",
 				"messages": []map[string]string{{"role": "user", "content": q}}})
-			data = strip(data, q)
+			data = stripQuestion(data, q)
 		case 4:
 			f := secrets.Files[i%len(secrets.Files)]
 			what = "note " + f

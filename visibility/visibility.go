@@ -337,16 +337,9 @@ func frontMatter(n Note) Decision {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := n.FrontMatter[k]
-		switch classify(k) {
-		case keyAudience:
-			switch audience(v) {
-			case secret:
-				decide(ReasonFrontMatter, describe(k, v))
-			case unclear:
-				warn(k, v, "value not understood")
-			}
-		case keyVisible:
-			if b, ok := boolean(v); ok {
+		switch class := classify(k); class {
+		case keyAudience, keyVisible:
+			if b, ok := boolean(v); ok && class == keyVisible {
 				if !b {
 					decide(ReasonFrontMatter, describe(k, v))
 				}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -166,20 +164,10 @@ func TestKilledIngestIsCompletedByNextRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(t.TempDir(), "crash.db")
-	cmd := exec.Command(os.Args[0], "ingest", "--db", db, notes)
-	cmd.Env = append(os.Environ(), "ORACULO_TEST_MAIN=1", "ORACULO_UI_LANG=en")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, percent, finish := ingestProcess(t, db, notes)
 	killed := false
-	sc := bufio.NewScanner(stderr)
-	for sc.Scan() {
-		// Plain progress lines: "ingesting: 450/1500 (30%) ...".
-		if strings.Contains(sc.Text(), "(30%)") || strings.Contains(sc.Text(), "(20%)") {
+	for p := range percent {
+		if p >= 20 {
 			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +175,7 @@ func TestKilledIngestIsCompletedByNextRun(t *testing.T) {
 			break
 		}
 	}
-	cmd.Wait()
+	finish()
 	if !killed {
 		t.Fatal("the ingest finished before it could be killed")
 	}

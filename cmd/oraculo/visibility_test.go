@@ -100,8 +100,9 @@ func playerSees(ctx context.Context, eng *oraculo.Engine, dmFiles []string) []st
 }
 
 // ingestProcess starts a real `oraculo ingest` and returns it with a
-// channel of its progress percentages.
-func ingestProcess(t *testing.T, db, notes string) (*exec.Cmd, <-chan int, *strings.Builder) {
+// channel of its progress percentages and a function that waits for it to
+// end and returns what it printed on stderr.
+func ingestProcess(t *testing.T, db, notes string) (*exec.Cmd, <-chan int, func() (string, error)) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "ingest", "--db", db, notes)
 	cmd.Env = append(os.Environ(), "ORACULO_TEST_MAIN=1", "ORACULO_UI_LANG=en")
@@ -115,7 +116,9 @@ func ingestProcess(t *testing.T, db, notes string) (*exec.Cmd, <-chan int, *stri
 	percent := make(chan int, 1000)
 	var log strings.Builder
 	re := regexp.MustCompile(`\((\d+)%\)`)
+	read := make(chan struct{})
 	go func() {
+		defer close(read)
 		defer close(percent)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
@@ -129,7 +132,11 @@ func ingestProcess(t *testing.T, db, notes string) (*exec.Cmd, <-chan int, *stri
 			}
 		}
 	}()
-	return cmd, percent, &log
+	return cmd, percent, func() (string, error) {
+		<-read // every read from the pipe before Wait
+		err := cmd.Wait()
+		return log.String(), err
+	}
 }
 
 // watch reads the index as a player, from this process, until stop is
@@ -232,7 +239,7 @@ func TestPlayersNeverSeeDMNotesDuringIngest(t *testing.T) {
 		if _, err := os.Stat(db); err == nil {
 			<-first // reading before the ingest starts
 		}
-		cmd, percent, log := ingestProcess(t, db, notes)
+		cmd, percent, finish := ingestProcess(t, db, notes)
 		signalled := false
 		for p := range percent {
 			if p >= at {
@@ -244,7 +251,7 @@ func TestPlayersNeverSeeDMNotesDuringIngest(t *testing.T) {
 			}
 		}
 		start := time.Now()
-		err := cmd.Wait()
+		log, err := finish()
 		waited := time.Since(start)
 		close(stop)
 		reads, leaks := results()
@@ -256,7 +263,7 @@ func TestPlayersNeverSeeDMNotesDuringIngest(t *testing.T) {
 		}
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || !wantExit(exit) {
-			t.Fatalf("%s: ingest ended with %v after the signal; log:\n%s", name, err, log.String())
+			t.Fatalf("%s: ingest ended with %v after the signal; log:\n%s", name, err, log)
 		}
 		if sig == syscall.SIGINT && waited > 2*time.Second {
 			t.Errorf("%s: ingest took %v to stop after SIGINT; want within a second", name, waited)

@@ -212,16 +212,12 @@ func stringsOf(v any) []string {
 	return nil
 }
 
-// entityIndex loads (once per scope) the compendium the caller may see
-// and its matcher. A player gets none while the players' compendium is
-// stale (see [Engine.playersCompendium]).
+// entityIndex loads (once per scope and generation) the compendium the
+// caller may see and its matcher.
 func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 	scope, public := index.ScopeDM, false
 	if isPlayer(ctx) {
 		scope, public = index.ScopePlayer, true
-		if ok, err := e.playersCompendium(ctx); err != nil || !ok {
-			return &entityState{}, err
-		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -248,17 +244,6 @@ func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 	return st, nil
 }
 
-// playersCompendium reports whether the players' compendium may be served:
-// not while a note it was built from has become DM-only and no complete
-// ingest has rebuilt it (it would still name what that note names).
-func (e *Engine) playersCompendium(ctx context.Context) (bool, error) {
-	stale, err := e.idx.PlayersCompendiumStale(ctx)
-	if err != nil {
-		return false, err
-	}
-	return !stale, nil
-}
-
 // CompendiumEntry is one entity as `oraculo compendium` shows it.
 type CompendiumEntry struct {
 	Name     string   `json:"name"`
@@ -272,14 +257,13 @@ type CompendiumEntry struct {
 }
 
 // Compendium lists the entities, with where each is mentioned: for a
-// player, the players' compendium (built from the notes they may see).
+// player, the players' compendium (built from the notes they may see),
+// empty while a note it was built from has become DM-only and no complete
+// ingest has rebuilt it (it would still name what that note names).
 func (e *Engine) Compendium(ctx context.Context) ([]CompendiumEntry, error) {
 	scope, public := index.ScopeDM, false
 	if isPlayer(ctx) {
 		scope, public = index.ScopePlayer, true
-		if ok, err := e.playersCompendium(ctx); err != nil || !ok {
-			return []CompendiumEntry{}, err
-		}
 	}
 	recs, err := e.idx.Entities(ctx, scope)
 	if err != nil {

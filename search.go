@@ -431,9 +431,9 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if dm.SecretFolders, err = e.secretFolders(ctx, IngestOptions{}); err != nil {
 		return Stats{}, err
 	}
-	if ok, err := e.playersCompendium(ctx); err != nil {
+	if stale, err := e.idx.PlayersCompendiumStale(ctx); err != nil {
 		return Stats{}, err
-	} else if !ok {
+	} else if stale {
 		dm.PlayersCompendium = "withheld"
 	}
 	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm}, nil

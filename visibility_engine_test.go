@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,5 +144,68 @@ func TestVisibilityVariants(t *testing.T) {
 	want += 3 // DM/destino.md and the two links
 	if st.DMOnly.Notes != want || st.DMOnly.ByReason["folder"] != 7 || st.DMOnly.ByReason["link"] != 2 || st.DMOnly.ByReason["unclear"] != 4 {
 		t.Errorf("stats count %+v, want %d DM-only notes: 7 by folder, 2 by link, 4 unclear", st.DMOnly, want)
+	}
+}
+
+// TestPlayersCompendiumWithheld: when a note players could see becomes
+// DM-only and the ingest that writes it stops before the compendium is
+// rebuilt, the players' compendium (which still names what that note
+// named) is withheld until a complete ingest rebuilds it.
+func TestPlayersCompendiumWithheld(t *testing.T) {
+	ctx := context.Background()
+	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
+	dir := t.TempDir()
+	write(t, dir+"/Sesiones/s1.md", "# Sesión 1\n\nEl grupo conoce a Harbin en la taberna.\n")
+	write(t, dir+"/NPCs/Harbin Wester.md", "# Harbin Wester\n\nTabernero de Puertogris.\n")
+	write(t, dir+"/NPCs/Vex Tarrasque.md", "---\naliases: [la Sombra Gris]\n---\n# Vex Tarrasque\n\nVex es una mercader de Puertogris.\n")
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := eng.FindEntity(player, "la Sombra Gris"); !ok {
+		t.Fatal("a public NPC's alias should be in the players' compendium")
+	}
+	// The NPC becomes a DM secret; the ingest is cancelled right after
+	// writing it, before the compendium is rebuilt.
+	write(t, dir+"/NPCs/Vex Tarrasque.md", "---\naliases: [la Sombra Gris]\nvisibilidad: secreto\n---\n# Vex Tarrasque\n\nVex es la Sombra Gris, espía del archiduque.\n")
+	cctx, cancel := context.WithCancel(ctx)
+	_, err := eng.Ingest(cctx, []string{dir}, oraculo.IngestOptions{Progress: func(p oraculo.Progress) {
+		if p.Path == "NPCs/Vex Tarrasque.md" {
+			cancel()
+		}
+	}})
+	if err == nil {
+		t.Fatal("the ingest should have been cancelled")
+	}
+	comp, err := eng.Compendium(player)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range comp {
+		if strings.Contains(en.Name, "Vex") || slices.Contains(en.Aliases, "la Sombra Gris") {
+			t.Errorf("the players' compendium still names %q after its note became DM-only", en.Name)
+		}
+	}
+	if _, ok, _ := eng.FindEntity(player, "la Sombra Gris"); ok {
+		t.Error("a player finds the DM-only alias")
+	}
+	if st, _ := eng.Stats(ctx); st.DMOnly.PlayersCompendium != "withheld" {
+		t.Errorf("stats say the players' compendium is %q, want withheld", st.DMOnly.PlayersCompendium)
+	}
+	if dm, _ := eng.Compendium(ctx); len(dm) == 0 {
+		t.Error("the DM's compendium is withheld too")
+	}
+	// A complete ingest rebuilds it, from what players may see.
+	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := eng.Stats(ctx); st.DMOnly.PlayersCompendium != "ok" {
+		t.Errorf("after a complete ingest the players' compendium is %q", st.DMOnly.PlayersCompendium)
+	}
+	if _, ok, _ := eng.FindEntity(player, "Harbin Wester"); !ok {
+		t.Error("the rebuilt players' compendium lost a public name")
+	}
+	if _, ok, _ := eng.FindEntity(player, "la Sombra Gris"); ok {
+		t.Error("the rebuilt players' compendium names the DM-only alias")
 	}
 }

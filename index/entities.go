@@ -79,8 +79,12 @@ func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []Entit
 }
 
 // Entities returns the compendium of a scope, by name, without mentions.
+// The players' compendium is empty while it is stale (see
+// [Index.PlayersCompendiumStale]), decided in the same statement that
+// reads it.
 func (ix *Index) Entities(ctx context.Context, scope string) ([]EntityRecord, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ? ORDER BY name`, scope)
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ?
+		AND NOT (scope = ? AND EXISTS (SELECT 1 FROM meta WHERE key = ?)) ORDER BY name`, scope, ScopePlayer, playersCompendiumStale)
 	if err != nil {
 		return nil, fmt.Errorf("reading the compendium: %w", err)
 	}

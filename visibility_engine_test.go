@@ -209,3 +209,35 @@ func TestPlayersCompendiumWithheld(t *testing.T) {
 		t.Error("the rebuilt players' compendium names the DM-only alias")
 	}
 }
+
+// TestUndecidedNotesAreDecidedOnOpen: an index whose notes are not decided
+// yet (as after the upgrade to schema 7) hides them all from players, and
+// the next Open decides them with the stored secret folders.
+func TestUndecidedNotesAreDecidedOnOpen(t *testing.T) {
+	ctx := context.Background()
+	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
+	dir := t.TempDir()
+	write(t, dir+"/Sesiones/s1.md", "# Sesión 1\n\nEl grupo cruza el puente de Galerna.\n")
+	write(t, dir+"/Secretos/plan.md", "# Plan\n\nEl puente de Galerna caerá en la sesión 5.\n")
+	eng, db := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{SecretFolders: []string{"Secretos"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Index().DB().Exec(`UPDATE documents SET restricted = 1, dm_reason = 'unknown';
+		DELETE FROM meta WHERE key = 'visibility_rules'`); err != nil {
+		t.Fatal(err)
+	}
+	if hits, _ := eng.Search(player, "puente Galerna", oraculo.SearchOptions{K: 5}); len(hits) != 0 {
+		t.Errorf("undecided notes are shown to a player: %v", labels(hits))
+	}
+	eng.Close()
+	eng, err := oraculo.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	hits, err := eng.Search(player, "puente Galerna", oraculo.SearchOptions{K: 5})
+	if err != nil || len(hits) != 1 || hits[0].File != "Sesiones/s1.md" {
+		t.Errorf("after Open a player finds %v (%v); want only the session", labels(hits), err)
+	}
+}

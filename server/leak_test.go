@@ -27,22 +27,7 @@ import (
 // model is a fake that repeats the evidence it was shown.
 func TestSampleLeak(t *testing.T) {
 	ctx := context.Background()
-	eng, err := oraculo.Open(ctx, t.TempDir()+"/o.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{"../examples/campaign"}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	echoModel(t, eng)
-
-	// The secrets, decided without the engine's filter: the DM/ folder.
-	all, err := eng.Chunks(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secrets := leakcheck.Collect(all, func(c oraculo.ChunkInfo) bool { return strings.HasPrefix(c.File, "DM/") })
+	eng, secrets := leakSetup(t, "../examples/campaign")
 	ids, files, questions := secrets.IDs, secrets.Files, secrets.Questions
 	if len(ids) == 0 || len(secrets.Sentences) < 20 {
 		t.Fatalf("the sample should have DM-only notes: %d chunks, %d sentences", len(ids), len(secrets.Sentences))
@@ -116,6 +101,27 @@ func stripQuestion(data []byte, q string) []byte {
 	return data
 }
 
+// leakSetup ingests notes into a new engine with an echoing model (see
+// echoModel) and returns it with the secrets of its DM/ folder, decided
+// without the engine's filter.
+func leakSetup(t *testing.T, notes string) (*oraculo.Engine, leakcheck.Secrets) {
+	ctx := context.Background()
+	eng, err := oraculo.Open(ctx, t.TempDir()+"/o.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	echoModel(t, eng)
+	all, err := eng.Chunks(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng, leakcheck.Collect(all, func(c oraculo.ChunkInfo) bool { return strings.HasPrefix(c.File, "DM/") })
+}
+
 // echoModel gives eng a fake chat model that repeats all the evidence it
 // was shown: whatever reached the model reaches the answer.
 func echoModel(t *testing.T, eng *oraculo.Engine) {
@@ -139,20 +145,7 @@ func TestLeakDuringReingest(t *testing.T) {
 	if err := os.CopyFS(notes, os.DirFS("../examples/campaign")); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := oraculo.Open(ctx, t.TempDir()+"/o.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	echoModel(t, eng)
-	all, err := eng.Chunks(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secrets := leakcheck.Collect(all, func(c oraculo.ChunkInfo) bool { return strings.HasPrefix(c.File, "DM/") })
+	eng, secrets := leakSetup(t, notes)
 	// Every edit adds this sentence to every DM note: it is a secret too.
 	const edit = "Revisión secreta del máster para la próxima sesión número"
 	secrets.Sentences = append(secrets.Sentences, edit)

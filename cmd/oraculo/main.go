@@ -211,7 +211,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	embedder := embedderFlags(fs)
 	chatCfg := chatFlags(fs)
 	annotateWorkers := fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
-	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
+	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, matched at any depth whatever the case and accents, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err

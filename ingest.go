@@ -41,10 +41,12 @@ type IngestOptions struct {
 	// AnnotateWorkers is how many chunks the chat model annotates at once
 	// (default 2).
 	AnnotateWorkers int
-	// SecretFolders are the folders (relative to each notes folder) whose
-	// notes are DM-only, besides notes whose front matter says
-	// "visibility: dm". Nil keeps the index's (DefaultSecretFolders for a
-	// new one); SecretFoldersSet makes an empty list count (no folder).
+	// SecretFolders are the folders whose notes are DM-only, matched at
+	// any depth whatever the case and accents (see package visibility for
+	// the other ways a note is DM-only). Nil keeps the index's
+	// (DefaultSecretFolders for a new one); SecretFoldersSet makes an empty
+	// list count (no folder). A new list re-decides every stored note, in
+	// one transaction, before the ingest writes anything else.
 	SecretFolders    []string
 	SecretFoldersSet bool
 }

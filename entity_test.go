@@ -53,8 +53,8 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 			t.Errorf("entity path for Harbin misses %q: %v", want, labels(hits))
 		}
 	}
-	// Dorn is in all 20 sessions: the guard keeps him to half the path's
-	// depth, the chunks naming him most; Harbin, in 3 of 20, is not cut.
+	// Dorn is in all 20 sessions: the guard keeps only his own note, which
+	// describes him; Harbin, in 3 of 20, is not cut.
 	recs, err := eng.Index().Entities(ctx, index.ScopeDM)
 	if err != nil {
 		t.Fatal(err)
@@ -65,11 +65,8 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 	}
 	path := retrieve.Entity{Index: eng.Index(), Matcher: compendium.NewMatcher(ents), Entities: recs, Units: 22}
 	res, err := path.Retrieve(ctx, "¿Qué hizo Dorn?", 20)
-	if err != nil || len(res) != 10 {
-		t.Fatalf("ubiquitous entity: %d results (want 10 of its 21 chunks), %v", len(res), err)
-	}
-	if res[0].Chunk.Path != "PJs/Dorn Kazhal.md" {
-		t.Errorf("the guard should keep the chunks naming Dorn most, his own note first: %s", res[0].Chunk.Label)
+	if err != nil || len(res) != 1 || res[0].Chunk.Path != "PJs/Dorn Kazhal.md" {
+		t.Fatalf("ubiquitous entity: %d results (want his own note only, of his 21 chunks), %v", len(res), err)
 	}
 	if res, _ := path.Retrieve(ctx, "Harbin Wester", 20); len(res) != 4 {
 		t.Errorf("a rare entity was cut: %d results, want 4", len(res))

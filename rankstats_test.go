@@ -37,6 +37,10 @@ func rankSets() []rankSet {
 	if _, err := os.Stat(filepath.Join(xq, "dev.jsonl")); err == nil {
 		sets = append(sets, rankSet{"xquad-es-dev", filepath.Join(xq, "corpus"), filepath.Join(xq, "dev.jsonl"), oraculo.IngestOptions{MaxWords: 200}})
 	}
+	qj := filepath.Join("..", "shared", "eval", "quijote")
+	if _, err := os.Stat(filepath.Join(qj, "dev.jsonl")); err == nil {
+		sets = append(sets, rankSet{"quijote", filepath.Join(qj, "corpus"), filepath.Join(qj, "dev.jsonl"), oraculo.IngestOptions{}})
+	}
 	return sets
 }
 

@@ -223,7 +223,12 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	if err != nil {
 		return nil, err
 	}
-	depth := retrieve.Depth(k)
+	// Each path returns a fixed depth and the order is cut to k only at
+	// the end: the first k hits never depend on k.
+	depth := retrieve.FixedDepth
+	if len(paths) == 1 {
+		depth = max(depth, k)
+	}
 	byID := make(map[int64]retrieve.Result)
 	var lists []fuse.List
 	for _, p := range paths {
@@ -243,6 +248,9 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 			results = slices.DeleteFunc(results, func(r retrieve.Result) bool { return r.Chunk.Restricted })
 		}
 		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results))}
+		if p.Name() == retrieve.PathEntity {
+			l.Weight = retrieve.EntityWeight
+		}
 		for i, r := range results {
 			l.IDs[i] = r.Chunk.ID
 			// Keep the passage of the path that has one (BM25's paragraph).
@@ -253,9 +261,9 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 		lists = append(lists, l)
 	}
 	t0 := time.Now()
-	limit := k
+	limit, cut := depth, k
 	if len(lists) > 1 {
-		limit = min(k, fuse.MaxCandidates)
+		limit, cut = fuse.MaxCandidates, min(k, fuse.MaxCandidates)
 	}
 	fused := fuse.RRF(lists, fuse.DefaultK, limit)
 	narrative := !opts.NoPrior && analysis.FirstPersonPlural(e.analyzer.Lang(), question)
@@ -278,6 +286,9 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 		for i := range hits {
 			hits[i].Rank = i + 1
 		}
+	}
+	if len(hits) > cut {
+		hits = hits[:cut]
 	}
 	opts.Trace.add(stageFuse(len(lists)), t0)
 	return hits, nil

@@ -15,12 +15,16 @@ const MaxCandidates = 40
 type List struct {
 	Path string
 	IDs  []int64
+	// Weight multiplies the list's contributions, 1/(k + rank); 0 means 1.
+	// A weight low enough (below k/(k + depth)) makes the list reorder
+	// what the others found rather than add candidates before theirs.
+	Weight float64
 }
 
 // Candidate is one fused result.
 type Candidate struct {
 	ID int64
-	// Score is Σ 1/(k + rank) over the paths that found the candidate.
+	// Score is Σ weight/(k + rank) over the paths that found the candidate.
 	Score float64
 	// Ranks maps each path that found the candidate to its 1-based rank there.
 	Ranks map[string]int
@@ -49,7 +53,11 @@ func RRF(lists []List, k, limit int) []Candidate {
 				continue
 			}
 			c.Ranks[l.Path] = i + 1
-			c.Score += 1 / float64(k+i+1)
+			w := l.Weight
+			if w == 0 {
+				w = 1
+			}
+			c.Score += w / float64(k+i+1)
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool {

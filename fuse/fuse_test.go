@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -45,9 +46,27 @@ func TestRRFHandComputed(t *testing.T) {
 
 func TestRRFCrossPathBeatsSingleFirst(t *testing.T) {
 	// Found 5th by both paths beats first in one path only: 2/65 > 1/61.
-	got := RRF([]List{{"a", []int64{9, 1, 2, 3, 7}}, {"b", []int64{8, 4, 5, 6, 7}}}, 60, 1)
+	got := RRF([]List{{Path: "a", IDs: []int64{9, 1, 2, 3, 7}}, {Path: "b", IDs: []int64{8, 4, 5, 6, 7}}}, 60, 1)
 	if len(got) != 1 || got[0].ID != 7 {
 		t.Fatalf("got %+v, want 7 first", got)
+	}
+}
+
+func TestRRFWeight(t *testing.T) {
+	// Weighted below k/(k+depth), a list only reorders the other's: its
+	// first alone (0.3/61) ranks below the other's last (1/65), and the
+	// other's third, found by both (1/63 + 0.3/62), rises to the top.
+	got := RRF([]List{{Path: "a", IDs: []int64{1, 2, 3, 4, 5}}, {Path: "b", IDs: []int64{9, 3}, Weight: 0.3}}, 60, 0)
+	var order []int64
+	for _, c := range got {
+		order = append(order, c.ID)
+	}
+	want := []int64{3, 1, 2, 4, 5, 9}
+	if fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Fatalf("order %v, want %v", order, want)
+	}
+	if math.Abs(got[0].Score-(1.0/63+0.3/62)) > 1e-12 {
+		t.Fatalf("weighted score %v", got[0].Score)
 	}
 }
 
@@ -59,11 +78,11 @@ func TestRRFLimitsAndEdges(t *testing.T) {
 	for i := range long {
 		long[i] = int64(i)
 	}
-	if got := RRF([]List{{"a", long}}, 0, MaxCandidates); len(got) != MaxCandidates || got[0].ID != 0 || got[39].ID != 39 {
+	if got := RRF([]List{{Path: "a", IDs: long}}, 0, MaxCandidates); len(got) != MaxCandidates || got[0].ID != 0 || got[39].ID != 39 {
 		t.Fatalf("limit: %d candidates", len(got))
 	}
 	// A repeated id in one list counts once, at its first rank.
-	got := RRF([]List{{"a", []int64{5, 5, 6}}}, 60, 0)
+	got := RRF([]List{{Path: "a", IDs: []int64{5, 5, 6}}}, 60, 0)
 	if len(got) != 2 || got[0].Ranks["a"] != 1 || math.Abs(got[0].Score-1.0/61) > 1e-12 {
 		t.Fatalf("repeat: %+v", got)
 	}

@@ -64,11 +64,28 @@ func MatchQuery(terms []string) string {
 	return b.String()
 }
 
+// BM25Pool is how many best paragraphs the keyword path scores first,
+// whatever the number of chunks asked for, so that a chunk's rank never
+// depends on n; a chunk's other matching paragraphs add to its score
+// only when they are among them. Measured per note on the three dev sets
+// (BENCHMARKS.md): the larger the pool, the more a long chunk whose many
+// paragraphs each match a common word outranks the one that answers
+// (Quijote Recall@1 0.68 at 24 paragraphs, 0.58 at 80, 0.32 at 336); the
+// sample wants a larger one (0.39, 0.45, 0.46); XQuAD does not move. 80,
+// the per-path depth, keeps both.
+const BM25Pool = 80
+
 // SearchBM25 ranks paragraphs by BM25 against the analysed terms and returns
 // up to n distinct parent chunks, each once (small-to-big), scored by their
 // best paragraph plus a share of their other matching ones. Paragraphs with
 // a zero score are dropped before the jump to their parent; a paragraph
 // whose parent is missing is an error.
+//
+// The order does not depend on n: the parents of the best BM25Pool
+// paragraphs come first, ranked over that pool; when they are fewer than
+// n, the pool grows four times at a time and the parents it adds follow,
+// ranked over the larger pool. So the first n of a search are the first n
+// of any longer one.
 func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error) {
 	query := MatchQuery(terms)
 	if query == "" || n <= 0 {
@@ -78,38 +95,48 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	if hw == 0 {
 		hw = DefaultHeadingWeight
 	}
-	limit := 4*n + 16
-	for {
-		sibling := opts.SiblingWeight
-		switch {
-		case sibling == 0:
-			sibling = DefaultSiblingWeight
-		case sibling < 0:
-			sibling = 0
-		}
-		order, best, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, n, opts.Public)
+	sibling := opts.SiblingWeight
+	switch {
+	case sibling == 0:
+		sibling = DefaultSiblingWeight
+	case sibling < 0:
+		sibling = 0
+	}
+	var order []int64
+	best := map[int64]bestChild{}
+	for limit := BM25Pool; ; limit *= 4 {
+		tier, scored, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, opts.Public)
 		if err != nil {
 			return nil, err
 		}
-		if len(order) >= n || rows < limit {
-			chunks, err := ix.Chunks(ctx, order)
-			if err != nil {
-				return nil, err
+		for _, id := range tier {
+			if _, ok := best[id]; !ok {
+				order = append(order, id)
+				best[id] = scored[id]
 			}
-			matches := make([]Match, 0, len(order))
-			for i, id := range order {
-				c := chunks[i]
-				b := best[id]
-				m := Match{Chunk: c, Score: b.score, Child: b.child}
-				if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
-					m.Passage = c.Text[s:e]
-				}
-				matches = append(matches, m)
-			}
-			return matches, nil
 		}
-		limit *= 4
+		if len(order) >= n || rows < limit {
+			break
+		}
 	}
+	if len(order) > n {
+		order = order[:n]
+	}
+	chunks, err := ix.Chunks(ctx, order)
+	if err != nil {
+		return nil, err
+	}
+	matches := make([]Match, 0, len(order))
+	for i, id := range order {
+		c := chunks[i]
+		b := best[id]
+		m := Match{Chunk: c, Score: b.score, Child: b.child}
+		if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
+			m.Passage = c.Text[s:e]
+		}
+		matches = append(matches, m)
+	}
+	return matches, nil
 }
 
 type bestChild struct {
@@ -120,9 +147,10 @@ type bestChild struct {
 	rest float64
 }
 
-// bestParents returns up to n parent ids in rank order, each parent's best
-// child, and how many paragraph rows the query returned.
-func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit, n int, public bool) ([]int64, map[int64]bestChild, int, error) {
+// bestParents returns the parent ids of the best limit paragraphs in rank
+// order, each parent's best child, and how many paragraph rows the query
+// returned.
+func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit int, public bool) ([]int64, map[int64]bestChild, int, error) {
 	filter := ""
 	if public {
 		filter = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
@@ -173,9 +201,6 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling floa
 			best[id] = b
 		}
 		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })
-	}
-	if len(order) > n {
-		order = order[:n]
 	}
 	return order, best, count, nil
 }

@@ -54,6 +54,12 @@ func Depth(k int) int {
 	return max(2*k, k+5)
 }
 
+// FixedDepth is the per-path depth of every search of at most 40 hits
+// (Depth(40)): each path returns this many whatever k, and the fused
+// order is cut to k only at the end, so the first k of a search never
+// depend on how many were asked for.
+const FixedDepth = 80
+
 // BM25 is the keyword path: paragraphs ranked by BM25 over the analysed
 // text, each parent chunk returned once.
 type BM25 struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
+	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/rerank"
 )
 
@@ -32,6 +33,8 @@ type AskOptions struct {
 	Candidates int
 	// Paths restricts retrieval (default: every available path).
 	Paths []string
+	// Filter restricts retrieval to some sessions, folders or tags.
+	Filter index.Filter
 	// History holds the conversation's earlier turns, oldest first: a
 	// question that does not stand alone is searched together with the
 	// previous one, and the model sees them.
@@ -175,7 +178,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if n <= 0 {
 		n = DefaultCandidates
 	}
-	hits, err := e.Search(ctx, a.Query, SearchOptions{K: n, Paths: opts.Paths})
+	hits, err := e.Search(ctx, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter})
 	if err != nil && !errors.Is(err, ErrNotIndexed) {
 		return nil, err
 	}

@@ -28,6 +28,10 @@ type SearchOptions struct {
 	Trace *Trace
 	// NoPrior turns off the narrative prior (see NarrativeBoost).
 	NoPrior bool
+	// Filter restricts every path to some sessions, folders or tags
+	// before anything is ranked; a search with nothing through it has no
+	// hits.
+	Filter index.Filter
 }
 
 // NarrativeBoost is the narrative prior: when a question speaks in the
@@ -89,17 +93,31 @@ type Hit struct {
 // ranking: BM25 in its query, dense before its neighbours are returned,
 // entity by following the players' own compendium.
 func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
+	return e.paths(ctx, index.Filter{})
+}
+
+// paths returns the available paths, each restricted by f before it ranks
+// anything (BM25 in its query, dense and entity by the set of chunks f
+// lets through).
+func (e *Engine) paths(ctx context.Context, f index.Filter) ([]retrieve.Path, error) {
 	if err := e.refresh(ctx); err != nil {
 		return nil, err
 	}
 	player := isPlayer(ctx)
-	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer, Options: index.BM25Options{Public: player}}}
+	var allow map[int64]bool
+	if !f.IsZero() {
+		var err error
+		if allow, err = e.idx.FilterChunks(ctx, f); err != nil {
+			return nil, err
+		}
+	}
+	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer, Options: index.BM25Options{Public: player, Filter: f}}}
 	st, err := e.denseIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if st != nil {
-		d := retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx, Public: player}
+		d := retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx, Public: player, Allow: allow}
 		if player {
 			if d.Exclude, err = e.restrictedChunks(ctx); err != nil {
 				return nil, err
@@ -112,14 +130,15 @@ func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
 		return nil, err
 	}
 	if len(ents.entities) > 0 {
-		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units, Public: player})
+		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units, Public: player, Allow: allow})
 	}
 	return paths, nil
 }
 
-// selectPaths resolves requested path names against the available ones.
-func (e *Engine) selectPaths(ctx context.Context, names []string) ([]retrieve.Path, error) {
-	avail, err := e.Paths(ctx)
+// selectPaths resolves requested path names against the available ones,
+// restricted by f.
+func (e *Engine) selectPaths(ctx context.Context, names []string, f index.Filter) ([]retrieve.Path, error) {
+	avail, err := e.paths(ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +238,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	if k <= 0 {
 		k = DefaultK
 	}
-	paths, err := e.selectPaths(ctx, opts.Paths)
+	paths, err := e.selectPaths(ctx, opts.Paths, opts.Filter)
 	if err != nil {
 		return nil, err
 	}

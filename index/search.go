@@ -19,6 +19,9 @@ type BM25Options struct {
 	// Public leaves out the paragraphs of restricted (DM-only) notes, in
 	// the query itself: they never reach the ranking.
 	Public bool
+	// Filter keeps only the paragraphs of the chunks it lets through, in
+	// the query itself.
+	Filter Filter
 }
 
 // DefaultSiblingWeight: a chunk where several paragraphs match (a session
@@ -105,7 +108,7 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	var order []int64
 	best := map[int64]bestChild{}
 	for limit := BM25Pool; ; limit *= 4 {
-		tier, scored, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, opts.Public)
+		tier, scored, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, opts.Public, opts.Filter)
 		if err != nil {
 			return nil, err
 		}
@@ -150,18 +153,25 @@ type bestChild struct {
 // bestParents returns the parent ids of the best limit paragraphs in rank
 // order, each parent's best child, and how many paragraph rows the query
 // returned.
-func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit int, public bool) ([]int64, map[int64]bestChild, int, error) {
+func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit int, public bool, f Filter) ([]int64, map[int64]bestChild, int, error) {
 	filter := ""
+	var args []any
 	if public {
 		filter = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
 			JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0)`
+	}
+	if !f.IsZero() {
+		cond, fargs := f.where()
+		filter += ` AND rowid IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
+			JOIN documents d ON d.id = k.doc_id WHERE ` + cond + `)`
+		args = fargs
 	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
 		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
 		      FROM children_fts WHERE children_fts MATCH ?`+filter+` ORDER BY score LIMIT ?) m
 		LEFT JOIN children c ON c.id = m.id
 		LEFT JOIN chunks k ON k.id = c.chunk_id
-		ORDER BY m.score, m.id`, hw, query, limit)
+		ORDER BY m.score, m.id`, append(append([]any{hw, query}, args...), limit)...)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
 	}

@@ -14,8 +14,9 @@ const askDescription = `Answer a question from the notes alone. Every claim in t
 
 // AskInput is the ask tool's input.
 type AskInput struct {
-	Question string `json:"question" jsonschema:"the question, in the notes' language when possible"`
-	History  []Turn `json:"history,omitempty" jsonschema:"the conversation's earlier questions and answers, oldest first, for follow-up questions"`
+	Question string   `json:"question" jsonschema:"the question, in the notes' language when possible"`
+	History  []Turn   `json:"history,omitempty" jsonschema:"the conversation's earlier questions and answers, oldest first, for follow-up questions"`
+	Filters  *Filters `json:"filters,omitempty" jsonschema:"restrict the evidence to some sessions, folders or tags before ranking"`
 }
 
 // Turn is one earlier exchange of a conversation.
@@ -59,7 +60,7 @@ func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*
 	if q == "" {
 		return nil, AskOutput{}, errors.New("the question is empty")
 	}
-	opts := oraculo.AskOptions{History: make([]oraculo.Turn, 0, len(in.History))}
+	opts := oraculo.AskOptions{History: make([]oraculo.Turn, 0, len(in.History)), Filter: in.Filters.filter()}
 	for _, h := range in.History {
 		opts.History = append(opts.History, oraculo.Turn{Question: h.Question, Answer: h.Answer, Query: h.Query})
 	}

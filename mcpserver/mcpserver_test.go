@@ -458,3 +458,23 @@ func TestHTTPHandler(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestSearchFilters(t *testing.T) {
+	cs := connect(t, context.Background(), mcpserver.NewServer(newEngine(t), "test"))
+	var all, filtered mcpserver.SearchOutput
+	if res := call(t, cs, "search", map[string]any{"question": "galera mercante", "k": 10}, &all); res.IsError {
+		t.Fatal(text(res))
+	}
+	res := call(t, cs, "search", map[string]any{"question": "galera mercante", "k": 10, "filters": map[string]any{"folders": []string{"npcs"}}}, &filtered)
+	if res.IsError || len(filtered.Hits) == 0 {
+		t.Fatalf("filtered search: %s", text(res))
+	}
+	for _, h := range filtered.Hits {
+		if !strings.HasPrefix(h.File, "NPCs/") {
+			t.Errorf("search filtered to NPCs returned %s", h.File)
+		}
+	}
+	if len(filtered.Hits) >= len(all.Hits) {
+		t.Errorf("the filter left %d of %d hits: the test shows nothing", len(filtered.Hits), len(all.Hits))
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
 )
 
 // Search's result size: the default and the most a call may ask for.
@@ -25,8 +26,25 @@ const searchDescription = `Search the notes for a question or keywords and retur
 
 // SearchInput is the search tool's input.
 type SearchInput struct {
-	Question string `json:"question" jsonschema:"the question or keywords to search for, in the notes' language when possible"`
-	K        int    `json:"k,omitempty" jsonschema:"how many chunks to return (default 8, at most 50)"`
+	Question string   `json:"question" jsonschema:"the question or keywords to search for, in the notes' language when possible"`
+	K        int      `json:"k,omitempty" jsonschema:"how many chunks to return (default 8, at most 50)"`
+	Filters  *Filters `json:"filters,omitempty" jsonschema:"restrict the search to some sessions, folders or tags before ranking"`
+}
+
+// Filters restrict a search or an answer before anything is ranked. Each
+// given field must hold; within a field any value may.
+type Filters struct {
+	Sessions []int    `json:"sessions,omitempty" jsonschema:"only these session numbers"`
+	Folders  []string `json:"folders,omitempty" jsonschema:"only notes under these folders (relative paths, any case), e.g. NPCs"`
+	Tags     []string `json:"tags,omitempty" jsonschema:"only notes whose front matter has one of these tags"`
+}
+
+// filter is f as the engine's filter (none for nil).
+func (f *Filters) filter() index.Filter {
+	if f == nil {
+		return index.Filter{}
+	}
+	return index.Filter{Sessions: f.Sessions, Folders: f.Folders, Tags: f.Tags}
 }
 
 // SearchOutput is the search tool's result.
@@ -86,7 +104,7 @@ func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInp
 	case k > MaxK:
 		k = MaxK
 	}
-	hits, err := t.eng.Search(ctx, q, oraculo.SearchOptions{K: k})
+	hits, err := t.eng.Search(ctx, q, oraculo.SearchOptions{K: k, Filter: in.Filters.filter()})
 	if err != nil {
 		return nil, SearchOutput{}, t.failure(ctx, "search", err)
 	}

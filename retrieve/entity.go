@@ -49,6 +49,9 @@ type Entity struct {
 	Units int
 	// Public follows mentions only into notes players may see now.
 	Public bool
+	// Allow, when not nil, holds the only chunks the path may follow
+	// mentions into (a filter).
+	Allow map[int64]bool
 }
 
 // Name implements [Path].
@@ -84,6 +87,9 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	chunks := map[int64]*scored{}
 	for _, eid := range ids {
 		ms := mentions[eid]
+		if p.Allow != nil {
+			ms = slices.DeleteFunc(slices.Clone(ms), func(m index.EntityMention) bool { return !p.Allow[m.ChunkID] })
+		}
 		units := map[string]bool{}
 		for _, m := range ms {
 			if m.InSession {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/oraculo/oraculo/analysis"
@@ -102,6 +103,10 @@ type Dense struct {
 	// see now: Exclude is a snapshot, and a note may have become DM-only
 	// since it was taken.
 	Public bool
+	// Allow, when not nil, holds the only chunks the search may return (a
+	// filter): every vector is then ranked, and the others dropped before
+	// the n best are kept.
+	Allow map[int64]bool
 }
 
 // Name implements [Path].
@@ -118,18 +123,16 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	if len(vecs) != 1 || !vector.Normalize(vecs[0]) {
 		return nil, fmt.Errorf("dense path: %w: the model returned no usable vector for the question", embed.ErrResponse)
 	}
-	hits, err := p.Searcher.Search(vecs[0], n+len(p.Exclude))
+	depth := n + len(p.Exclude)
+	if p.Allow != nil {
+		depth = p.Searcher.Len()
+	}
+	hits, err := p.Searcher.Search(vecs[0], depth)
 	if err != nil {
 		return nil, fmt.Errorf("dense path: %w", err)
 	}
-	if len(p.Exclude) > 0 {
-		kept := hits[:0]
-		for _, h := range hits {
-			if !p.Exclude[h.ID] {
-				kept = append(kept, h)
-			}
-		}
-		hits = kept
+	if len(p.Exclude) > 0 || p.Allow != nil {
+		hits = slices.DeleteFunc(hits, func(h vector.Hit) bool { return p.Exclude[h.ID] || (p.Allow != nil && !p.Allow[h.ID]) })
 	}
 	if len(hits) > n {
 		hits = hits[:n]

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
 )
 
 // maxK bounds how many hits a search may ask for.
@@ -36,6 +37,9 @@ type searchRequest struct {
 	Question string   `json:"question"`
 	K        int      `json:"k"`
 	Paths    []string `json:"paths"`
+	// Filters restricts the search before ranking (sessions, folders,
+	// tags), as search --session/--folder/--tag do.
+	Filters index.Filter `json:"filters"`
 }
 
 // searchResponse has the shape of `oraculo search --json`.
@@ -60,7 +64,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
-	hits, err := s.eng.Search(ctx, req.Question, oraculo.SearchOptions{K: req.K, Paths: req.Paths})
+	hits, err := s.eng.Search(ctx, req.Question, oraculo.SearchOptions{K: req.K, Paths: req.Paths, Filter: req.Filters})
 	if err != nil {
 		s.engineError(w, r, err)
 		return
@@ -78,6 +82,7 @@ type askRequest struct {
 	Lang       string         `json:"lang"`
 	Extractive bool           `json:"extractive"`
 	Stream     bool           `json:"stream"`
+	Filters    index.Filter   `json:"filters"`
 }
 
 // ask answers a question: the Answer as JSON (the shape of `ask --json`),
@@ -103,7 +108,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, `"lang" must be "es" or "en"`)
 		return
 	}
-	opts := oraculo.AskOptions{History: req.History, Lang: req.Lang, Extractive: req.Extractive}
+	opts := oraculo.AskOptions{History: req.History, Lang: req.Lang, Extractive: req.Extractive, Filter: req.Filters}
 	ctx, cancel := withTimeout(r, s.cfg.AskTimeout)
 	defer cancel()
 	if !req.Stream && !acceptsEventStream(r) {

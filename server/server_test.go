@@ -911,3 +911,30 @@ func TestIngestNeedsRoots(t *testing.T) {
 	resp, data := call(t, ts, "POST", "/api/ingest", "", nil)
 	wantStatus(t, resp, data, 409)
 }
+
+// TestSearchAndAskFilters: "filters" in POST /api/search and /api/ask
+// restrict the evidence (here to session 2, or to the NPCs folder).
+func TestSearchAndAskFilters(t *testing.T) {
+	ts, _ := testServer(t, Config{Engine: testEngine(t)})
+	q := "archiduque"
+	resp, data := call(t, ts, "POST", "/api/search", "", map[string]any{"question": q, "filters": map[string]any{"sessions": []int{2}}})
+	wantStatus(t, resp, data, 200)
+	hits := decodeJSON[searchResponse](t, data).Hits
+	if len(hits) != 1 || hits[0].Session == nil || *hits[0].Session != 2 {
+		t.Fatalf("search filtered to session 2: %s", data)
+	}
+	resp, data = call(t, ts, "POST", "/api/search", "", map[string]any{"question": q})
+	wantStatus(t, resp, data, 200)
+	if len(decodeJSON[searchResponse](t, data).Hits) < 2 {
+		t.Fatalf("unfiltered, the archiduque is in more than one chunk: %s", data)
+	}
+	resp, data = call(t, ts, "POST", "/api/ask", "", map[string]any{"question": "¿Quién vende mapas del archiduque?", "filters": map[string]any{"folders": []string{"NPCs"}}})
+	wantStatus(t, resp, data, 200)
+	for _, ev := range decodeJSON[oraculo.Answer](t, data).Evidence {
+		if !strings.HasPrefix(ev.File, "NPCs/") {
+			t.Errorf("ask filtered to NPCs/ used %s", ev.File)
+		}
+	}
+	resp, data = call(t, ts, "POST", "/api/search", "", map[string]any{"question": q, "filters": map[string]any{"session": 2}})
+	wantStatus(t, resp, data, 400) // a misspelt filter is refused, not ignored
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
 )
 
 // chatFlags adds the chat model's flags; the returned function gives the
@@ -44,6 +45,8 @@ type askFlags struct {
 	answerLang *string
 	extractive *bool
 	models     *modelFlags
+	filter     func() (index.Filter, error)
+	parsed     index.Filter
 }
 
 // modelFlags are the model flags of the commands that answer (ask, chat,
@@ -72,6 +75,7 @@ func newAskFlags(name string, stderr io.Writer) (*flag.FlagSet, *askFlags) {
 	f.paths = fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
 	f.answerLang = fs.String("lang", "", "language of the answer: es or en (default: the question's)")
 	f.extractive = fs.Bool("extractive", false, "answer with the notes' own sentences, without the chat model")
+	f.filter = filterFlags(fs)
 	f.models = newModelFlags(fs)
 	return fs, f
 }
@@ -102,6 +106,10 @@ func (f *askFlags) open(ctx context.Context, stderr io.Writer) (*oraculo.Engine,
 	}
 	if l := *f.answerLang; l != "" && l != "es" && l != "en" {
 		return nil, usageError{errors.New(msg("bad-answer-lang", l))}
+	}
+	var err error
+	if f.parsed, err = f.filter(); err != nil {
+		return nil, err
 	}
 	return f.models.open(ctx, *f.db, warnTo(stderr))
 }
@@ -139,7 +147,7 @@ func (m *modelFlags) open(ctx context.Context, db string, warn func(string)) (*o
 }
 
 func (f *askFlags) options(history []oraculo.Turn) oraculo.AskOptions {
-	o := oraculo.AskOptions{Candidates: *f.candidates, Lang: *f.answerLang, Extractive: *f.extractive, History: history}
+	o := oraculo.AskOptions{Candidates: *f.candidates, Lang: *f.answerLang, Extractive: *f.extractive, History: history, Filter: f.parsed}
 	if *f.paths != "" {
 		o.Paths = strings.Split(*f.paths, ",")
 	}

@@ -283,6 +283,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
 	asJSON := fs.Bool("json", false, "one JSON object per question, on one line")
 	explain := fs.Bool("explain", false, "show how each hit was ranked: its rank in every path and the fusion score")
+	filter := filterFlags(fs)
 	embedder := embedderFlags(fs)
 	words, err := parse(fs, args)
 	if err != nil {
@@ -291,12 +292,16 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *k < 1 {
 		return usageError{errors.New(msg("bad-k"))}
 	}
+	f, err := filter()
+	if err != nil {
+		return err
+	}
 	eng, err := openEngine(ctx, *db, true, embedder(), stderr)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	opts := oraculo.SearchOptions{K: *k}
+	opts := oraculo.SearchOptions{K: *k, Filter: f}
 	if *paths != "" {
 		opts.Paths = strings.Split(*paths, ",")
 	}

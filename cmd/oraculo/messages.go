@@ -141,6 +141,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stats-withheld":             {"withheld until the next complete ingest", "retenido hasta el próximo ingest completo"},
 	"no-chunks":                  {"No chunks.", "No hay fragmentos."},
 	"bad-k":                      {"--k must be at least 1", "--k debe ser al menos 1"},
+	"bad-session":                {"--session %q: write a session number, a range or a list (12, 3-5, 3,5,7-9)", "--session %q: escribe un número de sesión, un rango o una lista (12, 3-5, 3,5,7-9)"},
 	"eval-compare-args":          {"--compare needs two reports: oraculo eval --compare A.json B.json", "--compare necesita dos informes: oraculo eval --compare A.json B.json"},
 	"eval-extra-args":            {"unexpected arguments", "argumentos inesperados"},
 	"eval-needs-golden":          {"eval needs --golden FILE (or --from REPORT.json, or --compare A.json B.json)", "eval necesita --golden ARCHIVO (o --from INFORME.json, o --compare A.json B.json)"},

@@ -1,0 +1,78 @@
+package oraculo_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
+)
+
+// TestFilterRestrictsEveryPath: a filter (sessions, folders, tags)
+// restricts every path before ranking, alone and fused: each hit passes
+// it, and a filtered search still finds what it lets through.
+func TestFilterRestrictsEveryPath(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		filter index.Filter
+		q      string
+		pass   func(oraculo.Hit) bool
+	}{
+		{"one session", index.Filter{Sessions: []int{12}}, "Rhosyn Tomás Madre Grulla", func(h oraculo.Hit) bool { return h.Session != nil && *h.Session == 12 }},
+		{"sessions", index.Filter{Sessions: []int{3, 4, 5}}, "¿Qué pasó en la sesión con el archiduque?", func(h oraculo.Hit) bool { return h.Session != nil && *h.Session >= 3 && *h.Session <= 5 }},
+		{"folder, any case", index.Filter{Folders: []string{"npcs"}}, "Rhosyn Calatrava Guardia de Ceniza", func(h oraculo.Hit) bool { return strings.HasPrefix(h.File, "NPCs/") }},
+		{"tag", index.Filter{Tags: []string{"NPC"}}, "Rhosyn Calatrava Guardia de Ceniza", func(h oraculo.Hit) bool { return strings.HasPrefix(h.File, "NPCs/") }},
+		{"folder and session", index.Filter{Folders: []string{"Sesiones"}, Sessions: []int{20}}, "Rhosyn en la sesión", func(h oraculo.Hit) bool {
+			return strings.HasPrefix(h.File, "Sesiones/") && h.Session != nil && *h.Session == 20
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, paths := range [][]string{{"bm25"}, {"dense"}, {"entity"}, nil} {
+				hits, err := eng.Search(ctx, c.q, oraculo.SearchOptions{K: 20, Paths: paths, Filter: c.filter})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, h := range hits {
+					if !c.pass(h) {
+						t.Errorf("paths %v: %s (%s) is outside the filter", paths, h.Label, h.File)
+					}
+				}
+				if len(hits) == 0 && (paths == nil || paths[0] != "entity") {
+					t.Errorf("paths %v: nothing found through the filter", paths)
+				}
+			}
+			// Without the filter the same search goes elsewhere: the
+			// check can fail.
+			hits, _ := eng.Search(ctx, c.q, oraculo.SearchOptions{K: 20})
+			outside := 0
+			for _, h := range hits {
+				if !c.pass(h) {
+					outside++
+				}
+			}
+			if outside == 0 {
+				t.Errorf("unfiltered, every hit passes the filter anyway: a weak case")
+			}
+		})
+	}
+	// Nothing through the filter: no hits, no error.
+	if hits, err := eng.Search(ctx, "Rhosyn", oraculo.SearchOptions{Filter: index.Filter{Sessions: []int{999}}}); err != nil || len(hits) != 0 {
+		t.Errorf("a session that does not exist: %d hits, %v", len(hits), err)
+	}
+	// A player's filtered search still leaves the DM's notes out.
+	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
+	hits, err := eng.Search(player, "traidor", oraculo.SearchOptions{K: 20, Filter: index.Filter{Folders: []string{"DM"}}})
+	if err != nil || len(hits) != 0 {
+		t.Errorf("a player filtering on the DM folder gets %d hits (%v)", len(hits), err)
+	}
+}

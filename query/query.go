@@ -242,6 +242,10 @@ func relativeClause(toks []token, i int) bool {
 // nº 12", "las sesiones 3, 4 y 7", "entre la sesión 3 y la 5", "sessions
 // 3-5", "from session 3 to 5", "desde la sesión 100".
 func readNumbered(toks []token, k int, lang string) (mention, bool) {
+	if toks[k].short && shortNotSession[word(toks, k-1)] {
+		// "la sala S12" is a room on a map, not session 12.
+		return mention{}, false
+	}
 	m := mention{first: k}
 	// What comes before the session word, over articles.
 	b := k - 1
@@ -424,6 +428,10 @@ var (
 	// after are the words that, after a session word, make it the last
 	// one(s): "la sesión anterior", "las tres sesiones pasadas".
 	after = setOf("anterior", "anteriores", "pasada", "pasadas", "previa", "previas")
+	// shortNotSession are the words before "S12" that make it the name of
+	// a place or a thing rather than a session.
+	shortNotSession = setOf("sala", "habitacion", "cuarto", "celda", "zona", "area", "hex", "hexagono", "casilla",
+		"mapa", "nivel", "planta", "puerta", "room", "cell", "zone", "map", "level", "floor", "door", "sector", "tipo", "type", "modelo", "model")
 	// aboutEvent follows "anterior" when it is relative to an event.
 	aboutEvent = setOf("a", "al", "de", "del", "to")
 )

@@ -15,6 +15,7 @@ type token struct {
 	start, end int    // byte span in the question
 	dashBefore bool   // a hyphen or dash separates it from the previous token
 	commaAfter bool   // a comma separates it from the next token
+	short      bool   // a session word read from "S" glued to digits ("S12")
 }
 
 // tokenize splits q into tokens. A word that glues a session word to its
@@ -30,9 +31,9 @@ func tokenize(q string) []token {
 			toks[len(toks)-1].commaAfter = true
 		}
 		if kw, num, ok := splitGlued(w); ok {
-			t.w = kw
+			t.w, t.short = kw, strings.HasPrefix(w, "s") && !strings.HasPrefix(w, "ses")
 			toks = append(toks, t)
-			t.w, t.dashBefore = num, false
+			t.w, t.dashBefore, t.short = num, false, false
 		}
 		toks = append(toks, t)
 	}

@@ -67,6 +67,13 @@ func parseSpanish(toks []token, i int) (int, int, bool) {
 	} else if s, ok := esSmall[word(toks, i)]; ok {
 		n += s
 		i++
+		if s == 20 && word(toks, i) == "y" {
+			// The older spelling "veinte y tres".
+			if u, ok := esSmall[word(toks, i+1)]; ok && u < 10 {
+				n += u
+				i += 2
+			}
+		}
 	}
 	return n, i, i > start
 }

@@ -40,6 +40,8 @@ func TestAnalyze(t *testing.T) {
 		{"¿Qué pasó en la sesión ciento noventa y nueve?", k210, []int{199}, lookup},
 		{"¿Qué pasó en la sesión doscientos?", k210, []int{200}, lookup},
 		{"¿Qué pasó en la sesión 12ª?", k120, []int{12}, lookup},
+		{"¿Qué pasó en la sesión veinte y tres?", k120, []int{23}, lookup},
+		{"sesiones 3,4 y 7", k120, []int{3, 4, 7}, lookup},
 		{"What happened in session 12?", k120, []int{12}, lookup},
 		{"what happened in session twelve", k120, []int{12}, lookup},
 		{"Who died in session twenty-three?", k120, []int{23}, lookup},
@@ -127,6 +129,8 @@ func TestAnalyze(t *testing.T) {
 		{"¿Cuántas sesiones hemos jugado?", k120, nil, lookup},
 		{"¿Dónde estaban las 12 espadas?", k120, nil, lookup},
 		{"", k120, nil, lookup},
+		{"¿Qué pasó en la sesión 1.000?", k120, nil, lookup},
+		{"¿Qué dura la sesión 3.5 del reglamento?", k120, nil, lookup},
 		// Arcs.
 		{"¿Qué papel ha jugado Harbin?", k120, nil, arc},
 		{"¿Qué fue de la capitana Ysolde?", k120, nil, arc},

@@ -26,6 +26,12 @@ func tokenize(q string) []token {
 	sep, start := "", -1
 	emit := func(end int, before string) {
 		w := compendium.Normalize(q[start:end])
+		if n := len(toks); n > 0 && before == "." && isDigits(w) && isDigits(toks[n-1].w) {
+			// "1.000" or "3.5" is one number, and not a session's.
+			toks[n-1].w += "." + w
+			toks[n-1].end = end
+			return
+		}
 		t := token{w: w, start: start, end: end, dashBefore: strings.ContainsAny(before, "-‐‑‒–—")}
 		if len(toks) > 0 && strings.Contains(before, ",") {
 			toks[len(toks)-1].commaAfter = true
@@ -64,9 +70,13 @@ func tokenize(q string) []token {
 func splitGlued(w string) (kw, num string, ok bool) {
 	for _, p := range []string{"sesion", "session", "s"} {
 		rest, found := strings.CutPrefix(w, p)
-		if found && rest != "" && strings.Trim(rest, "0123456789") == "" {
+		if found && isDigits(rest) {
 			return "sesion", rest, true
 		}
 	}
 	return "", "", false
+}
+
+func isDigits(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789") == ""
 }

@@ -23,4 +23,31 @@
 // aparece Harbin") and numbers with no session word ("capítulo 12",
 // "12 monedas") give no filter; so does a filter that matches no session
 // the index holds, so that the caller falls back to searching everything.
+//
+// The rules where a reading had to be chosen:
+//
+//   - "S12" (S glued to digits, any case) is session 12, except after a
+//     word that names a place or a thing ("sala S12", "room S12");
+//     "sesion12" and "session12" are read too.
+//   - A list keeps the numbers the index holds ("sesiones 3 y 500" with no
+//     session 500 is session 3); a range keeps the sessions inside it, in
+//     either order ("de la 5 a la 3").
+//   - "y"/"and" joins a range only after "entre"/"between"; elsewhere it
+//     joins a list. A dash between numbers is a range ("3-5", "S3-S5").
+//   - Open ranges: "desde", "a partir de", "since", "from" (with no end)
+//     and "después de", "tras", "after" (exclusive) run to the last
+//     session; "hasta", "until", "up to" and "antes de", "before"
+//     (exclusive) from the first.
+//   - Relative references count positions in the known sessions: "la
+//     sesión anterior" and "la sesión pasada" mean the last one; a plural
+//     with no number ("las últimas sesiones", "the first sessions") means
+//     DefaultRelativeCount (3); "la penúltima sesión" is the one before
+//     the last. Other ordinals ("la quinta sesión") are not read, since it
+//     is unclear whether they mean session 5 or the fifth one held.
+//   - A relative reference followed by a relative clause ("que", "en la
+//     que", "donde", "where", "that", "in which") describes a session
+//     instead of naming one and gives no filter; so does "la sesión
+//     anterior a ...".
+//   - Number words: Spanish and English up to 999 ("ciento noventa y
+//     nueve", "one hundred and five"); "un" and "una" are not read as one.
 package query

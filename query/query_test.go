@@ -76,6 +76,12 @@ func TestAnalyze(t *testing.T) {
 		{"¿Qué sabíamos antes de la sesión 3?", k120, []int{1, 2}, lookup},
 		{"what happened after session 118?", k120, []int{119, 120}, lookup},
 		{"sesiones 1 a 3 y 7", k120, []int{1, 2, 3, 7}, lookup},
+		{"sesiones 3 y 500", k120, []int{3}, lookup},
+		{"¿Qué pasó tras la sesión 118?", k120, []int{119, 120}, lookup},
+		{"¿Qué pasó a partir de la sesión 118?", k120, []int{118, 119, 120}, lookup},
+		{"¿Qué sabíamos hasta la sesión 2?", k120, []int{1, 2}, lookup},
+		{"what happened in sessions 10-12 and 15?", k120, []int{10, 11, 12, 15}, lookup},
+		{"la sesión novecientos noventa y nueve", []int{998, 999}, []int{999}, lookup},
 		// Relative.
 		{"¿Qué pasó en la última sesión?", k120, []int{120}, lookup},
 		{"que paso en la ultima sesion", gaps, []int{89}, lookup},

@@ -153,10 +153,10 @@ func readRelative(toks []token, k int) (mention, bool) {
 	} else if n, ok := countAt(toks, k-1); ok {
 		if r := relWord(toks, k-2); r != noRelation {
 			m.rel, count, m.first = r, n, k-2
-		} else if after[word(toks, k+1)] {
+		} else if lastAfter[word(toks, k+1)] {
 			m.rel, count, m.last = lastOnes, n, k+1
 		}
-	} else if after[word(toks, k+1)] {
+	} else if lastAfter[word(toks, k+1)] {
 		m.rel, m.last = lastOnes, k+1
 	}
 	if m.rel == noRelation {
@@ -425,9 +425,9 @@ var (
 	prepositions      = setOf("en", "de", "durante", "in", "during", "at", "on", "for", "of", "para", "por")
 	markers           = setOf("no", "n", "num", "numero", "nro", "nr", "number", "nbr")
 	rangeWords        = setOf("a", "al", "hasta", "to", "through", "thru", "till", "until")
-	// after are the words that, after a session word, make it the last
+	// lastAfter are the words that, after a session word, make it the last
 	// one(s): "la sesión anterior", "las tres sesiones pasadas".
-	after = setOf("anterior", "anteriores", "pasada", "pasadas", "previa", "previas")
+	lastAfter = setOf("anterior", "anteriores", "pasada", "pasadas", "previa", "previas")
 	// shortNotSession are the words before "S12" that make it the name of
 	// a place or a thing rather than a session.
 	shortNotSession = setOf("sala", "habitacion", "cuarto", "celda", "zona", "area", "hex", "hexagono", "casilla",

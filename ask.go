@@ -62,6 +62,9 @@ type Answer struct {
 	// and this one when it does not stand alone (FollowUp).
 	Query    string `json:"query"`
 	FollowUp bool   `json:"follow_up"`
+	// Analysis is what was understood of the query: the filters it ran
+	// with, the kind of question.
+	Analysis QueryAnalysis `json:"analysis"`
 	// Answer is the verified text: citations that name nothing delivered
 	// are removed.
 	Answer    string `json:"answer"`
@@ -178,9 +181,12 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if n <= 0 {
 		n = DefaultCandidates
 	}
-	hits, err := e.Search(ctx, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter})
+	hits, err := e.Search(ctx, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter, Analysis: &a.Analysis})
 	if err != nil && !errors.Is(err, ErrNotIndexed) {
 		return nil, err
+	}
+	if a.Analysis.Unfiltered {
+		a.warn(e, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
 	a.Timings.since("search", t0)
 

@@ -2,6 +2,8 @@ package oraculo_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,5 +76,75 @@ func TestFilterRestrictsEveryPath(t *testing.T) {
 	hits, err := eng.Search(player, "traidor", oraculo.SearchOptions{K: 20, Filter: index.Filter{Folders: []string{"DM"}}})
 	if err != nil || len(hits) != 0 {
 		t.Errorf("a player filtering on the DM folder gets %d hits (%v)", len(hits), err)
+	}
+}
+
+// TestSessionsNamedInTheQuestion: a question that names sessions searches
+// only them (every path), "la última sesión" is the highest number, and
+// when nothing in them matches, everything is searched and it says so.
+func TestSessionsNamedInTheQuestion(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := eng.Chunks(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perSession, last := map[int]int{}, 0
+	for _, c := range all {
+		if c.Session != nil {
+			perSession[*c.Session]++
+			last = max(last, *c.Session)
+		}
+	}
+	for _, c := range []struct {
+		q    string
+		want []int
+	}{
+		{"¿Qué pasó en la sesión 12?", []int{12}},
+		{"¿Qué pasó en la sesión doce?", []int{12}},
+		{"¿Qué ocurrió entre la sesión 3 y la 5?", []int{3, 4, 5}},
+		{"¿Qué hicimos en la última sesión?", []int{last}},
+		{"What happened in session 20?", []int{20}},
+	} {
+		var an oraculo.QueryAnalysis
+		hits, err := eng.Search(ctx, c.q, oraculo.SearchOptions{K: 5, Analysis: &an})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(an.Filters.Sessions) != fmt.Sprint(c.want) || an.Said == "" || an.Unfiltered {
+			t.Errorf("%q: analysis %+v, want sessions %v", c.q, an, c.want)
+		}
+		in := 0
+		for _, n := range c.want {
+			in += perSession[n]
+		}
+		if len(hits) == 0 || len(hits) > 5 || (len(hits) < 5 && len(hits) < in) {
+			t.Errorf("%q: %d hits, the sessions hold %d chunks", c.q, len(hits), in)
+		}
+		for _, h := range hits {
+			if h.Session == nil || !slices.Contains(c.want, *h.Session) {
+				t.Errorf("%q: %s is outside sessions %v", c.q, h.Label, c.want)
+			}
+		}
+		// Without the analysis the same words go elsewhere too.
+		if plain, _ := eng.Search(ctx, c.q, oraculo.SearchOptions{K: 5, NoAnalysis: true}); len(plain) > 0 && slices.EqualFunc(plain, hits, func(a, b oraculo.Hit) bool { return a.ID == b.ID }) {
+			t.Logf("%q: the words alone find the same hits", c.q)
+		}
+	}
+	// Not constraints: no filter.
+	for _, q := range []string{"¿En qué sesión conocimos a Rhosyn?", "¿Qué pasó con el archiduque?", "¿Quién tenía 12 monedas?"} {
+		var an oraculo.QueryAnalysis
+		if _, err := eng.Search(ctx, q, oraculo.SearchOptions{Analysis: &an}); err != nil || !an.Filters.IsZero() {
+			t.Errorf("%q: filters %+v (%v), want none", q, an.Filters, err)
+		}
+	}
+	// Nothing in the named session matches: everything is searched.
+	var an oraculo.QueryAnalysis
+	hits, err := eng.Search(ctx, "What about Garrik in session two?", oraculo.SearchOptions{K: 5, Paths: []string{"bm25"}, Analysis: &an})
+	if err != nil || !an.Unfiltered || len(hits) == 0 {
+		t.Errorf("fallback: %d hits, analysis %+v, %v", len(hits), an, err)
 	}
 }

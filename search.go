@@ -12,6 +12,7 @@ import (
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/retrieve"
 )
 
@@ -30,8 +31,14 @@ type SearchOptions struct {
 	NoPrior bool
 	// Filter restricts every path to some sessions, folders or tags
 	// before anything is ranked; a search with nothing through it has no
-	// hits.
+	// hits. Without one, the sessions the question names are a filter
+	// (when nothing matches in them, everything is searched).
 	Filter index.Filter
+	// NoAnalysis searches the question's words only: no session filter
+	// taken from it.
+	NoAnalysis bool
+	// Analysis, when set, receives what was understood of the question.
+	Analysis *QueryAnalysis
 }
 
 // NarrativeBoost is the narrative prior: when a question speaks in the
@@ -234,11 +241,66 @@ func pathNames(ps []retrieve.Path) string {
 func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions) ([]Hit, error) {
 	start := time.Now()
 	defer opts.Trace.add("total", start)
+	an, err := e.analyse(ctx, question, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Analysis != nil {
+		*opts.Analysis = an
+	}
+	hits, err := e.search(ctx, question, opts, an.Filters)
+	if err != nil || len(hits) > 0 || !an.fromQuestion || an.Filters.IsZero() {
+		return hits, err
+	}
+	// The sessions the question named hold nothing that matches: search
+	// everything rather than answer from nothing, and say so.
+	if opts.Analysis != nil {
+		opts.Analysis.Unfiltered = true
+	}
+	return e.search(ctx, question, opts, index.Filter{})
+}
+
+// QueryAnalysis is what a search understood of its question besides its
+// words (see package query). Its JSON shape is public (search --json,
+// ask --json).
+type QueryAnalysis struct {
+	// Filters restricted the search: the explicit ones, or the sessions
+	// the question named ("en la sesión 12", "las últimas tres sesiones").
+	Filters index.Filter `json:"filters"`
+	// Said is what of the question asked for the sessions.
+	Said string `json:"said,omitempty"`
+	// Kind is "arc" for a question about an entity's role or history
+	// over the campaign, else "lookup".
+	Kind string `json:"kind"`
+	// Unfiltered: the sessions the question named held nothing that
+	// matches, so everything was searched.
+	Unfiltered bool `json:"unfiltered,omitempty"`
+
+	fromQuestion bool
+}
+
+// analyse reads the question: explicit filters win; else the sessions it
+// names, resolved against those the caller may see.
+func (e *Engine) analyse(ctx context.Context, question string, opts SearchOptions) (QueryAnalysis, error) {
+	known, err := e.idx.Sessions(ctx, isPlayer(ctx))
+	if err != nil {
+		return QueryAnalysis{}, err
+	}
+	a := query.Analyze(question, "", known)
+	out := QueryAnalysis{Filters: opts.Filter, Kind: a.Kind}
+	if opts.Filter.IsZero() && !opts.NoAnalysis && len(a.Sessions) > 0 {
+		out.Filters, out.Said, out.fromQuestion = index.Filter{Sessions: a.Sessions}, a.Said, true
+	}
+	return out, nil
+}
+
+// search runs the paths restricted by f, fuses and cuts.
+func (e *Engine) search(ctx context.Context, question string, opts SearchOptions, f index.Filter) ([]Hit, error) {
 	k := opts.K
 	if k <= 0 {
 		k = DefaultK
 	}
-	paths, err := e.selectPaths(ctx, opts.Paths, opts.Filter)
+	paths, err := e.selectPaths(ctx, opts.Paths, f)
 	if err != nil {
 		return nil, err
 	}

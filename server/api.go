@@ -44,8 +44,9 @@ type searchRequest struct {
 
 // searchResponse has the shape of `oraculo search --json`.
 type searchResponse struct {
-	Question string        `json:"question"`
-	Hits     []oraculo.Hit `json:"hits"`
+	Question string                `json:"question"`
+	Hits     []oraculo.Hit         `json:"hits"`
+	Analysis oraculo.QueryAnalysis `json:"analysis"`
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
@@ -64,7 +65,8 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
-	hits, err := s.eng.Search(ctx, req.Question, oraculo.SearchOptions{K: req.K, Paths: req.Paths, Filter: req.Filters})
+	var an oraculo.QueryAnalysis
+	hits, err := s.eng.Search(ctx, req.Question, oraculo.SearchOptions{K: req.K, Paths: req.Paths, Filter: req.Filters, Analysis: &an})
 	if err != nil {
 		s.engineError(w, r, err)
 		return
@@ -72,7 +74,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	if hits == nil {
 		hits = []oraculo.Hit{}
 	}
-	writeJSON(w, http.StatusOK, searchResponse{Question: req.Question, Hits: hits})
+	writeJSON(w, http.StatusOK, searchResponse{Question: req.Question, Hits: hits, Analysis: an})
 }
 
 // askRequest is the body of POST /api/ask.

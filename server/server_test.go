@@ -539,11 +539,12 @@ func TestSearch(t *testing.T) {
 		}
 	}
 	// The same hits as the engine's.
-	want, err := eng.Search(context.Background(), q, oraculo.SearchOptions{K: 2, Paths: []string{"bm25"}})
+	var an oraculo.QueryAnalysis
+	want, err := eng.Search(context.Background(), q, oraculo.SearchOptions{K: 2, Paths: []string{"bm25"}, Analysis: &an})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON, _ := marshal(searchResponse{Question: q, Hits: want})
+	wantJSON, _ := marshal(searchResponse{Question: q, Hits: want, Analysis: an})
 	if string(bytes.TrimSpace(data)) != string(wantJSON) {
 		t.Errorf("search body differs from the engine's:\n%s\n%s", data, wantJSON)
 	}

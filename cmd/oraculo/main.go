@@ -306,17 +306,22 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		opts.Paths = strings.Split(*paths, ",")
 	}
 	answer := func(q string) error {
-		hits, err := eng.Search(ctx, q, opts)
+		var an oraculo.QueryAnalysis
+		o := opts
+		o.Analysis = &an
+		hits, err := eng.Search(ctx, q, o)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
 			return writeJSONLine(stdout, struct {
-				Question string        `json:"question"`
-				Hits     []oraculo.Hit `json:"hits"`
-			}{q, hits})
+				Question string                `json:"question"`
+				Hits     []oraculo.Hit         `json:"hits"`
+				Analysis oraculo.QueryAnalysis `json:"analysis"`
+			}{q, hits, an})
 		}
 		printHits(stdout, q, hits, *explain)
+		printAnalysis(stdout, an)
 		return nil
 	}
 	if len(words) > 0 {

@@ -141,6 +141,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stats-withheld":             {"withheld until the next complete ingest", "retenido hasta el próximo ingest completo"},
 	"no-chunks":                  {"No chunks.", "No hay fragmentos."},
 	"bad-k":                      {"--k must be at least 1", "--k debe ser al menos 1"},
+	"search-sessions":            {"  (only sessions %s: %q)", "  (solo las sesiones %s: «%s»)"},
+	"search-unfiltered":          {"  (nothing in %q matches: every note searched)", "  (nada en «%s» coincide: busqué en todas las notas)"},
 	"bad-session":                {"--session %q: write a session number, a range or a list (12, 3-5, 3,5,7-9)", "--session %q: escribe un número de sesión, un rango o una lista (12, 3-5, 3,5,7-9)"},
 	"eval-compare-args":          {"--compare needs two reports: oraculo eval --compare A.json B.json", "--compare necesita dos informes: oraculo eval --compare A.json B.json"},
 	"eval-extra-args":            {"unexpected arguments", "argumentos inesperados"},
@@ -240,6 +242,7 @@ var engineTexts = []struct {
 	{regexp.MustCompile(`^no ids in reply$`), "el modelo no eligió ningún candidato"},
 	{regexp.MustCompile(`^unknown id (.+)$`), "el modelo nombró un candidato inexistente ($1)"},
 	{regexp.MustCompile(`^model error: (.*)$`), "error del modelo: $1"},
+	{regexp.MustCompile(`^nothing in the sessions the question names \((.*)\) matches it: every note was searched$`), "nada en las sesiones que nombra la pregunta ($1) coincide con ella: busqué en todas las notas"},
 }
 
 // engineText returns s in the interface language when it is one of the

@@ -247,3 +247,18 @@ func printStats(w io.Writer, s oraculo.Stats) {
 	}
 	tw.Flush()
 }
+
+// printAnalysis says which sessions a search was restricted to because
+// the question named them, or that nothing in them matched.
+func printAnalysis(w io.Writer, an oraculo.QueryAnalysis) {
+	switch {
+	case an.Unfiltered:
+		fmt.Fprintln(w, msg("search-unfiltered", an.Said))
+	case an.Said != "":
+		s := make([]string, len(an.Filters.Sessions))
+		for i, n := range an.Filters.Sessions {
+			s[i] = fmt.Sprint(n)
+		}
+		fmt.Fprintln(w, msg("search-sessions", strings.Join(s, ", "), an.Said))
+	}
+}

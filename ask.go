@@ -69,6 +69,12 @@ type Answer struct {
 	// are removed.
 	Answer    string `json:"answer"`
 	Abstained bool   `json:"abstained"`
+	// Grounding is "direct" (the answer says what the evidence says about
+	// the question), "closest" (nothing answers squarely: the answer
+	// quotes what comes closest, and says so) or "none" (the notes are
+	// known not to say, or nothing was found); Abstained is true only
+	// with "none".
+	Grounding string `json:"grounding"`
 	// Mode is "generated" (the chat model wrote it) or "extractive"
 	// (sentences of the evidence, no model).
 	Mode  string `json:"mode"`
@@ -247,10 +253,33 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	default:
 		a.Mode = "extractive"
 	}
-	if a.Mode == "extractive" && len(ctxt.Full) > 0 {
-		var ok bool
-		if text, ok = answer.Extractive(question, ctxt, e.analyzer.Terms, a.Lang); !ok {
+	// Without a model, "the notes do not say" is claimed only when it is
+	// known: a name, or most of the question's words, occur in no note the
+	// asker may see. Otherwise what comes closest is quoted, as such.
+	var unmentioned []string
+	closest := false
+	if a.Mode == "extractive" {
+		ok := false
+		if len(ctxt.Full) > 0 {
+			text, ok = answer.Extractive(question, ctxt, e.analyzer.Terms, a.Lang)
+		}
+		if !ok {
 			text = ""
+			names, words, total, err := e.unknownWords(ctx, question, a.Lang)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case len(names) > 0:
+				unmentioned = names
+			case 2*len(words) > total:
+				unmentioned = words
+			case len(ctxt.Full) > 0:
+				text, closest = answer.ClosestAnswer(question, ctxt, e.analyzer.Terms, a.Lang)
+				if closest && len(words) > 0 {
+					text = answer.Unmentioned(a.Lang, words) + " " + text
+				}
+			}
 		}
 	}
 	a.Timings.since("answer", t0)
@@ -273,21 +302,43 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	}
 	// Abstain when nothing was found, nothing could be said, or the model
 	// says the notes do not answer and backs nothing with evidence.
+	a.Grounding = answer.GroundingDirect
+	if closest {
+		// The opening line says it is the closest; every quote is cited.
+		a.Grounding, a.Uncited = answer.GroundingClosest, []string{}
+	}
 	if strings.TrimSpace(text) == "" || (answer.SaysNotInNotes(text) && valid == 0) {
-		a.Abstained = true
+		a.Abstained, a.Grounding = true, answer.GroundingNone
 		a.Answer = answer.AbstentionWith(a.Lang, ctxt, answer.Closest(question, ctxt, e.analyzer.Terms, a.Lang))
+		if len(unmentioned) > 0 {
+			a.Answer = answer.Unmentioned(a.Lang, unmentioned) + " " + a.Answer
+		}
 		av := answer.Verify(a.Answer, ctxt)
 		a.Answer, a.Uncited = av.Text, []string{}
 		a.Citations = a.Citations[:0]
 		for _, c := range av.Citations {
 			a.Citations = append(a.Citations, e.citation(c, byChunk))
 		}
-	} else if answer.SaysNotInNotes(text) {
-		a.Abstained = true
+	} else if !closest && answer.SaysNotInNotes(text) {
+		a.Abstained, a.Grounding = true, answer.GroundingNone
 	}
 	a.Timings.since("verify", t0)
 	a.Timings.since("total", start)
 	return a, nil
+}
+
+// unknownWords returns the question's words that no note the asker may see
+// uses (see answer.Unknown).
+func (e *Engine) unknownWords(ctx context.Context, question, lang string) (names, words []string, total int, err error) {
+	names, words, total = answer.Unknown(question, lang, e.analyzer.Terms, func(t string) bool {
+		used, lookupErr := e.idx.TermUsed(ctx, t, isPlayer(ctx))
+		if lookupErr != nil {
+			err = lookupErr
+			return true
+		}
+		return used
+	})
+	return names, words, total, err
 }
 
 // CitedEvidence returns the delivered evidence the answer's valid

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -213,4 +214,27 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling floa
 		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })
 	}
 	return order, best, count, nil
+}
+
+// TermUsed reports whether an analysed term occurs in any paragraph (of a
+// note players may see, when public).
+func (ix *Index) TermUsed(ctx context.Context, term string, public bool) (bool, error) {
+	query := MatchQuery([]string{term})
+	if query == "" {
+		return false, nil
+	}
+	filter := ""
+	if public {
+		filter = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
+			JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0)`
+	}
+	var one int
+	err := ix.db.QueryRowContext(ctx, `SELECT 1 FROM children_fts WHERE children_fts MATCH ?`+filter+` LIMIT 1`, query).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("looking up %q: %w", term, err)
+	}
+	return true, nil
 }

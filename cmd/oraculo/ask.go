@@ -234,6 +234,9 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 	if a.Model != "" {
 		mode += " (" + a.Model + ")"
 	}
+	if a.Grounding != "" {
+		mode += " · " + msg("grounding:"+a.Grounding)
+	}
 	rr := a.Rerank.Reranker
 	if !a.Rerank.Reranked && a.Rerank.Fallback != "" {
 		rr += ": " + engineText(a.Rerank.Fallback)

@@ -21,7 +21,7 @@ func TestUnknown(t *testing.T) {
 		{"¿Cómo se llama el caballo de Tomás?", nil, []string{"llama", "caballo"}, 3},
 		{"¿Dónde vive Zarquifol?", []string{"Zarquifol"}, []string{"vive", "Zarquifol"}, 2},
 		{"Zarquifol, ¿quién es?", nil, []string{"Zarquifol"}, 1}, // opening the question: not taken for a name
-		{"¿Qué pasó en el torneo de Galerna?", nil, nil, 2},       // "pasó" is how a question is asked
+		{"¿Qué pasó en el torneo de Galerna?", nil, nil, 2},      // "pasó" is how a question is asked
 	}
 	for _, c := range cases {
 		names, words, total := Unknown(c.q, "es", nil, used)

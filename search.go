@@ -248,7 +248,8 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	if opts.Analysis != nil {
 		*opts.Analysis = an
 	}
-	hits, err := e.search(ctx, question, opts, an.Filters)
+	arc := an.Kind == query.KindArc && !opts.NoAnalysis
+	hits, err := e.search(ctx, question, opts, an.Filters, arc)
 	if err != nil || len(hits) > 0 || !an.fromQuestion || an.Filters.IsZero() {
 		return hits, err
 	}
@@ -257,7 +258,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	if opts.Analysis != nil {
 		opts.Analysis.Unfiltered = true
 	}
-	return e.search(ctx, question, opts, index.Filter{})
+	return e.search(ctx, question, opts, index.Filter{}, arc)
 }
 
 // QueryAnalysis is what a search understood of its question besides its
@@ -294,8 +295,36 @@ func (e *Engine) analyse(ctx context.Context, question string, opts SearchOption
 	return out, nil
 }
 
+// spread reorders the hits of an arc question (someone's role or history
+// over the campaign) so that each session, or note outside sessions, has
+// its best chunk before any has a second: the eight chunks a model sees
+// cover as many sessions as the candidates do. The order is otherwise
+// kept, so the first hit stays first.
+func spread(hits []Hit) []Hit {
+	seen := map[string]bool{}
+	first := make([]Hit, 0, len(hits))
+	var rest []Hit
+	for _, h := range hits {
+		unit := "f" + h.File
+		if h.Session != nil {
+			unit = fmt.Sprint("s", *h.Session)
+		}
+		if seen[unit] {
+			rest = append(rest, h)
+			continue
+		}
+		seen[unit] = true
+		first = append(first, h)
+	}
+	out := append(first, rest...)
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out
+}
+
 // search runs the paths restricted by f, fuses and cuts.
-func (e *Engine) search(ctx context.Context, question string, opts SearchOptions, f index.Filter) ([]Hit, error) {
+func (e *Engine) search(ctx context.Context, question string, opts SearchOptions, f index.Filter, arc bool) ([]Hit, error) {
 	k := opts.K
 	if k <= 0 {
 		k = DefaultK
@@ -367,6 +396,9 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 		for i := range hits {
 			hits[i].Rank = i + 1
 		}
+	}
+	if arc {
+		hits = spread(hits)
 	}
 	if len(hits) > cut {
 		hits = hits[:cut]

@@ -6,29 +6,39 @@ import (
 
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/eval"
+	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/vector"
 )
 
 // EvalConfigs returns the configurations the evaluation harness runs on
 // this engine: every ablation of the retrieval paths, each path alone
-// first and all of them together last.
-func (e *Engine) EvalConfigs(ctx context.Context) ([]eval.Config, error) {
+// first and all of them together last; a filter, when given, restricts
+// every search (eval --session, --folder, --tag).
+func (e *Engine) EvalConfigs(ctx context.Context, filter ...index.Filter) ([]eval.Config, error) {
 	ablations, err := e.Ablations(ctx)
 	if err != nil {
 		return nil, err
 	}
+	var f index.Filter
+	if len(filter) > 0 {
+		f = filter[0]
+	}
 	var out []eval.Config
 	for _, paths := range ablations {
-		out = append(out, eval.Config{Name: eval.ConfigName(paths), Paths: paths, Search: e.Searcher(paths...)})
+		out = append(out, eval.Config{Name: eval.ConfigName(paths), Paths: paths, Search: e.searcher(f, paths...)})
 	}
 	return out, nil
 }
 
 // Searcher adapts [Engine.Search] with the given paths to the harness.
 func (e *Engine) Searcher(paths ...string) eval.Searcher {
+	return e.searcher(index.Filter{}, paths...)
+}
+
+func (e *Engine) searcher(f index.Filter, paths ...string) eval.Searcher {
 	return func(ctx context.Context, q string, k int) ([]eval.Retrieved, []eval.Stage, error) {
 		var tr Trace
-		hits, err := e.Search(ctx, q, SearchOptions{K: k, Paths: paths, Trace: &tr})
+		hits, err := e.Search(ctx, q, SearchOptions{K: k, Paths: paths, Trace: &tr, Filter: f})
 		if err != nil {
 			return nil, nil, err
 		}

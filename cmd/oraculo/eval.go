@@ -25,8 +25,13 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	from := fs.String("from", "", "use a report written with --json instead of running the golden set")
 	answers := fs.Bool("answers", false, "also answer every question: Recall@8 after reranking, abstention accuracy, citation validity")
 	extractive := fs.Bool("extractive", false, "with --answers: answer without the chat model")
+	filter := filterFlags(fs)
 	models := newModelFlags(fs)
 	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	f, err := filter()
 	if err != nil {
 		return err
 	}
@@ -71,7 +76,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		defer eng.Close()
-		configs, err := eng.EvalConfigs(ctx)
+		configs, err := eng.EvalConfigs(ctx, f)
 		if err != nil {
 			return err
 		}
@@ -98,7 +103,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if m := eng.ChatModel(); m != nil && !*extractive {
 				mode = m.ID()
 			}
-			if rep.Answers, err = eval.EvaluateAnswers(ctx, qs, mode, eng.Asker(oraculo.AskOptions{Extractive: *extractive})); err != nil {
+			if rep.Answers, err = eval.EvaluateAnswers(ctx, qs, mode, eng.Asker(oraculo.AskOptions{Extractive: *extractive, Filter: f})); err != nil {
 				return err
 			}
 		}

@@ -230,6 +230,9 @@ func TestChatPageEndToEnd(t *testing.T) {
 	if got := p.eval("removed citations", sel+`('[data-testid="removed-citations"]')?.textContent || ""`); !strings.Contains(got, "Sesión 119") {
 		t.Errorf("the note on removed citations is %q, want it to name [Sesión 119]", got)
 	}
+	if got := p.eval("the grounding", groundingJS); got != "direct ✓Respondido por las notas" {
+		t.Errorf("the grounding badge says %q, want direct, Respondido por las notas", got)
+	}
 
 	id := p.eval("the citation's evidence", sel+`('[data-testid="citation"]').dataset.evidence`)
 	label, text, ok := a.Chunk(id)
@@ -308,11 +311,43 @@ func TestChatPageEndToEnd(t *testing.T) {
 	if got := p.eval("the language", `document.documentElement.lang + " " + document.querySelector('[data-testid="trace-toggle"]').textContent`); got != "en How this was found" {
 		t.Errorf("after the toggle: %q", got)
 	}
+	if got := p.eval("the grounding", groundingJS); got != "direct ✓Answered by the notes" {
+		t.Errorf("in English the grounding badge says %q, want direct, Answered by the notes", got)
+	}
 	p.do("new conversation", chromedp.Click(chromedp.CSS(`[data-testid="new-conversation"]`)))
 	if got := p.eval("turns", `document.querySelectorAll('[data-testid="turn"]').length + " " + (document.activeElement.dataset.testid || "")`); got != "0 question-input" {
 		t.Errorf("after a new conversation: %q turns and focus, want 0 and the question", got)
 	}
+
+	// A question that names a session: the trace says the search kept to it.
+	p.do("wide again", chromedp.EmulateViewport(1280, 900))
+	p.do("ask about a session",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid="question-input"]`), "¿Qué pasó en la sesión 2?"),
+		chromedp.KeyEvent(kb.Enter),
+	)
+	p.waitFor("the answer about the session", sel+`('[data-testid="turn-answer"][data-state="done"]') !== null`)
+	p.do("open how it was found", chromedp.Click(chromedp.CSS(`[data-testid="trace-toggle"]`)))
+	const analysisJS = `[...document.querySelectorAll('[data-testid="trace-analysis"]')].map((e) => e.dataset.kind + ": " + e.textContent).join(" | ")`
+	if got := p.eval("the analysis", analysisJS); got != "sessions: Only session 2 (“en la sesión 2”)" {
+		t.Errorf("the trace's analysis says %q, want only session 2, quoting the question", got)
+	}
+	p.do("switch to Spanish", chromedp.Click(chromedp.CSS(`[data-testid="lang-es"]`)))
+	if got := p.eval("the analysis", analysisJS); got != "sessions: Solo la sesión 2 («en la sesión 2»)" {
+		t.Errorf("in Spanish the trace's analysis says %q, want only session 2, quoting the question", got)
+	}
+	if got := p.eval("the session's citation", sel+`('[data-testid="citation"]')?.dataset.label || ""`); !strings.Contains(got, "Sesión 2") {
+		t.Errorf("the answer about session 2 cites %q", got)
+	}
+	p.do("open it again, drawn in Spanish", chromedp.Click(chromedp.CSS(`[data-testid="trace-toggle"]`)))
+	t.Logf("session screenshot: %s", p.screenshot("session", 1280, false))
 }
+
+// groundingJS is the first answer's grounding badge: its value, then its
+// text.
+const groundingJS = `(() => {
+	const g = document.querySelector('[data-testid="turn-answer"] [data-testid="grounding"]');
+	return g ? g.dataset.grounding + " " + g.textContent : "";
+})()`
 
 // With tokens, the page asks for one, keeps it, sends it and forgets it
 // on sign-out.

@@ -460,11 +460,33 @@ function renderError(turn) {
   return el("div", { class: "error", role: "alert", testid: "turn-error" }, el("p", { text: msg }), retry);
 }
 
+const GROUNDING = {
+  direct: { key: "groundingDirect", mark: "✓" },
+  closest: { key: "groundingClosest", mark: "≈" },
+  none: { key: "groundingNone", mark: "∅" },
+};
+
+/** groundingBadge says how squarely the notes answer; null from older servers. */
+function groundingBadge(a) {
+  const g = GROUNDING[a.grounding];
+  if (!g) return null;
+  return el(
+    "span",
+    { class: `badge grounding grounding-${a.grounding}`, testid: "grounding", "data-grounding": a.grounding },
+    el("span", { class: "grounding-mark", "aria-hidden": "true", text: g.mark }),
+    el("span", { text: t(g.key) }),
+  );
+}
+
 function renderAnswerNotes(a) {
   const out = [];
   const meta = el("p", { class: "answer-meta", testid: "answer-mode" });
-  if (a.abstained) meta.append(el("span", { class: "badge abstained", text: t("abstained") }));
-  else if (a.mode === "extractive") meta.append(t("extractive"));
+  const grounding = groundingBadge(a);
+  if (grounding) meta.append(grounding, " ");
+  // The grounding badge already says that the notes do not say.
+  if (a.abstained) {
+    if (!grounding) meta.append(el("span", { class: "badge abstained", text: t("abstained") }));
+  } else if (a.mode === "extractive") meta.append(t("extractive"));
   else meta.append(t("generatedBy", a.model));
   out.push(meta);
 
@@ -506,6 +528,46 @@ function fmtMs(v) {
 
 const PATH_KEYS = { bm25: "pathBM25", dense: "pathDense", entity: "pathEntity" };
 
+/** sessionList writes session numbers in order, runs of three or more as ranges ("1–12, 15"). */
+function sessionList(sessions) {
+  const ns = [...new Set(sessions.map(Number).filter(Number.isFinite))].sort((x, y) => x - y);
+  const parts = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1) j++;
+    if (j - i >= 2) parts.push(`${ns[i]}–${ns[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(ns[k]));
+    i = j + 1;
+  }
+  return { n: ns.length, text: listOf(parts) };
+}
+
+function listOf(items) {
+  try {
+    return new Intl.ListFormat(state.lang, { type: "conjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
+
+/** analysisLines says what was understood of the question, one line each; none when it says nothing. */
+function analysisLines(an) {
+  if (!an) return [];
+  const f = an.filters || {};
+  const lines = [];
+  const line = (kind, text) => lines.push(el("span", { class: "block", testid: "trace-analysis", "data-kind": kind, text }));
+  const said = an.said || "";
+  if (an.unfiltered) line("unfiltered", t("analysisUnfiltered", said));
+  else if (f.sessions?.length) {
+    const s = sessionList(f.sessions);
+    line("sessions", t("analysisSessions", s.n, s.text, said));
+  }
+  if (f.folders?.length) line("folders", t("analysisFolders", listOf(f.folders)));
+  if (f.tags?.length) line("tags", t("analysisTags", listOf(f.tags.map((x) => `#${String(x).replace(/^#/, "")}`))));
+  if (an.kind === "arc") line("arc", t("analysisArc"));
+  return lines;
+}
+
 function renderTrace(a) {
   const details = el("details", { class: "trace", testid: "trace" }, el("summary", { testid: "trace-toggle", text: t("trace") }));
   const dl = el("dl", { class: "facts" });
@@ -513,6 +575,9 @@ function renderTrace(a) {
 
   const q = el("q", { testid: "trace-query", text: a.query || a.question || "" });
   fact(t("traceQuery"), q, a.follow_up ? el("span", { class: "muted block", testid: "trace-follow-up", text: t("traceFollowUp") }) : null);
+
+  const understood = analysisLines(a.analysis);
+  if (understood.length) fact(t("traceAnalysis"), ...understood);
 
   const r = a.rerank || {};
   const rerankText = r.reranked ? t("traceReranked", r.reranker || "?") : t("traceNotReranked", r.reranker || "none");

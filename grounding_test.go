@@ -19,14 +19,7 @@ func TestExtractiveAnswersAreHonest(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, set := range rankSets() {
-		eng, _ := openEngine(t)
-		if _, err := eng.Ingest(ctx, []string{set.notes}, set.opts); err != nil {
-			t.Fatal(err)
-		}
-		qs, err := eval.Load(set.golden)
-		if err != nil {
-			t.Fatal(err)
-		}
+		eng, qs := set.open(t, false)
 		answerable, abstained, grounding := 0, 0, map[string]int{}
 		for _, q := range qs {
 			a, err := eng.Ask(ctx, q.Question, oraculo.AskOptions{Extractive: true})

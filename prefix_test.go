@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/eval"
 )
 
 // TestSearchOrderDoesNotDependOnK: over every dev-set question, for every
@@ -19,17 +18,7 @@ func TestSearchOrderDoesNotDependOnK(t *testing.T) {
 	ctx := context.Background()
 	ks := []int{1, 3, 8, 12, 40}
 	for _, set := range rankSets() {
-		eng, _ := openEngine(t)
-		if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := eng.Ingest(ctx, []string{set.notes}, set.opts); err != nil {
-			t.Fatal(err)
-		}
-		qs, err := eval.Load(set.golden)
-		if err != nil {
-			t.Fatal(err)
-		}
+		eng, qs := set.open(t, true)
 		configs := [][]string{{"bm25"}, {"dense"}, {"entity"}, nil}
 		broken := 0
 		for _, q := range qs {

@@ -44,25 +44,36 @@ func rankSets() []rankSet {
 	return sets
 }
 
+// open ingests the set into a new engine, with the hashing embedder when
+// dense, and loads its questions.
+func (set rankSet) open(t *testing.T, dense bool) (*oraculo.Engine, []eval.Question) {
+	t.Helper()
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	if dense {
+		if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := eng.Ingest(ctx, []string{set.notes}, set.opts); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := eval.Load(set.golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng, qs
+}
+
 // TestRankStats evaluates every configuration on each golden set and
 // compares the metrics with the committed baseline; -update rewrites it.
 func TestRankStats(t *testing.T) {
 	ctx := context.Background()
 	got := map[string][]float64{}
 	for _, set := range rankSets() {
-		eng, _ := openEngine(t)
 		// The model-free hashing embedder puts the dense path and fusion in
 		// the ablations here; a real model is measured with oraculo eval.
-		if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := eng.Ingest(ctx, []string{set.notes}, set.opts); err != nil {
-			t.Fatal(err)
-		}
-		qs, err := eval.Load(set.golden)
-		if err != nil {
-			t.Fatal(err)
-		}
+		eng, qs := set.open(t, true)
 		configs, err := eng.EvalConfigs(ctx)
 		if err != nil {
 			t.Fatal(err)

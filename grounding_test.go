@@ -21,7 +21,7 @@ func TestExtractiveAnswersAreHonest(t *testing.T) {
 	for _, set := range rankSets() {
 		eng, qs := set.open(t, false)
 		answerable, abstained, grounding := 0, 0, map[string]int{}
-		for _, q := range qs {
+		for _, q := range raceSample(qs) {
 			a, err := eng.Ask(ctx, q.Question, oraculo.AskOptions{Extractive: true})
 			if err != nil {
 				t.Fatalf("%s %q: %v", set.name, q.Question, err)
@@ -46,7 +46,7 @@ func TestExtractiveAnswersAreHonest(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d answerable questions abstained; grounding %v", set.name, abstained, answerable, grounding)
-		if 20*abstained > answerable {
+		if !raceDetector && 20*abstained > answerable { // a sample under the race detector is too small to measure
 			t.Errorf("%s: %d of %d answerable questions got \"the notes do not say\" (more than 5%%)", set.name, abstained, answerable)
 		}
 	}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package oraculo_test
+
+const raceDetector = false

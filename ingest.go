@@ -204,7 +204,7 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 		}
 	}
 	e.mu.Lock()
-	e.restricted = nil
+	e.restricted, e.sessions = nil, nil
 	e.mu.Unlock()
 	if err := e.buildCompendium(ctx, roots, rep); err != nil {
 		return rep, err

@@ -69,6 +69,9 @@ type Engine struct {
 	entities map[string]*entityState // by compendium scope
 	// restricted caches the ids of DM-only chunks (nil: not loaded).
 	restricted map[int64]bool
+	// sessions caches the session numbers, by whether only players' notes
+	// count (nil: not loaded).
+	sessions map[bool][]int
 	// generation is the index's generation the caches above belong to.
 	generation string
 	chatCfg    ChatConfig
@@ -234,7 +237,7 @@ func (e *Engine) refresh(ctx context.Context) error {
 	defer e.mu.Unlock()
 	if gen != e.generation {
 		e.generation = gen
-		e.dense, e.entities, e.restricted = nil, nil, nil
+		e.dense, e.entities, e.restricted, e.sessions = nil, nil, nil, nil
 	}
 	return nil
 }

@@ -283,7 +283,7 @@ type QueryAnalysis struct {
 // analyse reads the question: explicit filters win; else the sessions it
 // names, resolved against those the caller may see.
 func (e *Engine) analyse(ctx context.Context, question string, opts SearchOptions) (QueryAnalysis, error) {
-	known, err := e.idx.Sessions(ctx, isPlayer(ctx))
+	known, err := e.knownSessions(ctx)
 	if err != nil {
 		return QueryAnalysis{}, err
 	}
@@ -293,6 +293,32 @@ func (e *Engine) analyse(ctx context.Context, question string, opts SearchOption
 		out.Filters, out.Said, out.fromQuestion = index.Filter{Sessions: a.Sessions}, a.Said, true
 	}
 	return out, nil
+}
+
+// knownSessions returns the session numbers the caller may see, loaded
+// once per index generation (a query over every chunk: 10 ms at 10k).
+func (e *Engine) knownSessions(ctx context.Context) ([]int, error) {
+	if err := e.refresh(ctx); err != nil {
+		return nil, err
+	}
+	public := isPlayer(ctx)
+	e.mu.Lock()
+	known, ok := e.sessions[public]
+	e.mu.Unlock()
+	if ok {
+		return known, nil
+	}
+	known, err := e.idx.Sessions(ctx, public)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if e.sessions == nil {
+		e.sessions = map[bool][]int{}
+	}
+	e.sessions[public] = known
+	e.mu.Unlock()
+	return known, nil
 }
 
 // spread reorders the hits of an arc question (someone's role or history

@@ -11,6 +11,7 @@ import (
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
 )
 
@@ -226,7 +227,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		}
 		cands[i] = c
 	}
-	ctxt := answer.Assemble(cands, answer.AssembleOptions{})
+	ctxt := answer.Assemble(cands, answer.AssembleOptions{Chronological: a.Analysis.Kind == query.KindArc})
 	a.Context = ContextInfo{Full: len(ctxt.Full), Summaries: len(ctxt.Summaries), Words: ctxt.Words}
 	for _, items := range [][]answer.Item{ctxt.Full, ctxt.Summaries} {
 		for _, it := range items {

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,6 +35,10 @@ type AssembleOptions struct {
 	// lines together (DefaultWordBudget when 0, no cap when negative).
 	// Labels and the prompt around them are not counted.
 	WordBudget int
+	// Chronological lists the full chunks chosen in session order (notes
+	// outside sessions first, in rank order), for a question about a
+	// history over the campaign; they are still chosen by rank.
+	Chronological bool
 }
 
 // Assemble chooses the evidence for one answer from candidates in rank
@@ -71,6 +76,7 @@ func Assemble(cands []Candidate, opts AssembleOptions) Context {
 	fits := func(used, w int) bool { return budget < 0 || used+w <= budget }
 
 	var ctx Context
+	var order []int // session of each full chunk, -1 outside sessions
 	seen := make(map[int64]bool, len(cands))
 	taken := make(map[string]bool)
 	var left []int
@@ -85,6 +91,11 @@ func Assemble(cands []Candidate, opts AssembleOptions) Context {
 			if w := wordCount(text); fits(ctx.Words, w) {
 				ctx.Full = append(ctx.Full, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindFull, Text: text, Gist: summaryLine(c)})
 				ctx.Words += w
+				if c.InSession {
+					order = append(order, c.Session)
+				} else {
+					order = append(order, -1)
+				}
 				taken[key] = true
 				continue
 			}
@@ -106,6 +117,18 @@ func Assemble(cands []Candidate, opts AssembleOptions) Context {
 		}
 		ctx.Summaries = append(ctx.Summaries, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindSummary, Text: s, Gist: s})
 		ctx.Words += w
+	}
+	if opts.Chronological {
+		idx := make([]int, len(ctx.Full))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return order[idx[a]] < order[idx[b]] })
+		full := make([]Item, len(idx))
+		for i, j := range idx {
+			full[i] = ctx.Full[j]
+		}
+		ctx.Full = full
 	}
 	uniqueLabels(ctx.Full, ctx.Summaries)
 	return ctx

@@ -329,3 +329,29 @@ func TestSummaryFromPassage(t *testing.T) {
 		t.Errorf("full item's gist %q", ctx.Full[0].Gist)
 	}
 }
+
+func TestAssembleChronological(t *testing.T) {
+	cands := []Candidate{
+		{ID: 1, Label: "Sesión 9", File: "s.md", Session: 9, InSession: true, Text: "nueve"},
+		{ID: 2, Label: "NPCs: Vex", File: "NPCs/Vex.md", Text: "vex"},
+		{ID: 3, Label: "Sesión 2", File: "s.md", Session: 2, InSession: true, Text: "dos"},
+		{ID: 4, Label: "Sesión 5", File: "s.md", Session: 5, InSession: true, Text: "cinco"},
+	}
+	labels := func(ctx Context) []string {
+		var out []string
+		for _, it := range ctx.Full {
+			out = append(out, it.Label)
+		}
+		return out
+	}
+	if got := labels(Assemble(cands, AssembleOptions{})); strings.Join(got, ",") != "Sesión 9,NPCs: Vex,Sesión 2,Sesión 5" {
+		t.Errorf("rank order: %v", got)
+	}
+	if got := labels(Assemble(cands, AssembleOptions{Chronological: true})); strings.Join(got, ",") != "NPCs: Vex,Sesión 2,Sesión 5,Sesión 9" {
+		t.Errorf("chronological order: %v", got)
+	}
+	// Still chosen by rank: with two full slots, the two best.
+	if got := labels(Assemble(cands, AssembleOptions{Full: 2, Chronological: true})); strings.Join(got, ",") != "NPCs: Vex,Sesión 9" {
+		t.Errorf("chronological, two slots: %v", got)
+	}
+}

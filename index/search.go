@@ -13,8 +13,8 @@ type BM25Options struct {
 	// HeadingWeight multiplies matches in the heading path; body matches
 	// weigh 1. Zero means the default.
 	HeadingWeight float64
-	// SiblingWeight adds this share of the scores of a chunk's other
-	// matching paragraphs to its best paragraph's. Zero means the default;
+	// SiblingWeight adds this share of the scores of a chunk's best other
+	// matching paragraphs (Siblings of them) to its best paragraph's. Zero means the default;
 	// a negative value ranks by the best paragraph alone.
 	SiblingWeight float64
 	// Public leaves out the paragraphs of restricted (DM-only) notes, in
@@ -32,6 +32,17 @@ type BM25Options struct {
 // (0.2 and 0.5 gave 0.579 and 0.582; 1.0 cost Recall@8), on XQuAD-es
 // 0.969 → 0.968 (one question).
 const DefaultSiblingWeight = 0.3
+
+// Siblings is how many of a chunk's other matching paragraphs, its best
+// ones, add to its score: a long chunk must not win on many weak matches
+// of a common word (Quijote's chapter 6 won five questions so). Per note,
+// BM25 + entity, Recall@1 / MRR@50 on the sample, XQuAD and Quijote
+// (BENCHMARKS.md): every sibling .464/.653, .981/.985, .605/.756; the
+// best 1: .429/.627, .986/.990, .737/.817; 2: .446/.638, .981/.986,
+// .711/.811; 4: .464/.647, .981/.985, .711/.809; 6: .446/.641, .981/.985,
+// .658/.783. Four keeps the sample and XQuAD where every sibling had them
+// and gains Quijote a tenth.
+const Siblings = 4
 
 // DefaultHeadingWeight is the weight of the heading path against the body.
 const DefaultHeadingWeight = 1.0
@@ -71,12 +82,10 @@ func MatchQuery(terms []string) string {
 // BM25Pool is how many best paragraphs the keyword path scores first,
 // whatever the number of chunks asked for, so that a chunk's rank never
 // depends on n; a chunk's other matching paragraphs add to its score
-// only when they are among them. Measured per note on the three dev sets
-// (BENCHMARKS.md): the larger the pool, the more a long chunk whose many
-// paragraphs each match a common word outranks the one that answers
-// (Quijote Recall@1 0.68 at 24 paragraphs, 0.58 at 80, 0.32 at 336); the
-// sample wants a larger one (0.39, 0.45, 0.46); XQuAD does not move. 80,
-// the per-path depth, keeps both.
+// only when they are among them. While every sibling counted, the pool
+// decided how much a long chunk gained from many weak matches (Quijote
+// Recall@1 0.68 at 24 paragraphs, 0.58 at 80, 0.32 at 336); with only
+// the best Siblings counted it hardly matters. 80 is the per-path depth.
 const BM25Pool = 80
 
 // SearchBM25 ranks paragraphs by BM25 against the analysed terms and returns
@@ -147,8 +156,18 @@ type bestChild struct {
 	score      float64
 	child      int
 	start, end int
-	// rest sums the scores of the parent's other matching paragraphs.
-	rest float64
+	// next holds the scores of the parent's best other matching
+	// paragraphs (at most Siblings), best first.
+	next [Siblings]float64
+}
+
+// rest sums the scores of the best other matching paragraphs.
+func (b bestChild) rest() float64 {
+	sum := 0.0
+	for _, s := range b.next {
+		sum += s
+	}
+	return sum
 }
 
 // bestParents returns the parent ids of the best limit paragraphs in rank
@@ -196,7 +215,13 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling floa
 			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", ErrMissingParent, childID)
 		}
 		if b, ok := best[*chunkID]; ok {
-			b.rest += -score
+			// Rows come best first: the first Siblings others are the best.
+			for i := range b.next {
+				if b.next[i] == 0 {
+					b.next[i] = -score
+					break
+				}
+			}
 			best[*chunkID] = b
 			continue
 		}
@@ -208,7 +233,7 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling floa
 	}
 	if sibling > 0 {
 		for id, b := range best {
-			b.score += sibling * b.rest
+			b.score += sibling * b.rest()
 			best[id] = b
 		}
 		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })

@@ -14,8 +14,9 @@ type BM25Options struct {
 	// weigh 1. Zero means the default.
 	HeadingWeight float64
 	// SiblingWeight adds this share of the scores of a chunk's best other
-	// matching paragraphs (Siblings of them) to its best paragraph's. Zero means the default;
-	// a negative value ranks by the best paragraph alone.
+	// matching paragraphs (Siblings of them) to its best paragraph's. Zero
+	// means the default; a negative value ranks by the best paragraph
+	// alone.
 	SiblingWeight float64
 	// Public leaves out the paragraphs of restricted (DM-only) notes, in
 	// the query itself: they never reach the ranking.

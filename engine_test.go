@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
@@ -307,5 +308,33 @@ func TestOpenExistingAndNewerSchema(t *testing.T) {
 	ix.Close()
 	if _, err := oraculo.Open(ctx, db); !errors.Is(err, index.ErrNewerSchema) {
 		t.Fatalf("newer schema: %v", err)
+	}
+}
+
+// TestUTF16NotesAreIndexed: a note saved as "Unicode" by Windows Notepad
+// (UTF-16 with a byte-order mark) is decoded and found, accents and all.
+func TestUTF16NotesAreIndexed(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	text := "# Sesión 3\n\nLa canción del ñandú sonó en la posada de Galerna.\n"
+	units := utf16.Encode([]rune(text))
+	le := []byte{0xFF, 0xFE}
+	for _, u := range units {
+		le = append(le, byte(u), byte(u>>8))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notepad.md"), le, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eng, _ := openEngine(t)
+	rep, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Indexed != 1 || len(rep.Skipped) != 0 {
+		t.Fatalf("UTF-16 note: %d indexed, skipped %+v", rep.Indexed, rep.Skipped)
+	}
+	hits, err := eng.Search(ctx, "cancion del nandu", oraculo.SearchOptions{K: 1})
+	if err != nil || len(hits) != 1 || !strings.Contains(hits[0].Text, "canción del ñandú") {
+		t.Fatalf("searching the UTF-16 note: %v %+v", err, hits)
 	}
 }

@@ -148,3 +148,50 @@ func TestSessionsNamedInTheQuestion(t *testing.T) {
 		t.Errorf("fallback: %d hits, analysis %+v, %v", len(hits), an, err)
 	}
 }
+
+// TestAnalysisNamesEntities: the analysis lists the compendium entries a
+// question names, from the compendium the asker may see.
+func TestAnalysisNamesEntities(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var an oraculo.QueryAnalysis
+	if _, err := eng.Search(ctx, "¿Qué papel ha jugado Rhosyn en la campaña?", oraculo.SearchOptions{Analysis: &an}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(an.Entities, "Rhosyn Calatrava") || an.Kind != "arc" {
+		t.Errorf("analysis %+v: want the entity Rhosyn Calatrava, an arc", an)
+	}
+	// A player's analysis names only what the players' compendium holds.
+	dm, err := eng.Compendium(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players, err := eng.Compendium(oraculo.WithRole(ctx, oraculo.RolePlayer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := map[string]bool{}
+	for _, en := range players {
+		public[en.Name] = true
+	}
+	checked := 0
+	for _, en := range dm {
+		if public[en.Name] {
+			continue
+		}
+		var pa oraculo.QueryAnalysis
+		if _, err := eng.Search(oraculo.WithRole(ctx, oraculo.RolePlayer), "¿Quién es "+en.Name+"?", oraculo.SearchOptions{Analysis: &pa}); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(pa.Entities, en.Name) {
+			t.Errorf("a player's analysis names %q, known only from DM notes", en.Name)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("the sample should have entities known only from DM notes")
+	}
+}

@@ -276,6 +276,9 @@ type QueryAnalysis struct {
 	// Unfiltered: the sessions the question named held nothing that
 	// matches, so everything was searched.
 	Unfiltered bool `json:"unfiltered,omitempty"`
+	// Entities are the compendium entries the question names (of the
+	// compendium the asker may see), in the order it names them.
+	Entities []string `json:"entities,omitempty"`
 
 	fromQuestion bool
 }
@@ -289,6 +292,19 @@ func (e *Engine) analyse(ctx context.Context, question string, opts SearchOption
 	}
 	a := query.Analyze(question, "", known)
 	out := QueryAnalysis{Filters: opts.Filter, Kind: a.Kind}
+	ents, err := e.entityIndex(ctx)
+	if err != nil {
+		return QueryAnalysis{}, err
+	}
+	if ents.matcher != nil {
+		seen := map[int]bool{}
+		for _, m := range ents.matcher.Find(question) {
+			if !seen[m.Entity] && m.Entity < len(ents.entities) {
+				seen[m.Entity] = true
+				out.Entities = append(out.Entities, ents.entities[m.Entity].Name)
+			}
+		}
+	}
 	if opts.Filter.IsZero() && !opts.NoAnalysis && len(a.Sessions) > 0 {
 		out.Filters, out.Said, out.fromQuestion = index.Filter{Sessions: a.Sessions}, a.Said, true
 	}

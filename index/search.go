@@ -171,6 +171,11 @@ func (b bestChild) rest() float64 {
 	return sum
 }
 
+// notHidden leaves the paragraphs of notes players may not see out of an
+// FTS5 query on children_fts.
+const notHidden = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
+	JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0)`
+
 // bestParents returns the parent ids of the best limit paragraphs in rank
 // order, each parent's best child, and how many paragraph rows the query
 // returned.
@@ -178,8 +183,7 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling floa
 	filter := ""
 	var args []any
 	if public {
-		filter = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
-			JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0)`
+		filter = notHidden
 	}
 	if !f.IsZero() {
 		cond, fargs := f.where()
@@ -251,8 +255,7 @@ func (ix *Index) TermUsed(ctx context.Context, term string, public bool) (bool, 
 	}
 	filter := ""
 	if public {
-		filter = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
-			JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0)`
+		filter = notHidden
 	}
 	var one int
 	err := ix.db.QueryRowContext(ctx, `SELECT 1 FROM children_fts WHERE children_fts MATCH ?`+filter+` LIMIT 1`, query).Scan(&one)

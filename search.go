@@ -399,10 +399,7 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 			// taken on the rows as they were just read.
 			results = slices.DeleteFunc(results, func(r retrieve.Result) bool { return r.Chunk.Restricted })
 		}
-		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results))}
-		if p.Name() == retrieve.PathEntity {
-			l.Weight = retrieve.EntityWeight
-		}
+		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Weight: FusionWeight(p.Name())}
 		for i, r := range results {
 			l.IDs[i] = r.Chunk.ID
 			// Keep the passage of the path that has one (BM25's paragraph).
@@ -447,6 +444,16 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	}
 	opts.Trace.add(stageFuse(len(lists)), t0)
 	return hits, nil
+}
+
+// FusionWeight is what a path's reciprocal ranks are multiplied by in
+// fusion: 1, except the entity path's (retrieve.EntityWeight), which
+// reorders what the other paths found rather than adding candidates.
+func FusionWeight(path string) float64 {
+	if path == retrieve.PathEntity {
+		return retrieve.EntityWeight
+	}
+	return 1
 }
 
 func stageFuse(lists int) string {

@@ -321,7 +321,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			}{q, hits, an})
 		}
 		printHits(stdout, q, hits, *explain)
-		printAnalysis(stdout, an)
+		printAnalysis(stdout, an, *explain)
 		return nil
 	}
 	if len(words) > 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -380,5 +381,31 @@ func TestCLICompendium(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, "", "compendium", "--db", db, "frob"); code != 2 {
 		t.Fatalf("unknown verb: exit %d", code)
+	}
+}
+
+// --explain says what was understood of the question and weighs each
+// path's rank as fusion does (the entity path at its own weight).
+func TestCLIExplainAnalysis(t *testing.T) {
+	t.Setenv("ORACULO_EMBEDDER", "")
+	db := filepath.Join(t.TempDir(), "o.db")
+	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", filepath.Join("..", "..", "examples", "campaign")); code != 0 {
+		t.Fatalf("ingest: exit %d %s", code, errOut)
+	}
+	out, _, code := runCLI(t, "", "search", "--db", db, "--ui-lang", "en", "--explain", "--k", "3", "¿Qué papel ha jugado Rhosyn Calatrava en la sesión 3?")
+	if code != 0 || !strings.Contains(out, "Understood: an arc (") || !strings.Contains(out, "entities: Rhosyn Calatrava · filters: sessions 3") {
+		t.Fatalf("arc with a session:\n%s", out)
+	}
+	out, _, code = runCLI(t, "", "search", "--db", db, "--ui-lang", "es", "--explain", "--k", "8", "¿Qué sabemos de Rhosyn Calatrava?")
+	if code != 0 || !strings.Contains(out, "Entendido: una consulta puntual · entidades: Rhosyn Calatrava · filtros: ninguno") {
+		t.Fatalf("lookup, Spanish:\n%s", out)
+	}
+	w := strconv.FormatFloat(oraculo.FusionWeight("entity"), 'g', -1, 64)
+	if !regexp.MustCompile(`entity #\d+: ` + regexp.QuoteMeta(w) + `/\(60\+\d+\)`).MatchString(out) {
+		t.Fatalf("the entity path's weight is not in the explanation:\n%s", out)
+	}
+	out, _, _ = runCLI(t, "", "search", "--db", db, "--ui-lang", "en", "--k", "3", "¿Qué sabemos de Rhosyn Calatrava?")
+	if strings.Contains(out, "Understood:") {
+		t.Fatalf("the analysis is printed without --explain:\n%s", out)
 	}
 }

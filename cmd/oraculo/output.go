@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/fuse"
+	"github.com/oraculo/oraculo/index"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -162,9 +164,10 @@ func explainFusion(h oraculo.Hit) string {
 	parts := make([]string, len(names))
 	total := 0.0
 	for i, n := range names {
-		c := 1 / float64(fuse.DefaultK+h.Paths[n])
+		w := oraculo.FusionWeight(n)
+		c := w / float64(fuse.DefaultK+h.Paths[n])
 		total += c
-		parts[i] = fmt.Sprintf("%s #%d: 1/(%d+%d) = %.4f", n, h.Paths[n], fuse.DefaultK, h.Paths[n], c)
+		parts[i] = fmt.Sprintf("%s #%d: %s/(%d+%d) = %.4f", n, h.Paths[n], strconv.FormatFloat(w, 'g', -1, 64), fuse.DefaultK, h.Paths[n], c)
 	}
 	return msg("explain-rrf", strings.Join(parts, " + "), total)
 }
@@ -249,8 +252,12 @@ func printStats(w io.Writer, s oraculo.Stats) {
 }
 
 // printAnalysis says which sessions a search was restricted to because
-// the question named them, or that nothing in them matched.
-func printAnalysis(w io.Writer, an oraculo.QueryAnalysis) {
+// the question named them, or that nothing in them matched; with explain,
+// everything that was understood of the question.
+func printAnalysis(w io.Writer, an oraculo.QueryAnalysis, explain bool) {
+	if explain {
+		fmt.Fprintln(w, msg("explain-analysis", explainKind(an.Kind), listOrNone(an.Entities), explainFilter(an.Filters)))
+	}
 	switch {
 	case an.Unfiltered:
 		fmt.Fprintln(w, msg("search-unfiltered", an.Said))
@@ -261,4 +268,41 @@ func printAnalysis(w io.Writer, an oraculo.QueryAnalysis) {
 		}
 		fmt.Fprintln(w, msg("search-sessions", strings.Join(s, ", "), an.Said))
 	}
+}
+
+func explainKind(kind string) string {
+	if kind == "arc" {
+		return msg("kind-arc")
+	}
+	return msg("kind-lookup")
+}
+
+func listOrNone(items []string) string {
+	if len(items) == 0 {
+		return msg("none")
+	}
+	return strings.Join(items, ", ")
+}
+
+// explainFilter spells out a filter: "sessions 3, 4 · folders NPCs", or
+// "none".
+func explainFilter(f index.Filter) string {
+	var parts []string
+	if len(f.Sessions) > 0 {
+		s := make([]string, len(f.Sessions))
+		for i, n := range f.Sessions {
+			s[i] = strconv.Itoa(n)
+		}
+		parts = append(parts, msg("filter-sessions", strings.Join(s, ", ")))
+	}
+	if len(f.Folders) > 0 {
+		parts = append(parts, msg("filter-folders", strings.Join(f.Folders, ", ")))
+	}
+	if len(f.Tags) > 0 {
+		parts = append(parts, msg("filter-tags", strings.Join(f.Tags, ", ")))
+	}
+	if len(parts) == 0 {
+		return msg("none")
+	}
+	return strings.Join(parts, " · ")
 }

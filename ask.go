@@ -153,9 +153,11 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if question == "" {
 		return nil, errors.New("empty question")
 	}
-	if err := e.refresh(ctx); err != nil {
+	vw, err := e.snapshot(ctx)
+	if err != nil {
 		return nil, err
 	}
+	terms := vw.analyzer.Terms
 	a := &Answer{Question: question, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Evidence: []Evidence{}}
 	qlang := analysis.QuestionLang(question) // the prompts' language
 	a.Lang = opts.Lang
@@ -262,11 +264,11 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if a.Mode == "extractive" {
 		ok := false
 		if len(ctxt.Full) > 0 {
-			text, ok = answer.Extractive(question, ctxt, e.analyzer.Terms, a.Lang)
+			text, ok = answer.Extractive(question, ctxt, terms, a.Lang)
 		}
 		if !ok {
 			text = ""
-			names, words, total, err := e.unknownWords(ctx, question, a.Lang)
+			names, words, total, err := e.unknownWords(ctx, terms, question, a.Lang)
 			if err != nil {
 				return nil, err
 			}
@@ -276,7 +278,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 			case 2*len(words) > total:
 				unmentioned = words
 			case len(ctxt.Full) > 0:
-				text, closest = answer.ClosestAnswer(question, ctxt, e.analyzer.Terms, a.Lang)
+				text, closest = answer.ClosestAnswer(question, ctxt, terms, a.Lang)
 				if closest && len(words) > 0 {
 					text = answer.Unmentioned(a.Lang, words) + " " + text
 				}
@@ -310,7 +312,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	}
 	if strings.TrimSpace(text) == "" || (answer.SaysNotInNotes(text) && valid == 0) {
 		a.Abstained, a.Grounding = true, answer.GroundingNone
-		a.Answer = answer.AbstentionWith(a.Lang, ctxt, answer.Closest(question, ctxt, e.analyzer.Terms, a.Lang))
+		a.Answer = answer.AbstentionWith(a.Lang, ctxt, answer.Closest(question, ctxt, terms, a.Lang))
 		if len(unmentioned) > 0 {
 			a.Answer = answer.Unmentioned(a.Lang, unmentioned) + " " + a.Answer
 		}
@@ -330,8 +332,8 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 
 // unknownWords returns the question's words that no note the asker may see
 // uses (see answer.Unknown).
-func (e *Engine) unknownWords(ctx context.Context, question, lang string) (names, words []string, total int, err error) {
-	names, words, total = answer.Unknown(question, lang, e.analyzer.Terms, func(t string) bool {
+func (e *Engine) unknownWords(ctx context.Context, terms func(string) []string, question, lang string) (names, words []string, total int, err error) {
+	names, words, total = answer.Unknown(question, lang, terms, func(t string) bool {
 		used, lookupErr := e.idx.TermUsed(ctx, t, isPlayer(ctx))
 		if lookupErr != nil {
 			err = lookupErr
@@ -432,5 +434,5 @@ func (e *Engine) namesSomeone(ctx context.Context) (func(string) bool, error) {
 // annotationPrompt is the version key of annotations: the prompt's
 // version and the notes' language.
 func (e *Engine) annotationPrompt() string {
-	return answer.AnnotationPromptVersion + "-" + e.analyzer.Lang()
+	return answer.AnnotationPromptVersion + "-" + e.Settings().Lang
 }

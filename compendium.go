@@ -133,9 +133,7 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 	if err := e.idx.SetMeta(ctx, "compendium_sig", sig); err != nil {
 		return err
 	}
-	e.mu.Lock()
-	e.entities = nil
-	e.mu.Unlock()
+	e.invalidate()
 	return nil
 }
 
@@ -215,14 +213,19 @@ func stringsOf(v any) []string {
 // entityIndex loads (once per scope and generation) the compendium the
 // caller may see and its matcher.
 func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
-	scope, public := index.ScopeDM, false
-	if isPlayer(ctx) {
-		scope, public = index.ScopePlayer, true
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if st := e.entities[scope]; st != nil {
-		return st, nil
+	return e.entitiesOf(ctx, v)
+}
+
+// loadEntities loads a compendium (the players' when public) and builds
+// its matcher.
+func (e *Engine) loadEntities(ctx context.Context, public bool) (*entityState, error) {
+	scope := index.ScopeDM
+	if public {
+		scope = index.ScopePlayer
 	}
 	recs, err := e.idx.Entities(ctx, scope)
 	if err != nil {
@@ -236,12 +239,7 @@ func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.entities == nil {
-		e.entities = map[string]*entityState{}
-	}
-	st := &entityState{entities: recs, matcher: compendium.NewMatcher(ents), units: units}
-	e.entities[scope] = st
-	return st, nil
+	return &entityState{entities: recs, matcher: compendium.NewMatcher(ents), units: units}, nil
 }
 
 // CompendiumEntry is one entity as `oraculo compendium` shows it.

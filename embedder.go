@@ -114,15 +114,15 @@ func (e *Engine) SetEmbedder(ctx context.Context, cfg EmbedderConfig) error {
 	if err != nil {
 		return err
 	}
+	e.mu.Lock()
 	if h, ok := em.(*embed.Hashing); ok && cfg.Model != "v1" {
 		// The hashing embedder reads the notes through their analyzer
 		// (v2); model "v1" keeps the plain-words variant.
 		em = embed.NewHashingTerms(h.Dims(), e.analyzer.Version(), e.analyzer.Terms)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.embedCfg, e.embedder = cfg, em
-	e.dense = nil
+	e.mu.Unlock()
+	e.invalidate()
 	return nil
 }
 
@@ -195,47 +195,41 @@ func (st *denseState) current(h *vector.HNSW) bool {
 	return true
 }
 
-// denseIndex loads (once) the vectors of the current embedder. Below the
-// ANN threshold it scans them exactly; at or above it, it uses the graph
-// that ingest built and stored, and scans exactly (with a warning) when
-// that graph is missing or out of date. It returns nil when there is no
-// embedder or no vector for it.
+// denseIndex returns the dense path's state for the current view: the
+// vectors of its embedder, loaded once (nil when there is no embedder or
+// no vector for it).
 func (e *Engine) denseIndex(ctx context.Context) (*denseState, error) {
-	return e.loadDense(ctx, true)
-}
-
-// loadDense is denseIndex; warn says whether to warn about a stale graph
-// (not while ingest is about to rebuild it).
-func (e *Engine) loadDense(ctx context.Context, warn bool) (*denseState, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.embedder == nil {
-		return nil, nil
-	}
-	if e.dense != nil && e.dense.model == e.embedder.ID() {
-		if e.dense.search == nil {
-			return nil, nil // known: no vector for this model
-		}
-		return e.dense, nil
-	}
-	vs, missing, err := e.idx.LoadVectors(ctx, e.embedder.ID())
+	v, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(vs.IDs) == 0 {
-		// Remember the absence too, so searches do not ask again.
-		e.dense = &denseState{model: e.embedder.ID()}
-		return nil, nil
+	return e.denseOf(ctx, v)
+}
+
+// loadDense loads the vectors of em (nil when em is nil or has none).
+// Below the ANN threshold they are scanned exactly; at or above it, the
+// graph that ingest built and stored is searched, or, when it is missing
+// or out of date, the vectors are scanned exactly and a warning says so.
+// Warnings are returned, not given: the caller gives them outside its
+// locks (or drops them, as ingest does before it rebuilds the graph).
+func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState, []string, error) {
+	if em == nil {
+		return nil, nil, nil
+	}
+	vs, missing, err := e.idx.LoadVectors(ctx, em.ID())
+	if err != nil || len(vs.IDs) == 0 {
+		return nil, nil, err
 	}
 	ex, err := vector.NewExactFromMatrix(vs.Dims, vs.IDs, vs.Data)
 	if err != nil {
-		return nil, fmt.Errorf("loading vectors of %q: %w", vs.Model, err)
+		return nil, nil, fmt.Errorf("loading vectors of %q: %w", vs.Model, err)
 	}
 	st := &denseState{model: vs.Model, vectors: vs, exact: ex, search: ex, missing: missing}
+	var warnings []string
 	if len(vs.IDs) >= e.annThreshold() {
 		blob, err := e.idx.LoadGraph(ctx, vs.Model)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var h *vector.HNSW
 		if blob != nil {
@@ -243,15 +237,14 @@ func (e *Engine) loadDense(ctx context.Context, warn bool) (*denseState, error) 
 		}
 		if blob != nil && err == nil && st.current(h) {
 			st.search = h
-		} else if warn {
-			e.warn("the vector graph of %q is missing or out of date: searching exactly until the next oraculo ingest rebuilds it", vs.Model)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("the vector graph of %q is missing or out of date: searching exactly until the next oraculo ingest rebuilds it", vs.Model))
 		}
 	}
-	if missing > 0 && warn {
-		e.warn("%d chunks have no vector for %q yet: run oraculo ingest to embed them", missing, vs.Model)
+	if missing > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d chunks have no vector for %q yet: run oraculo ingest to embed them", missing, vs.Model))
 	}
-	e.dense = st
-	return st, nil
+	return st, warnings, nil
 }
 
 // annThreshold is the number of vectors from which search uses the graph.
@@ -265,10 +258,8 @@ func (e *Engine) annThreshold() int {
 // buildGraph stores a fresh vector graph when the index is large enough
 // for search to use one, and drops a stored graph when it is not.
 func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int)) error {
-	e.mu.Lock()
-	e.dense = nil
-	model := e.embedder.ID()
-	e.mu.Unlock()
+	em := e.Embedder()
+	model := em.ID()
 	// Below the threshold a count decides: no need to load the vectors.
 	rows, err := e.idx.VectorRows(ctx, model)
 	if err != nil {
@@ -277,7 +268,8 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	if rows < e.annThreshold() {
 		return e.idx.DeleteGraph(ctx, model)
 	}
-	st, err := e.loadDense(ctx, false)
+	// The view's state is not used: its graph may be the one replaced.
+	st, _, err := e.loadDense(ctx, em)
 	if err != nil || st == nil {
 		return err
 	}
@@ -301,9 +293,7 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	if progress != nil {
 		progress(len(st.vectors.IDs), len(st.vectors.IDs))
 	}
-	e.mu.Lock()
-	st.search = h
-	e.mu.Unlock()
+	e.invalidate()
 	return nil
 }
 

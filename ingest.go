@@ -153,7 +153,12 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if err != nil {
 		return nil, err
 	}
-	s := e.settings
+	// The settings stored now (another process may have changed them),
+	// then those the options change.
+	s, _, err := e.readSettings(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Lang != "" {
 		s.Lang = opts.Lang
 	}
@@ -167,12 +172,9 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 		// A new cap without an overlap: keep the seed's ratio (120 of 1200).
 		s.OverlapWords = opts.MaxWords / 10
 	}
-	// Unchanged settings are not applied again: a serving engine's
-	// searches read them while this runs.
-	if s != e.settings {
-		if err := e.apply(s); err != nil {
-			return nil, fmt.Errorf("ingest: %w", err)
-		}
+	// Searches read their own view's settings, never these.
+	if err := e.apply(s); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	if err := e.saveSettings(ctx); err != nil {
 		return nil, err
@@ -203,9 +205,8 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 			return rep, err
 		}
 	}
-	e.mu.Lock()
-	e.restricted, e.sessions = nil, nil
-	e.mu.Unlock()
+	// The notes' visibility and sessions changed: searches load them again.
+	e.invalidate()
 	if err := e.buildCompendium(ctx, roots, rep); err != nil {
 		return rep, err
 	}

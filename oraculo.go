@@ -17,11 +17,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chat"
-	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/rerank"
@@ -58,25 +58,23 @@ type Settings struct {
 // Its methods are safe for concurrent use, except that one ingest at a time
 // should run.
 type Engine struct {
-	idx      *index.Index
+	idx *index.Index
+
+	// view is what searches read (see [view]); viewMu orders the
+	// publication of a new one.
+	view   atomic.Pointer[view]
+	viewMu sync.Mutex
+
+	mu sync.Mutex // guards the fields below
+	// settings and analyzer are those the next ingest writes with; a
+	// search reads its view's.
 	settings Settings
 	analyzer *analysis.Analyzer
-
-	mu       sync.Mutex // guards the dense path's state below
 	embedCfg EmbedderConfig
 	embedder embed.Embedder
-	dense    *denseState
-	entities map[string]*entityState // by compendium scope
-	// restricted caches the ids of DM-only chunks (nil: not loaded).
-	restricted map[int64]bool
-	// sessions caches the session numbers, by whether only players' notes
-	// count (nil: not loaded).
-	sessions map[bool][]int
-	// generation is the index's generation the caches above belong to.
-	generation string
-	chatCfg    ChatConfig
-	chat       chat.Model
-	reranker   rerank.Reranker
+	chatCfg  ChatConfig
+	chat     chat.Model
+	reranker rerank.Reranker
 	// Warn, when set, receives warnings that do not stop an operation
 	// (an unreachable embedding server during a search, say).
 	Warn func(string)
@@ -138,49 +136,35 @@ func (e *Engine) Close() error { return e.idx.Close() }
 func (e *Engine) Index() *index.Index { return e.idx }
 
 // Settings returns the corpus settings in force.
-func (e *Engine) Settings() Settings { return e.settings }
+func (e *Engine) Settings() Settings {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.settings
+}
 
 // DBPath returns the index file's path.
 func (e *Engine) DBPath() string { return e.idx.Path() }
 
+// loadSettings makes the settings stored in the index those of the next
+// ingest.
 func (e *Engine) loadSettings(ctx context.Context) error {
-	s := Settings{Lang: DefaultLang, MaxWords: chunk.DefaultMaxWords, OverlapWords: chunk.DefaultOverlapWords}
-	if v, err := e.idx.Meta(ctx, "lang"); err != nil {
+	s, _, err := e.readSettings(ctx)
+	if err != nil {
 		return err
-	} else if v != "" {
-		s.Lang = v
-	}
-	for key, dst := range map[string]*int{"max_words": &s.MaxWords, "overlap_words": &s.OverlapWords} {
-		v, err := e.idx.Meta(ctx, key)
-		if err != nil {
-			return err
-		}
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("index setting %q is %q, not a number", key, v)
-		}
-		*dst = n
 	}
 	return e.apply(s)
 }
 
-// apply validates settings and makes them current (in memory).
+// apply validates settings and makes them those of the next ingest
+// (searches read theirs from the index, through their view).
 func (e *Engine) apply(s Settings) error {
-	if s.MaxWords < 1 {
-		return fmt.Errorf("max words must be at least 1, got %d", s.MaxWords)
-	}
-	if s.OverlapWords < 0 || s.OverlapWords >= s.MaxWords {
-		return fmt.Errorf("overlap words must be between 0 and max words - 1 (%d), got %d", s.MaxWords-1, s.OverlapWords)
-	}
-	a, err := analysis.New(s.Lang)
+	s, a, err := checkSettings(s)
 	if err != nil {
 		return err
 	}
-	s.Lang = a.Lang()
+	e.mu.Lock()
 	e.settings, e.analyzer = s, a
+	e.mu.Unlock()
 	return nil
 }
 
@@ -214,30 +198,14 @@ func absRoot(dir string) (string, error) {
 	return filepath.Clean(abs), nil
 }
 
-// bumpGeneration records that the index changed (an ingest finished).
+// bumpGeneration records that the index changed (an ingest finished, or
+// notes were decided again): every engine serving it, in this process or
+// another, publishes a new view before its next search.
 func (e *Engine) bumpGeneration(ctx context.Context) error {
 	gen := strconv.FormatInt(time.Now().UnixNano(), 36)
 	if err := e.idx.SetMeta(ctx, "generation", gen); err != nil {
 		return err
 	}
-	e.mu.Lock()
-	e.generation = gen
-	e.mu.Unlock()
-	return nil
-}
-
-// refresh drops the cached vectors, compendium and DM-only set when
-// another process (an ingest run while this one serves) changed the index.
-func (e *Engine) refresh(ctx context.Context) error {
-	gen, err := e.idx.Meta(ctx, "generation")
-	if err != nil {
-		return err
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if gen != e.generation {
-		e.generation = gen
-		e.dense, e.entities, e.restricted, e.sessions = nil, nil, nil, nil
-	}
+	e.invalidate()
 	return nil
 }

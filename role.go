@@ -100,19 +100,14 @@ func normalizeFolders(fs []string) []string {
 	return out
 }
 
-// restrictedChunks returns (once per ingest) the ids of DM-only chunks.
+// restrictedChunks returns the ids of DM-only chunks (loaded once per
+// view).
 func (e *Engine) restrictedChunks(ctx context.Context) (map[int64]bool, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.restricted != nil {
-		return e.restricted, nil
-	}
-	r, err := e.idx.RestrictedChunks(ctx)
+	v, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.restricted = r
-	return r, nil
+	return e.restrictedOf(ctx, v)
 }
 
 // secretFolders resolves the DM-only folders of an ingest: the options',
@@ -164,9 +159,11 @@ func (e *Engine) settleVisibility(ctx context.Context, folders []string) (visibi
 		return rules, err
 	}
 	if changed > 0 {
-		e.mu.Lock()
-		e.restricted = nil
-		e.mu.Unlock()
+		// Engines serving this index, here or in another process, load
+		// the new decisions before their next search.
+		if err := e.bumpGeneration(ctx); err != nil {
+			return rules, err
+		}
 	}
 	return rules, nil
 }

@@ -107,32 +107,32 @@ func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
 // anything (BM25 in its query, dense and entity by the set of chunks f
 // lets through).
 func (e *Engine) paths(ctx context.Context, f index.Filter) ([]retrieve.Path, error) {
-	if err := e.refresh(ctx); err != nil {
+	v, err := e.snapshot(ctx)
+	if err != nil {
 		return nil, err
 	}
 	player := isPlayer(ctx)
 	var allow map[int64]bool
 	if !f.IsZero() {
-		var err error
 		if allow, err = e.idx.FilterChunks(ctx, f); err != nil {
 			return nil, err
 		}
 	}
-	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: e.analyzer, Options: index.BM25Options{Public: player, Filter: f}}}
-	st, err := e.denseIndex(ctx)
+	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Options: index.BM25Options{Public: player, Filter: f}}}
+	st, err := e.denseOf(ctx, v)
 	if err != nil {
 		return nil, err
 	}
 	if st != nil {
-		d := retrieve.Dense{Embedder: e.Embedder(), Searcher: st.search, Index: e.idx, Public: player, Allow: allow}
+		d := retrieve.Dense{Embedder: v.embedder, Searcher: st.search, Index: e.idx, Public: player, Allow: allow}
 		if player {
-			if d.Exclude, err = e.restrictedChunks(ctx); err != nil {
+			if d.Exclude, err = e.restrictedOf(ctx, v); err != nil {
 				return nil, err
 			}
 		}
 		paths = append(paths, d)
 	}
-	ents, err := e.entityIndex(ctx)
+	ents, err := e.entitiesOf(ctx, v)
 	if err != nil {
 		return nil, err
 	}
@@ -314,27 +314,11 @@ func (e *Engine) analyse(ctx context.Context, question string, opts SearchOption
 // knownSessions returns the session numbers the caller may see, loaded
 // once per index generation (a query over every chunk: 10 ms at 10k).
 func (e *Engine) knownSessions(ctx context.Context) ([]int, error) {
-	if err := e.refresh(ctx); err != nil {
-		return nil, err
-	}
-	public := isPlayer(ctx)
-	e.mu.Lock()
-	known, ok := e.sessions[public]
-	e.mu.Unlock()
-	if ok {
-		return known, nil
-	}
-	known, err := e.idx.Sessions(ctx, public)
+	v, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	if e.sessions == nil {
-		e.sessions = map[bool][]int{}
-	}
-	e.sessions[public] = known
-	e.mu.Unlock()
-	return known, nil
+	return e.sessionsOf(ctx, v)
 }
 
 // spread reorders the hits of an arc question (someone's role or history
@@ -415,7 +399,7 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 		limit, cut = fuse.MaxCandidates, min(k, fuse.MaxCandidates)
 	}
 	fused := fuse.RRF(lists, fuse.DefaultK, limit)
-	narrative := !opts.NoPrior && analysis.FirstPersonPlural(e.analyzer.Lang(), question)
+	narrative := !opts.NoPrior && analysis.FirstPersonPlural(e.Settings().Lang, question)
 	hits := make([]Hit, len(fused))
 	for i, c := range fused {
 		r := byID[c.ID]
@@ -609,5 +593,5 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	} else if stale {
 		dm.PlayersCompendium = "withheld"
 	}
-	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.settings, Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm}, nil
+	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.Settings(), Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm}, nil
 }

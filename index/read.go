@@ -51,6 +51,15 @@ func jsonUnmarshalStrings(s string, dst *[]string) error {
 }
 
 func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]StoredChunk, error) {
+	return chunksByID(ctx, ix.db, ids)
+}
+
+// queryer is a database or a transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func chunksByID(ctx context.Context, db queryer, ids []int64) (map[int64]StoredChunk, error) {
 	out := make(map[int64]StoredChunk, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -59,7 +68,7 @@ func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]StoredC
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
+	rows, err := db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
 		WHERE k.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading chunks: %w", err)

@@ -116,10 +116,18 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	case sibling < 0:
 		sibling = 0
 	}
+	// One read transaction: the paragraphs found and their chunks come
+	// from the same state of the index, whatever an ingest writes meanwhile
+	// (a paragraph's chunk read apart could be gone, replaced by a new one).
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("searching %q: %w", query, err)
+	}
+	defer tx.Rollback()
 	var order []int64
 	best := map[int64]bestChild{}
 	for limit := BM25Pool; ; limit *= 4 {
-		tier, scored, rows, err := ix.bestParents(ctx, query, hw, sibling, limit, opts.Public, opts.Filter)
+		tier, scored, rows, err := bestParents(ctx, tx, query, hw, sibling, limit, opts.Public, opts.Filter)
 		if err != nil {
 			return nil, err
 		}
@@ -136,13 +144,16 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	if len(order) > n {
 		order = order[:n]
 	}
-	chunks, err := ix.Chunks(ctx, order)
+	chunks, err := chunksByID(ctx, tx, order)
 	if err != nil {
 		return nil, err
 	}
 	matches := make([]Match, 0, len(order))
-	for i, id := range order {
-		c := chunks[i]
+	for _, id := range order {
+		c, ok := chunks[id]
+		if !ok {
+			return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
+		}
 		b := best[id]
 		m := Match{Chunk: c, Score: b.score, Child: b.child}
 		if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
@@ -179,7 +190,7 @@ const notHidden = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k 
 // bestParents returns the parent ids of the best limit paragraphs in rank
 // order, each parent's best child, and how many paragraph rows the query
 // returned.
-func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling float64, limit int, public bool, f Filter) ([]int64, map[int64]bestChild, int, error) {
+func bestParents(ctx context.Context, db queryer, query string, hw, sibling float64, limit int, public bool, f Filter) ([]int64, map[int64]bestChild, int, error) {
 	filter := ""
 	var args []any
 	if public {
@@ -191,7 +202,7 @@ func (ix *Index) bestParents(ctx context.Context, query string, hw, sibling floa
 			JOIN documents d ON d.id = k.doc_id WHERE ` + cond + `)`
 		args = fargs
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
+	rows, err := db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
 		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
 		      FROM children_fts WHERE children_fts MATCH ?`+filter+` ORDER BY score LIMIT ?) m
 		LEFT JOIN children c ON c.id = m.id

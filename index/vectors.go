@@ -161,6 +161,23 @@ func (ix *Index) Chunks(ctx context.Context, ids []int64) ([]StoredChunk, error)
 	return out, nil
 }
 
+// ChunksFound returns the chunks of ids that exist, in the order of ids:
+// for ids taken from an earlier read (a loaded vector matrix, a compendium)
+// that an ingest may have replaced since.
+func (ix *Index) ChunksFound(ctx context.Context, ids []int64) ([]StoredChunk, error) {
+	byID, err := ix.chunksByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StoredChunk, 0, len(ids))
+	for _, id := range ids {
+		if c, ok := byID[id]; ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 // PruneEmbeddings deletes vectors that no chunk uses any more, of any model,
 // and returns how many went.
 func (ix *Index) PruneEmbeddings(ctx context.Context) (int64, error) {

@@ -145,14 +145,20 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	for i, s := range list {
 		order[i] = s.id
 	}
-	stored, err := p.Index.Chunks(ctx, order)
+	// The compendium's mentions may name a chunk an ingest has replaced
+	// since they were read: it is gone, and left out.
+	stored, err := p.Index.ChunksFound(ctx, order)
 	if err != nil {
 		return nil, fmt.Errorf("entity path: %w", err)
 	}
-	out := make([]Result, 0, len(list))
-	for i, s := range list {
-		if !(p.Public && stored[i].Restricted) {
-			out = append(out, Result{Chunk: stored[i], Score: s.score})
+	score := make(map[int64]float64, len(list))
+	for _, s := range list {
+		score[s.id] = s.score
+	}
+	out := make([]Result, 0, len(stored))
+	for _, c := range stored {
+		if !(p.Public && c.Restricted) {
+			out = append(out, Result{Chunk: c, Score: score[c.ID]})
 		}
 	}
 	return out, nil

@@ -141,14 +141,20 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	for i, h := range hits {
 		ids[i] = h.ID
 	}
-	chunks, err := p.Index.Chunks(ctx, ids)
+	// The vectors were loaded earlier: a chunk an ingest has replaced
+	// since is gone, and left out.
+	chunks, err := p.Index.ChunksFound(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("dense path: %w", err)
 	}
-	out := make([]Result, 0, len(hits))
-	for i, h := range hits {
-		if !(p.Public && chunks[i].Restricted) {
-			out = append(out, Result{Chunk: chunks[i], Score: float64(h.Score)})
+	score := make(map[int64]float32, len(hits))
+	for _, h := range hits {
+		score[h.ID] = h.Score
+	}
+	out := make([]Result, 0, len(chunks))
+	for _, c := range chunks {
+		if !(p.Public && c.Restricted) {
+			out = append(out, Result{Chunk: c, Score: float64(score[c.ID])})
 		}
 	}
 	return out, nil

@@ -1,0 +1,181 @@
+package oraculo
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/embed"
+)
+
+// view is what searches read of one index generation: the corpus settings
+// and analyser, the embedder in use, and the state loaded from the index
+// (vectors, compendiums, DM-only chunks, session numbers). A view is
+// published through an atomic pointer and never changes once published:
+// each loaded part is built once, outside any engine-wide lock, by the
+// first search that needs it, while searches needing other parts go on.
+// A new generation (an ingest here or in another process), a new embedder
+// or new visibility decisions publish a fresh view; searches that hold the
+// old one finish with it.
+type view struct {
+	generation string
+	settings   Settings
+	analyzer   *analysis.Analyzer
+	embedder   embed.Embedder
+
+	dense      lazy[*denseState]
+	entities   [2]lazy[*entityState] // the DM's compendium, the players'
+	restricted lazy[map[int64]bool]
+	sessions   [2]lazy[[]int] // every session, the players' only
+}
+
+// lazy is a value built once, on first use. A build that fails is not
+// remembered: the next use tries again. Callers of the same value wait for
+// one build; nothing else does.
+type lazy[T any] struct {
+	mu   sync.Mutex
+	done bool
+	v    T
+}
+
+// get returns the value, building it first if needed; built reports
+// whether this call built it.
+func (l *lazy[T]) get(build func() (T, error)) (v T, built bool, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return l.v, false, nil
+	}
+	if v, err = build(); err != nil {
+		return v, false, err
+	}
+	l.v, l.done = v, true
+	return v, true, nil
+}
+
+// scopeIndex is 1 for a player's view of the index, else 0.
+func scopeIndex(player bool) int {
+	if player {
+		return 1
+	}
+	return 0
+}
+
+// snapshot returns the view of the index's current generation, publishing
+// a new one when the generation changed since the last (another process's
+// ingest included) or the last was dropped.
+func (e *Engine) snapshot(ctx context.Context) (*view, error) {
+	gen, err := e.idx.Meta(ctx, "generation")
+	if err != nil {
+		return nil, err
+	}
+	if v := e.view.Load(); v != nil && v.generation == gen {
+		return v, nil
+	}
+	e.viewMu.Lock()
+	defer e.viewMu.Unlock()
+	if v := e.view.Load(); v != nil && v.generation == gen {
+		return v, nil
+	}
+	s, a, err := e.readSettings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{generation: gen, settings: s, analyzer: a, embedder: e.Embedder()}
+	e.view.Store(v)
+	return v, nil
+}
+
+// invalidate drops the published view: the next search builds a new one.
+// Called when what a view holds changed without a new generation (a new
+// embedder, a compendium or visibility decisions written by this engine).
+func (e *Engine) invalidate() {
+	e.view.Store(nil)
+}
+
+// readSettings reads the corpus settings stored in the index (defaults for
+// those never stored) and the analyser they call for.
+func (e *Engine) readSettings(ctx context.Context) (Settings, *analysis.Analyzer, error) {
+	s := Settings{Lang: DefaultLang, MaxWords: chunk.DefaultMaxWords, OverlapWords: chunk.DefaultOverlapWords}
+	if v, err := e.idx.Meta(ctx, "lang"); err != nil {
+		return s, nil, err
+	} else if v != "" {
+		s.Lang = v
+	}
+	for key, dst := range map[string]*int{"max_words": &s.MaxWords, "overlap_words": &s.OverlapWords} {
+		v, err := e.idx.Meta(ctx, key)
+		if err != nil {
+			return s, nil, err
+		}
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return s, nil, fmt.Errorf("index setting %q is %q, not a number", key, v)
+		}
+		*dst = n
+	}
+	return checkSettings(s)
+}
+
+// checkSettings validates settings and makes their analyser.
+func checkSettings(s Settings) (Settings, *analysis.Analyzer, error) {
+	if s.MaxWords < 1 {
+		return s, nil, fmt.Errorf("max words must be at least 1, got %d", s.MaxWords)
+	}
+	if s.OverlapWords < 0 || s.OverlapWords >= s.MaxWords {
+		return s, nil, fmt.Errorf("overlap words must be between 0 and max words - 1 (%d), got %d", s.MaxWords-1, s.OverlapWords)
+	}
+	a, err := analysis.New(s.Lang)
+	if err != nil {
+		return s, nil, err
+	}
+	s.Lang = a.Lang()
+	return s, a, nil
+}
+
+// denseOf returns the view's dense-path state (nil when there is no
+// embedder or no vector for it), loading it on first use; the warnings of
+// the load are given once, after it, outside every lock.
+func (e *Engine) denseOf(ctx context.Context, v *view) (*denseState, error) {
+	var warnings []string
+	st, _, err := v.dense.get(func() (*denseState, error) {
+		st, w, err := e.loadDense(ctx, v.embedder)
+		warnings = w
+		return st, err
+	})
+	for _, w := range warnings {
+		e.warn("%s", w)
+	}
+	return st, err
+}
+
+// entitiesOf returns the compendium the caller may see, with its matcher.
+func (e *Engine) entitiesOf(ctx context.Context, v *view) (*entityState, error) {
+	player := isPlayer(ctx)
+	st, _, err := v.entities[scopeIndex(player)].get(func() (*entityState, error) {
+		return e.loadEntities(ctx, player)
+	})
+	return st, err
+}
+
+// restrictedOf returns the ids of DM-only chunks.
+func (e *Engine) restrictedOf(ctx context.Context, v *view) (map[int64]bool, error) {
+	r, _, err := v.restricted.get(func() (map[int64]bool, error) {
+		return e.idx.RestrictedChunks(ctx)
+	})
+	return r, err
+}
+
+// sessionsOf returns the session numbers the caller may see.
+func (e *Engine) sessionsOf(ctx context.Context, v *view) ([]int, error) {
+	public := isPlayer(ctx)
+	s, _, err := v.sessions[scopeIndex(public)].get(func() ([]int, error) {
+		return e.idx.Sessions(ctx, public)
+	})
+	return s, err
+}

@@ -7,13 +7,6 @@ import (
 	"time"
 )
 
-// AnnotateJob is a chunk text a chat model still has to annotate.
-type AnnotateJob struct {
-	Hash     string
-	Headings []string
-	Text     string
-}
-
 // PendingAnnotations lists, once per distinct text, the chunks that have
 // no annotation yet for model and prompt version, in a stable order.
 func (ix *Index) PendingAnnotations(ctx context.Context, model, prompt string) ([]AnnotateJob, error) {

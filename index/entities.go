@@ -7,25 +7,6 @@ import (
 	"strings"
 )
 
-// EntityRecord is one compendium entry as stored.
-type EntityRecord struct {
-	ID      int64    `json:"-"`
-	Name    string   `json:"name"`
-	Kind    string   `json:"kind"`
-	Aliases []string `json:"aliases"`
-	// Note is the path of the note that describes the entity, "" if none.
-	Note   string `json:"note"`
-	Source string `json:"source"`
-	// Mentions maps chunk ids to how many times the chunk names the entity.
-	Mentions map[int64]int `json:"-"`
-}
-
-// Compendium scopes: every note, or only those players may see.
-const (
-	ScopeDM     = "dm"
-	ScopePlayer = "player"
-)
-
 // ReplaceEntities swaps the compendium of one scope for a new one in one
 // transaction.
 func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []EntityRecord) error {
@@ -104,15 +85,6 @@ func (ix *Index) Entities(ctx context.Context, scope string) ([]EntityRecord, er
 	return out, rows.Err()
 }
 
-// EntityMention is one chunk that names an entity.
-type EntityMention struct {
-	ChunkID   int64
-	Count     int
-	Session   int
-	InSession bool
-	Path      string
-}
-
 // MentionsOf lists the chunks naming each of the entities, with the data
 // the entity path orders by; public leaves out the chunks of notes players
 // may not see (as they are now, whatever they were when the compendium
@@ -150,19 +122,6 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool)
 		out[eid] = append(out[eid], m)
 	}
 	return out, rows.Err()
-}
-
-// NoteSource is a note as the compendium builder needs it: reassembled
-// from its chunks (whitespace between chunks aside, the same text).
-type NoteSource struct {
-	Root, Path, Title string
-	// Restricted notes are DM-only.
-	Restricted bool
-	Metadata   json.RawMessage
-	Text       string
-	// Chunks are the note's chunks: id and text.
-	ChunkIDs   []int64
-	ChunkTexts []string
 }
 
 // NoteSources returns every note with its chunks, in path order.

@@ -6,27 +6,11 @@ import (
 	"strings"
 )
 
-// Filter restricts a search to some chunks before anything is ranked: the
-// chunks of the given sessions, of notes under the given folders, of notes
-// whose front matter carries one of the given tags. Each non-empty field
-// must hold (and); within a field any value may (or). The zero Filter
-// restricts nothing.
-type Filter struct {
-	Sessions []int    `json:"sessions,omitempty"`
-	Folders  []string `json:"folders,omitempty"`
-	Tags     []string `json:"tags,omitempty"`
-}
-
-// IsZero reports whether f restricts nothing.
-func (f Filter) IsZero() bool {
-	return len(f.Sessions) == 0 && len(f.Folders) == 0 && len(f.Tags) == 0
-}
-
-// where returns f as an SQL condition on a chunk k of a document d, with
-// its arguments ("1" for the zero filter). Folders match at the start of a
-// note's path, whatever the case; tags whatever the case, in a front-matter
-// list or a comma-separated string.
-func (f Filter) where() (string, []any) {
+// filterWhere returns f as an SQL condition on a chunk k of a document d,
+// with its arguments ("1" for the zero filter). Folders match at the start
+// of a note's path, whatever the case; tags whatever the case, in a
+// front-matter list or a comma-separated string.
+func filterWhere(f Filter) (string, []any) {
 	var conds []string
 	var args []any
 	if len(f.Sessions) > 0 {
@@ -62,7 +46,7 @@ func (f Filter) where() (string, []any) {
 
 // FilterChunks returns the ids of the chunks f lets through.
 func (ix *Index) FilterChunks(ctx context.Context, f Filter) (map[int64]bool, error) {
-	cond, args := f.where()
+	cond, args := filterWhere(f)
 	rows, err := ix.db.QueryContext(ctx, `SELECT k.id FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE `+cond, args...)
 	if err != nil {
 		return nil, fmt.Errorf("filtering chunks: %w", err)

@@ -1,5 +1,7 @@
 // Package index stores documents, chunks and their children in one SQLite
-// file and answers keyword (BM25) queries over FTS5.
+// file and answers keyword (BM25) queries over FTS5: the embedded
+// implementation of [github.com/oraculo/oraculo/store.Store], whose data
+// types it uses.
 //
 // Text analysis happens before the index: callers hand it analysed terms,
 // already stemmed and folded, so the FTS5 tokenizer only splits on spaces.
@@ -20,10 +22,6 @@ import (
 
 // ErrNewerSchema is returned when the file was written by a newer Oráculo.
 var ErrNewerSchema = errors.New("index schema is newer than this program")
-
-// ErrMissingParent is returned when a matched child points to a chunk that
-// is not in the index: the index is inconsistent and must not be trusted.
-var ErrMissingParent = errors.New("child points to a missing chunk")
 
 // Index is an open SQLite index file.
 type Index struct {

@@ -4,23 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 )
-
-// StoredChunk is a chunk as read back from the index, with its document.
-type StoredChunk struct {
-	ChunkData
-	ID         int64
-	Root       string
-	Path       string
-	DocTitle   string
-	Visibility string
-	// Restricted chunks belong to DM-only notes.
-	Restricted bool
-}
 
 const chunkColumns = `k.id, k.uid, d.root, d.path, d.title, d.visibility, d.restricted, k.ordinal, k.session, k.headings, k.label,
 	k.word_start, k.word_end, k.byte_start, k.byte_end, k.text, k.hash`
@@ -119,16 +106,6 @@ func (ix *Index) ListChunks(ctx context.Context, prefixes []string) ([]StoredChu
 	return out, rows.Err()
 }
 
-// Stats are the index's counts.
-type Stats struct {
-	Documents int   `json:"documents"`
-	Sessions  int   `json:"sessions"`
-	Chunks    int   `json:"chunks"`
-	Children  int   `json:"children"`
-	Bytes     int64 `json:"index_bytes"`
-	Schema    int   `json:"schema_version"`
-}
-
 // Stats counts what the index holds and measures its files on disk.
 func (ix *Index) Stats(ctx context.Context) (Stats, error) {
 	var s Stats
@@ -148,9 +125,6 @@ func (ix *Index) Stats(ctx context.Context) (Stats, error) {
 	}
 	return s, nil
 }
-
-// ErrNoChunk is returned when no chunk has the id asked for.
-var ErrNoChunk = errors.New("no such chunk")
 
 // ChunkByUID returns the chunk with the given public id.
 func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, error) {

@@ -8,24 +8,6 @@ import (
 	"strings"
 )
 
-// BM25Options tune the keyword path.
-type BM25Options struct {
-	// HeadingWeight multiplies matches in the heading path; body matches
-	// weigh 1. Zero means the default.
-	HeadingWeight float64
-	// SiblingWeight adds this share of the scores of a chunk's best other
-	// matching paragraphs (Siblings of them) to its best paragraph's. Zero
-	// means the default; a negative value ranks by the best paragraph
-	// alone.
-	SiblingWeight float64
-	// Public leaves out the paragraphs of restricted (DM-only) notes, in
-	// the query itself: they never reach the ranking.
-	Public bool
-	// Filter keeps only the paragraphs of the chunks it lets through, in
-	// the query itself.
-	Filter Filter
-}
-
 // DefaultSiblingWeight: a chunk where several paragraphs match (a session
 // that tells the event over several paragraphs) gains on one where a
 // single short paragraph does (a note that only names it). Measured with
@@ -47,18 +29,6 @@ const Siblings = 4
 
 // DefaultHeadingWeight is the weight of the heading path against the body.
 const DefaultHeadingWeight = 1.0
-
-// Match is a chunk found by the keyword path.
-type Match struct {
-	Chunk StoredChunk
-	// Score is the BM25 score of the chunk's best paragraph: higher is better,
-	// always positive.
-	Score float64
-	// Child is the ordinal of that best paragraph within the chunk, and
-	// Passage its text.
-	Child   int
-	Passage string
-}
 
 // MatchQuery builds the FTS5 query for analysed terms: any term may match.
 // It returns "" when there is nothing to search for.
@@ -197,7 +167,7 @@ func bestParents(ctx context.Context, db queryer, query string, hw, sibling floa
 		filter = notHidden
 	}
 	if !f.IsZero() {
-		cond, fargs := f.where()
+		cond, fargs := filterWhere(f)
 		filter += ` AND rowid IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
 			JOIN documents d ON d.id = k.doc_id WHERE ` + cond + `)`
 		args = fargs

@@ -11,12 +11,6 @@ import (
 	"github.com/oraculo/oraculo/vector"
 )
 
-// EmbedJob is a text the dense path still has to embed for a model.
-type EmbedJob struct {
-	Hash string
-	Text string
-}
-
 // PendingEmbeddings lists, once per distinct text, the chunks that have no
 // vector for model yet, in a stable order.
 func (ix *Index) PendingEmbeddings(ctx context.Context, model string) ([]EmbedJob, error) {
@@ -80,15 +74,6 @@ func (ix *Index) PutEmbeddings(ctx context.Context, model string, hashes []strin
 		return fmt.Errorf("storing embeddings: %w", err)
 	}
 	return nil
-}
-
-// Vectors are the stored vectors of one model, joined to their chunks.
-type Vectors struct {
-	Model string
-	Dims  int
-	// IDs[i] is the chunk of Data[i*Dims:(i+1)*Dims].
-	IDs  []int64
-	Data []float32
 }
 
 // LoadVectors reads every chunk's vector for model. Chunks without one are

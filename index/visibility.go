@@ -28,21 +28,6 @@ func (ix *Index) PlayersCompendiumStale(ctx context.Context) (bool, error) {
 	return v != "", err
 }
 
-// VisibilityRecord is what a note's visibility is decided from, and the
-// decision in force.
-type VisibilityRecord struct {
-	Root, Path string
-	Link       string
-	Metadata   json.RawMessage
-	FrontRaw   string
-	DMOnly     bool
-	Reason     string
-	Detail     string
-}
-
-// Decider decides one note: DM-only or not, why and what decided.
-type Decider func(VisibilityRecord) (dmOnly bool, reason, detail string)
-
 // Redecide decides every note again, in one transaction that also stores
 // meta (the rules and folders the decisions follow): either every note
 // follows the new rules afterwards, or none does. It returns how many

@@ -8,7 +8,7 @@ import (
 	"sort"
 
 	"github.com/oraculo/oraculo/compendium"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 )
 
 // UbiquityShare is the share of units (sessions, and notes outside
@@ -33,6 +33,13 @@ const UbiquityShare = 0.5
 // and 0.15 lose the sample's multi-session coverage.
 const EntityWeight = 0.25
 
+// EntitySource is what the entity path reads: where entities are
+// mentioned, and the chunks.
+type EntitySource interface {
+	store.MentionReader
+	store.ChunkReader
+}
+
 // Entity is the path that follows the names a question mentions: when it
 // names entities of the compendium (by name or alias), it returns the
 // chunks that mention them, across all sessions.
@@ -45,9 +52,9 @@ const EntityWeight = 0.25
 // less. Ties go to the later session (recency), then to the smaller chunk
 // id.
 type Entity struct {
-	Index    *index.Index
+	Index    EntitySource
 	Matcher  *compendium.Matcher
-	Entities []index.EntityRecord
+	Entities []store.Entity
 	// Units is how many sessions the index holds, plus the notes outside
 	// any session.
 	Units int
@@ -78,7 +85,7 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	if err != nil {
 		return nil, fmt.Errorf("entity path: %w", err)
 	}
-	byID := map[int64]index.EntityRecord{}
+	byID := map[int64]store.Entity{}
 	for _, e := range p.Entities {
 		byID[e.ID] = e
 	}
@@ -92,7 +99,7 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	for _, eid := range ids {
 		ms := mentions[eid]
 		if p.Allow != nil {
-			ms = slices.DeleteFunc(slices.Clone(ms), func(m index.EntityMention) bool { return !p.Allow[m.ChunkID] })
+			ms = slices.DeleteFunc(slices.Clone(ms), func(m store.Mention) bool { return !p.Allow[m.ChunkID] })
 		}
 		units := map[string]bool{}
 		for _, m := range ms {
@@ -110,7 +117,7 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		// where the answer is, and its chunks would push the right ones
 		// out; only its own note, which describes it, is kept.
 		if ubiquitous {
-			ms = slices.DeleteFunc(slices.Clone(ms), func(m index.EntityMention) bool { return own == "" || m.Path != own })
+			ms = slices.DeleteFunc(slices.Clone(ms), func(m store.Mention) bool { return own == "" || m.Path != own })
 		}
 		for _, m := range ms {
 			s, ok := chunks[m.ChunkID]

@@ -1,5 +1,9 @@
 // Package retrieve holds the retrieval paths: each turns a question into a
 // ranked list of chunks on its own. Fusion of the lists happens downstream.
+//
+// The paths read the index through the roles of package store they need
+// (keyword search, chunk reading, mentions), not through a concrete index,
+// so any store implementation, or a fake, can serve them.
 package retrieve
 
 import (
@@ -11,7 +15,7 @@ import (
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/embed"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/vector"
 )
 
@@ -33,7 +37,7 @@ var ErrPathUnavailable = errors.New("retrieval path not available")
 
 // Result is one chunk found by a path.
 type Result struct {
-	Chunk index.StoredChunk
+	Chunk store.Chunk
 	// Score is the path's own score: comparable only within the path.
 	Score float64
 	// Passage is the part of the chunk that made the path pick it (the best
@@ -64,9 +68,9 @@ const FixedDepth = 80
 // BM25 is the keyword path: paragraphs ranked by BM25 over the analysed
 // text, each parent chunk returned once.
 type BM25 struct {
-	Index    *index.Index
+	Index    store.KeywordSearcher
 	Analyzer *analysis.Analyzer
-	Options  index.BM25Options
+	Options  store.BM25Options
 }
 
 // Name implements [Path].
@@ -94,7 +98,8 @@ const queryTimeout = 15 * time.Second
 type Dense struct {
 	Embedder embed.Embedder
 	Searcher vector.Searcher
-	Index    *index.Index
+	// Index reads back the chunks the vectors point to.
+	Index store.ChunkReader
 	// Exclude, when set, holds chunks the caller may not see: the search
 	// asks for that many more neighbours and drops them before anything
 	// is ranked, so an exact scan still returns n visible chunks.

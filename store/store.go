@@ -1,0 +1,201 @@
+// Package store defines what the engine needs from the place its notes are
+// kept: the index stage of the pipeline, seen from above. The embedded
+// implementation is [github.com/oraculo/oraculo/index] (one SQLite file); a
+// cluster such as Weaviate is meant to fit behind the same interface.
+//
+// The interface is split by role, each small enough to fake in a test:
+// [ChunkReader], [Catalog], [KeywordSearcher], [ChunkFilter],
+// [VectorStore], [EntityStore], [AnnotationStore], [Settings] and
+// [DocumentWriter]. [Store] composes them. A consumer asks for the roles it
+// uses (the retrieval paths take a [KeywordSearcher], a [ChunkReader] or a
+// [MentionReader]), not for the whole store.
+//
+// Contracts every implementation keeps:
+//   - every method that reaches the data takes a context first and wraps
+//     its errors with what was being done;
+//   - chunk ids (int64) are the store's own and stable until the note that
+//     holds the chunk is replaced; UIDs are stable across re-ingestion;
+//   - "public" (and [BM25Options.Public]) leaves out the chunks of notes
+//     players may not see now, in the query itself, before anything is
+//     ranked; a note whose visibility is not decided yet counts as DM-only;
+//   - a [Filter] is applied before anything is ranked, too.
+package store
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNoChunk is returned when no chunk has the id asked for.
+var ErrNoChunk = errors.New("no such chunk")
+
+// ErrMissingParent is returned when a result (a matched paragraph, a chunk
+// id) points to a chunk that is not in the store: the store is
+// inconsistent and must not be trusted.
+var ErrMissingParent = errors.New("child points to a missing chunk")
+
+// ChunkReader reads chunks back.
+type ChunkReader interface {
+	// Chunks returns the chunks with the given ids, in the order given; an
+	// id that names no chunk is an error wrapping [ErrMissingParent].
+	Chunks(ctx context.Context, ids []int64) ([]Chunk, error)
+	// ChunkByUID returns the chunk with the given public id, or an error
+	// wrapping [ErrNoChunk].
+	ChunkByUID(ctx context.Context, uid string) (Chunk, error)
+	// ListChunks returns every chunk in document order; when prefixes are
+	// given, only those of notes whose path equals one of them or lies
+	// under one of them (as a folder).
+	ListChunks(ctx context.Context, prefixes []string) ([]Chunk, error)
+}
+
+// Catalog says what the store holds.
+type Catalog interface {
+	// Stats counts what the store holds.
+	Stats(ctx context.Context) (Stats, error)
+	// Sessions returns the session numbers held, ascending; public counts
+	// only those of notes players may see.
+	Sessions(ctx context.Context, public bool) ([]int, error)
+	// Units counts the sessions plus the notes (or parts of notes)
+	// outside any session; public counts only what players may see.
+	Units(ctx context.Context, public bool) (int, error)
+	// Roots lists the folders notes were ingested from.
+	Roots(ctx context.Context) ([]string, error)
+	// NoteSources returns every note reassembled from its chunks, in path
+	// order, for the compendium builder.
+	NoteSources(ctx context.Context) ([]NoteSource, error)
+	// DMOnlyCounts counts the DM-only notes by reason.
+	DMOnlyCounts(ctx context.Context) (map[string]int, error)
+}
+
+// KeywordSearcher is the keyword (BM25) search over paragraphs.
+type KeywordSearcher interface {
+	// SearchBM25 ranks paragraphs against analysed terms and returns up
+	// to n distinct parent chunks, best first, each once. The order does
+	// not depend on n: the first n of a search are the first n of any
+	// longer one.
+	SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error)
+	// TermUsed reports whether an analysed term occurs in any paragraph
+	// (of a note players may see, when public).
+	TermUsed(ctx context.Context, term string, public bool) (bool, error)
+}
+
+// ChunkFilter tells which chunks a search may see.
+type ChunkFilter interface {
+	// FilterChunks returns the ids of the chunks f lets through.
+	FilterChunks(ctx context.Context, f Filter) (map[int64]bool, error)
+	// RestrictedChunks returns the ids of the chunks of DM-only notes.
+	RestrictedChunks(ctx context.Context) (map[int64]bool, error)
+}
+
+// VectorStore keeps the dense path's vectors, keyed by the hash of what was
+// embedded and the model, and the approximate graph built over them.
+type VectorStore interface {
+	// PendingEmbeddings lists, once per distinct text, the chunks that
+	// have no vector for model yet, in a stable order.
+	PendingEmbeddings(ctx context.Context, model string) ([]EmbedJob, error)
+	// PutEmbeddings stores vectors for model, all or none.
+	PutEmbeddings(ctx context.Context, model string, hashes []string, vecs [][]float32) error
+	// LoadVectors reads every chunk's vector for model; missing says how
+	// many chunks have none.
+	LoadVectors(ctx context.Context, model string) (v *Vectors, missing int, err error)
+	// VectorRows counts the chunks that have a vector for model.
+	VectorRows(ctx context.Context, model string) (int, error)
+	// PruneEmbeddings deletes vectors no chunk uses any more and returns
+	// how many went.
+	PruneEmbeddings(ctx context.Context) (int64, error)
+	// EmbeddingCounts returns how many vectors each model has.
+	EmbeddingCounts(ctx context.Context) (map[string]int, error)
+	// SaveGraph stores the approximate vector graph of model.
+	SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error
+	// LoadGraph returns the stored graph of model, or nil when there is
+	// none.
+	LoadGraph(ctx context.Context, model string) ([]byte, error)
+	// DeleteGraph removes the stored graph of model.
+	DeleteGraph(ctx context.Context, model string) error
+}
+
+// MentionReader follows entities into the chunks that name them.
+type MentionReader interface {
+	// MentionsOf lists the chunks naming each of the entities, by entity
+	// id; public leaves out the chunks of notes players may not see now.
+	MentionsOf(ctx context.Context, entityIDs []int64, public bool) (map[int64][]Mention, error)
+}
+
+// EntityStore keeps the compendium, once per scope ([ScopeDM],
+// [ScopePlayer]), and where each entity is mentioned.
+type EntityStore interface {
+	MentionReader
+	// Entities returns the compendium of a scope, by name, without
+	// mentions; the players' compendium is empty while it is stale.
+	Entities(ctx context.Context, scope string) ([]Entity, error)
+	// EntityCount returns how many entities the compendium of a scope
+	// holds.
+	EntityCount(ctx context.Context, scope string) (int, error)
+	// ReplaceEntities swaps the compendium of a scope for a new one, all
+	// or none; replacing the players' compendium makes it fresh again.
+	ReplaceEntities(ctx context.Context, scope string, ents []Entity) error
+	// PlayersCompendiumStale reports whether the players' compendium must
+	// not be served: a note it was built from has become DM-only since.
+	PlayersCompendiumStale(ctx context.Context) (bool, error)
+}
+
+// AnnotationStore keeps the one-or-two-sentence annotations of chunks,
+// keyed by the hash of what was annotated, the model and the prompt's
+// version.
+type AnnotationStore interface {
+	// PendingAnnotations lists, once per distinct text, the chunks that
+	// have no annotation yet for model and prompt, in a stable order.
+	PendingAnnotations(ctx context.Context, model, prompt string) ([]AnnotateJob, error)
+	// PutAnnotation stores one annotation; an empty text is refused.
+	PutAnnotation(ctx context.Context, model, prompt, hash, text string) error
+	// Annotations returns the annotations of the given chunks, by chunk
+	// id; chunks without one are absent.
+	Annotations(ctx context.Context, model, prompt string, ids []int64) (map[int64]string, error)
+	// PruneAnnotations deletes annotations no chunk uses any more and
+	// returns how many went.
+	PruneAnnotations(ctx context.Context) (int64, error)
+	// AnnotationCounts returns how many annotations each model and prompt
+	// version has, keyed "model prompt".
+	AnnotationCounts(ctx context.Context) (map[string]int, error)
+}
+
+// Settings are the engine's stored settings, by key.
+type Settings interface {
+	// Meta returns a stored setting, or "" when it is unset.
+	Meta(ctx context.Context, key string) (string, error)
+	// SetMeta stores a setting.
+	SetMeta(ctx context.Context, key, value string) error
+}
+
+// DocumentWriter holds the writes ingest does to notes.
+type DocumentWriter interface {
+	// DocumentStates returns the state of every note ingested from root,
+	// by path.
+	DocumentStates(ctx context.Context, root string) (map[string]DocumentState, error)
+	// ReplaceDocument stores a note and its visibility, replacing any
+	// earlier version, all or none: no reader ever sees the note without
+	// its visibility, nor half of it.
+	ReplaceDocument(ctx context.Context, d *DocumentRecord) error
+	// DeleteDocument removes a note and everything derived from it.
+	DeleteDocument(ctx context.Context, root, path string) error
+	// Redecide decides every note's visibility again and stores meta, all
+	// or none, and returns how many notes changed audience.
+	Redecide(ctx context.Context, decide Decider, meta map[string]string) (int, error)
+}
+
+// Store is everything the engine needs from the index stage.
+type Store interface {
+	ChunkReader
+	Catalog
+	KeywordSearcher
+	ChunkFilter
+	VectorStore
+	EntityStore
+	AnnotationStore
+	Settings
+	DocumentWriter
+	// Path says where the store lives: a file, or an address.
+	Path() string
+	// Close releases the store.
+	Close() error
+}

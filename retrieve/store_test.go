@@ -114,6 +114,19 @@ func (s *memStore) Chunks(_ context.Context, ids []int64) ([]store.Chunk, error)
 	return out, nil
 }
 
+func (s *memStore) ChunksFound(_ context.Context, ids []int64) ([]store.Chunk, error) {
+	if s.err != nil {
+		return nil, fmt.Errorf("reading chunks: %w", s.err)
+	}
+	out := make([]store.Chunk, 0, len(ids))
+	for _, id := range ids {
+		if c, ok := s.chunks[id]; ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 func (s *memStore) ChunkByUID(_ context.Context, uid string) (store.Chunk, error) {
 	for _, c := range s.chunks {
 		if c.UID == uid {
@@ -354,5 +367,15 @@ func TestDensePathOnFakeStore(t *testing.T) {
 				t.Errorf("chunks %v hold DM-only chunk %d", ids(res), tc.never)
 			}
 		})
+	}
+	// An ingest replaced chunk 2 after the vectors were loaded: the path
+	// leaves it out and still returns the others, without an error.
+	delete(s.chunks, 2)
+	res, err := retrieve.Dense{Embedder: em, Searcher: ix, Index: s}.Retrieve(ctx, question, 3)
+	if err != nil {
+		t.Fatalf("a chunk replaced since the vectors were loaded: %v", err)
+	}
+	if got := ids(res); slices.Contains(got, 2) || len(got) != 2 || got[0] != 1 {
+		t.Errorf("after chunk 2 was replaced: chunks %v, want [1 3]", got)
 	}
 }

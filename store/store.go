@@ -39,6 +39,10 @@ type ChunkReader interface {
 	// Chunks returns the chunks with the given ids, in the order given; an
 	// id that names no chunk is an error wrapping [ErrMissingParent].
 	Chunks(ctx context.Context, ids []int64) ([]Chunk, error)
+	// ChunksFound returns the chunks of ids that exist, in the order of
+	// ids, leaving out the others: for ids read earlier (a loaded vector
+	// matrix, a compendium) that an ingest may have replaced since.
+	ChunksFound(ctx context.Context, ids []int64) ([]Chunk, error)
 	// ChunkByUID returns the chunk with the given public id, or an error
 	// wrapping [ErrNoChunk].
 	ChunkByUID(ctx context.Context, uid string) (Chunk, error)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
+	"github.com/oraculo/oraculo/eval/report"
 )
 
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -111,7 +112,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{errors.New(msg("eval-needs-golden"))}
 	}
 	if *reportDir != "" {
-		path, err := eval.WriteReportDir(*reportDir, rep, lang)
+		path, err := report.WriteDir(*reportDir, rep, lang)
 		if err != nil {
 			return err
 		}

@@ -306,3 +306,55 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 		t.Fatalf("warnings: %q", warnings)
 	}
 }
+
+// TestSearchVectors: below the graph's threshold search scans every
+// vector, as VectorsExact does; VectorsApprox walks a graph built for it,
+// which finds most of the same neighbours; an unknown mode is an error.
+func TestSearchVectors(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	for i := range 30 {
+		write(t, filepath.Join(notes, "n", "nota"+strings.Repeat("i", i+1)+".md"),
+			"# Nota\n\nLa nota habla de "+strings.Repeat("dragones ", i%5+1)+strings.Repeat("barcos ", i%7+1)+"y del número "+strings.Repeat("x", i+1)+".\n")
+	}
+	eng, _ := openEngine(t)
+	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(mode oraculo.VectorSearch) []string {
+		t.Helper()
+		hits, err := eng.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 10, Paths: []string{"dense"}, Vectors: mode})
+		if err != nil {
+			t.Fatalf("mode %d: %v", mode, err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	auto, exact := ids(oraculo.VectorsAuto), ids(oraculo.VectorsExact)
+	if len(auto) != 10 || strings.Join(auto, " ") != strings.Join(exact, " ") {
+		t.Fatalf("auto %q, exact %q", auto, exact)
+	}
+	approx := ids(oraculo.VectorsApprox)
+	in := map[string]bool{}
+	for _, id := range approx {
+		in[id] = true
+	}
+	found := 0
+	for _, id := range exact {
+		if in[id] {
+			found++
+		}
+	}
+	if len(approx) != 10 || found < 5 {
+		t.Fatalf("approximate search found %d of the exact top 10: %q", found, approx)
+	}
+	if _, err := eng.Search(ctx, "dragones", oraculo.SearchOptions{Vectors: 9}); err == nil {
+		t.Error("an unknown vector search mode was accepted")
+	}
+}

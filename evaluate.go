@@ -104,7 +104,7 @@ func (e *Engine) Asker(opts AskOptions) eval.Asker {
 			return eval.AnswerOutcome{}, err
 		}
 		out := eval.AnswerOutcome{
-			Candidates: retrievedOf(a.Candidates), Fused: retrievedOf(a.fused),
+			Candidates: retrievedOf(a.Candidates), Fused: retrievedOf(a.Fused),
 			Reranked: a.Rerank.Reranked, Fallback: a.Rerank.Fallback, Abstained: a.Abstained,
 		}
 		for _, c := range a.Citations {

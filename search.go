@@ -39,7 +39,26 @@ type SearchOptions struct {
 	NoAnalysis bool
 	// Analysis, when set, receives what was understood of the question.
 	Analysis *QueryAnalysis
+	// Vectors chooses how the dense path finds the question's nearest
+	// chunks (default VectorsAuto).
+	Vectors VectorSearch
 }
+
+// VectorSearch is how the dense path finds a question's nearest chunks.
+type VectorSearch int
+
+const (
+	// VectorsAuto scans every vector below [Engine.ANNThreshold] vectors
+	// and walks the HNSW graph that ingest stored at or above it.
+	VectorsAuto VectorSearch = iota
+	// VectorsExact scans every vector: slower on many notes, it never
+	// misses a neighbour.
+	VectorsExact
+	// VectorsApprox walks an HNSW graph at any size (below the threshold
+	// one built in memory on first use): what the graph would miss, shown
+	// before the notes grow enough for search to use it.
+	VectorsApprox
+)
 
 // NarrativeBoost is the narrative prior: when a question speaks in the
 // first person plural ("¿quién nos dio el mapa?", "¿qué encontramos?"),
@@ -374,6 +393,11 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	paths, err := e.selectPaths(ctx, opts.Paths, f)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Vectors != VectorsAuto {
+		if err := e.searchVectors(ctx, paths, opts.Vectors); err != nil {
+			return nil, err
+		}
 	}
 	// Each path returns a fixed depth and the order is cut to k only at
 	// the end: the first k hits never depend on k.

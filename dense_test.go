@@ -14,6 +14,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/eval"
 	"github.com/oraculo/oraculo/retrieve"
 )
 
@@ -149,7 +150,12 @@ func TestDenseWithOllamaFake(t *testing.T) {
 		t.Fatalf("default search does not fuse both paths: %+v", hits)
 	}
 	// Every subset of the three paths (the notes name entities), all last.
-	abl, err := eng.Ablations(ctx)
+	avail, err := eng.Paths(ctx)
+	names := make([]string, len(avail))
+	for i, p := range avail {
+		names[i] = p.Name()
+	}
+	abl := eval.Ablations(names)
 	if err != nil || len(abl) != 7 || strings.Join(abl[3], "+") != "bm25+dense" || strings.Join(abl[6], "+") != "bm25+dense+entity" {
 		t.Fatalf("ablations: %v %v", abl, err)
 	}
@@ -274,7 +280,7 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	if err != nil || len(hits) != 5 || len(warnings) != 0 {
 		t.Fatalf("search with the stored graph: %v, %d hits, warnings %q", err, len(hits), warnings)
 	}
-	check, err := eng2.CheckANN(ctx, []string{"dragones", "barcos en el puerto", "el número"}, 5)
+	check, err := eval.CheckANN(ctx, eng2, []string{"dragones", "barcos en el puerto", "el número"}, 5)
 	if err != nil || check == nil || !check.InUse || check.Vectors != 30 || check.Recall < 0.5 {
 		t.Fatalf("ANN check: %+v %v", check, err)
 	}

@@ -3,7 +3,6 @@ package oraculo
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -213,35 +212,6 @@ func (e *Engine) unavailable(name string, avail []retrieve.Path) error {
 		return fmt.Errorf("%w: %q: the compendium is empty: run oraculo ingest (available: %s)", retrieve.ErrPathUnavailable, name, pathNames(avail))
 	}
 	return fmt.Errorf("%w: %q (known: %s)", retrieve.ErrUnknownPath, name, strings.Join(retrieve.KnownPaths, ", "))
-}
-
-// Ablations lists the path combinations the evaluation harness runs: every
-// available path alone, then every larger combination, all paths last.
-func (e *Engine) Ablations(ctx context.Context) ([][]string, error) {
-	avail, err := e.Paths(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(avail))
-	for i, p := range avail {
-		names[i] = p.Name()
-	}
-	var out [][]string
-	for size := 1; size <= len(names); size++ {
-		for mask := 1; mask < 1<<len(names); mask++ {
-			if bits.OnesCount(uint(mask)) != size {
-				continue
-			}
-			var set []string
-			for i, n := range names {
-				if mask&(1<<i) != 0 {
-					set = append(set, n)
-				}
-			}
-			out = append(out, set)
-		}
-	}
-	return out, nil
 }
 
 func pathNames(ps []retrieve.Path) string {

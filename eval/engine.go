@@ -97,7 +97,10 @@ func EngineAsker(eng *oraculo.Engine, opts oraculo.AskOptions) Asker {
 // search on the same questions: the recall@k of the dense path walking an
 // HNSW graph ([oraculo.VectorsApprox], built for the check when search
 // does not use one yet) against it scanning every vector
-// ([oraculo.VectorsExact]). It returns nil when the dense path is off.
+// ([oraculo.VectorsExact]). Both run as a search does (the graph asked
+// for retrieve.FixedDepth neighbours, or k when larger, the first k kept),
+// so the figure is what search loses. It returns nil when the dense path
+// is off.
 func CheckANN(ctx context.Context, eng *oraculo.Engine, questions []string, k int) (*ANNCheck, error) {
 	// The check is of the vector index, not of what a reader may see:
 	// every vector counts, whatever the role eval reads as.

@@ -95,8 +95,9 @@ type Answer struct {
 	Warnings   []string    `json:"warnings,omitempty"`
 	Timings    Timings     `json:"timings"`
 	Context    ContextInfo `json:"context"`
-
-	fused []Hit // the candidates before reranking
+	// Fused are the same candidates in the order search returned them,
+	// before reranking: what the reranker changed. Not part of the JSON.
+	Fused []Hit `json:"-"`
 }
 
 // Citation is one citation of an answer.
@@ -214,7 +215,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 			return nil, err
 		}
 	}
-	a.fused = hits
+	a.Fused = hits
 	hits, a.Rerank = e.rerank(ctx, model, question, qlang, hits, notes)
 	a.Candidates = hits
 	a.Timings.since("rerank", t0)

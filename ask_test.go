@@ -214,7 +214,7 @@ func TestEvalAnswersOnSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext, err := eval.EvaluateAnswers(ctx, qs, "extractive", eng.Asker(oraculo.AskOptions{Extractive: true}))
+	ext, err := eval.EvaluateAnswers(ctx, qs, "extractive", eval.EngineAsker(eng, oraculo.AskOptions{Extractive: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestEvalAnswersOnSample(t *testing.T) {
 		return "Las notas no dicen eso."
 	})
 	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
-	gen, err := eval.EvaluateAnswers(ctx, qs[:20], "fake", eng.Asker(oraculo.AskOptions{}))
+	gen, err := eval.EvaluateAnswers(ctx, qs[:20], "fake", eval.EngineAsker(eng, oraculo.AskOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}

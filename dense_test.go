@@ -14,6 +14,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/eval"
 	"github.com/oraculo/oraculo/retrieve"
 )
 
@@ -149,7 +150,12 @@ func TestDenseWithOllamaFake(t *testing.T) {
 		t.Fatalf("default search does not fuse both paths: %+v", hits)
 	}
 	// Every subset of the three paths (the notes name entities), all last.
-	abl, err := eng.Ablations(ctx)
+	avail, err := eng.Paths(ctx)
+	names := make([]string, len(avail))
+	for i, p := range avail {
+		names[i] = p.Name()
+	}
+	abl := eval.Ablations(names)
 	if err != nil || len(abl) != 7 || strings.Join(abl[3], "+") != "bm25+dense" || strings.Join(abl[6], "+") != "bm25+dense+entity" {
 		t.Fatalf("ablations: %v %v", abl, err)
 	}
@@ -274,7 +280,7 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	if err != nil || len(hits) != 5 || len(warnings) != 0 {
 		t.Fatalf("search with the stored graph: %v, %d hits, warnings %q", err, len(hits), warnings)
 	}
-	check, err := eng2.CheckANN(ctx, []string{"dragones", "barcos en el puerto", "el número"}, 5)
+	check, err := eval.CheckANN(ctx, eng2, []string{"dragones", "barcos en el puerto", "el número"}, 5)
 	if err != nil || check == nil || !check.InUse || check.Vectors != 30 || check.Recall < 0.5 {
 		t.Fatalf("ANN check: %+v %v", check, err)
 	}
@@ -304,5 +310,57 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "out of date") {
 		t.Fatalf("warnings: %q", warnings)
+	}
+}
+
+// TestSearchVectors: below the graph's threshold search scans every
+// vector, as VectorsExact does; VectorsApprox walks a graph built for it,
+// which finds most of the same neighbours; an unknown mode is an error.
+func TestSearchVectors(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	for i := range 30 {
+		write(t, filepath.Join(notes, "n", "nota"+strings.Repeat("i", i+1)+".md"),
+			"# Nota\n\nLa nota habla de "+strings.Repeat("dragones ", i%5+1)+strings.Repeat("barcos ", i%7+1)+"y del número "+strings.Repeat("x", i+1)+".\n")
+	}
+	eng, _ := openEngine(t)
+	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(mode oraculo.VectorSearch) []string {
+		t.Helper()
+		hits, err := eng.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 10, Paths: []string{"dense"}, Vectors: mode})
+		if err != nil {
+			t.Fatalf("mode %d: %v", mode, err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	auto, exact := ids(oraculo.VectorsAuto), ids(oraculo.VectorsExact)
+	if len(auto) != 10 || strings.Join(auto, " ") != strings.Join(exact, " ") {
+		t.Fatalf("auto %q, exact %q", auto, exact)
+	}
+	approx := ids(oraculo.VectorsApprox)
+	in := map[string]bool{}
+	for _, id := range approx {
+		in[id] = true
+	}
+	found := 0
+	for _, id := range exact {
+		if in[id] {
+			found++
+		}
+	}
+	if len(approx) != 10 || found < 5 {
+		t.Fatalf("approximate search found %d of the exact top 10: %q", found, approx)
+	}
+	if _, err := eng.Search(ctx, "dragones", oraculo.SearchOptions{Vectors: 9}); err == nil {
+		t.Error("an unknown vector search mode was accepted")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/vector"
 )
 
@@ -166,6 +167,9 @@ type denseState struct {
 	exact   *vector.Exact
 	search  vector.Searcher
 	missing int
+	// graph is the HNSW graph built for VectorsApprox when search scans
+	// exactly.
+	graph *vector.HNSW
 }
 
 // buildHNSW builds an approximate graph over the loaded vectors.
@@ -180,6 +184,55 @@ func (st *denseState) buildHNSW() (*vector.HNSW, error) {
 		return nil, fmt.Errorf("building the vector graph: %w", err)
 	}
 	return h, nil
+}
+
+// searchVectors makes the dense path among paths find neighbours as mode
+// says (see [VectorSearch]).
+func (e *Engine) searchVectors(ctx context.Context, paths []retrieve.Path, mode VectorSearch) error {
+	if mode != VectorsExact && mode != VectorsApprox {
+		return fmt.Errorf("unknown vector search mode %d", mode)
+	}
+	for i, p := range paths {
+		d, ok := p.(retrieve.Dense)
+		if !ok {
+			continue
+		}
+		st, err := e.denseIndex(ctx)
+		if err != nil || st == nil {
+			return err
+		}
+		if mode == VectorsExact {
+			d.Searcher = st.exact
+		} else if d.Searcher, err = e.approxVectors(ctx, st); err != nil {
+			return err
+		}
+		paths[i] = d
+	}
+	return nil
+}
+
+// approxVectors returns the HNSW graph search walks or, while search
+// scans exactly, one built on first use and kept with the vectors.
+func (e *Engine) approxVectors(ctx context.Context, st *denseState) (*vector.HNSW, error) {
+	e.mu.Lock()
+	h, ok := st.search.(*vector.HNSW)
+	if !ok {
+		h = st.graph
+	}
+	e.mu.Unlock()
+	if h != nil {
+		return h, nil
+	}
+	h, err := interruptible(ctx, st.buildHNSW)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if st.graph == nil {
+		st.graph = h
+	}
+	return st.graph, nil
 }
 
 // current reports whether a graph holds exactly the loaded vectors.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
+	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/golden"
 )
 
@@ -87,7 +88,7 @@ func TestRankStats(t *testing.T) {
 		// The model-free hashing embedder puts the dense path and fusion in
 		// the ablations here; a real model is measured with oraculo eval.
 		eng, qs := set.open(t, true)
-		configs, err := eng.EvalConfigs(ctx)
+		configs, err := eval.Configs(ctx, eng, index.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}

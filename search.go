@@ -3,7 +3,6 @@ package oraculo
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -39,7 +38,26 @@ type SearchOptions struct {
 	NoAnalysis bool
 	// Analysis, when set, receives what was understood of the question.
 	Analysis *QueryAnalysis
+	// Vectors chooses how the dense path finds the question's nearest
+	// chunks (default VectorsAuto).
+	Vectors VectorSearch
 }
+
+// VectorSearch is how the dense path finds a question's nearest chunks.
+type VectorSearch int
+
+const (
+	// VectorsAuto scans every vector below [Engine.ANNThreshold] vectors
+	// and walks the HNSW graph that ingest stored at or above it.
+	VectorsAuto VectorSearch = iota
+	// VectorsExact scans every vector: slower on many notes, it never
+	// misses a neighbour.
+	VectorsExact
+	// VectorsApprox walks an HNSW graph at any size (below the threshold
+	// one built in memory on first use): what the graph would miss, shown
+	// before the notes grow enough for search to use it.
+	VectorsApprox
+)
 
 // NarrativeBoost is the narrative prior: when a question speaks in the
 // first person plural ("¿quién nos dio el mapa?", "¿qué encontramos?"),
@@ -196,35 +214,6 @@ func (e *Engine) unavailable(name string, avail []retrieve.Path) error {
 	return fmt.Errorf("%w: %q (known: %s)", retrieve.ErrUnknownPath, name, strings.Join(retrieve.KnownPaths, ", "))
 }
 
-// Ablations lists the path combinations the evaluation harness runs: every
-// available path alone, then every larger combination, all paths last.
-func (e *Engine) Ablations(ctx context.Context) ([][]string, error) {
-	avail, err := e.Paths(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(avail))
-	for i, p := range avail {
-		names[i] = p.Name()
-	}
-	var out [][]string
-	for size := 1; size <= len(names); size++ {
-		for mask := 1; mask < 1<<len(names); mask++ {
-			if bits.OnesCount(uint(mask)) != size {
-				continue
-			}
-			var set []string
-			for i, n := range names {
-				if mask&(1<<i) != 0 {
-					set = append(set, n)
-				}
-			}
-			out = append(out, set)
-		}
-	}
-	return out, nil
-}
-
 func pathNames(ps []retrieve.Path) string {
 	names := make([]string, len(ps))
 	for i, p := range ps {
@@ -358,6 +347,11 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	paths, err := e.selectPaths(ctx, opts.Paths, f)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Vectors != VectorsAuto {
+		if err := e.searchVectors(ctx, paths, opts.Vectors); err != nil {
+			return nil, err
+		}
 	}
 	// Each path returns a fixed depth and the order is cut to k only at
 	// the end: the first k hits never depend on k.

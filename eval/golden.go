@@ -1,5 +1,6 @@
 // Package eval measures retrieval against golden sets: which questions
-// found their sources, at which rank, with which metrics.
+// found their sources, at which rank, with which metrics. It measures any
+// [Searcher]; engine.go adapts an oraculo.Engine through its public API.
 package eval
 
 import (

@@ -103,11 +103,14 @@ func Evaluate(ctx context.Context, golden string, qs []Question, configs []Confi
 		}
 		rep.Configs = append(rep.Configs, res)
 	}
-	rep.Misses = misses(rep)
+	rep.Misses = rep.ListMisses()
 	return rep, nil
 }
 
-func misses(rep *Report) []Miss {
+// ListMisses lists the questions whose source did not come back first in
+// the last configuration, worst first, with their rank in each
+// single-path configuration (Evaluate sets Misses to it).
+func (rep *Report) ListMisses() []Miss {
 	final := rep.Final()
 	var out []Miss
 	for i, o := range final.Outcomes {

@@ -121,15 +121,16 @@ func Run(ctx context.Context, qs []Question, cfg Config, k int) (*Result, error)
 	if len(res.Outcomes) == 0 {
 		return nil, fmt.Errorf("the golden set has no answerable question")
 	}
-	res.summarise()
+	res.Summarise()
 	for name, ds := range stages {
 		res.Latency[name] = latencyOf(ds)
 	}
 	return res, nil
 }
 
-// summarise averages the outcomes, overall and by kind of question.
-func (r *Result) summarise() {
+// Summarise sets the metrics, overall and by kind of question, to the
+// averages of the outcomes (Run does it after judging every question).
+func (r *Result) Summarise() {
 	r.Modes = average(r.Outcomes)
 	byKind := map[string][]Outcome{}
 	for _, o := range r.Outcomes {

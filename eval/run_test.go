@@ -120,7 +120,7 @@ func report(ranks []int, fileRanks []int, kinds []string) *Report {
 		}
 		r.Outcomes = append(r.Outcomes, o)
 	}
-	r.summarise()
+	r.Summarise()
 	return &Report{Configs: []*Result{r}}
 }
 

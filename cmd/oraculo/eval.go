@@ -12,6 +12,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
+	"github.com/oraculo/oraculo/eval/report"
 )
 
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -76,7 +77,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		defer eng.Close()
-		configs, err := eng.EvalConfigs(ctx, f)
+		configs, err := eval.Configs(ctx, eng, f)
 		if err != nil {
 			return err
 		}
@@ -89,7 +90,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		for _, q := range qs {
 			texts = append(texts, q.Question)
 		}
-		if rep.ANN, err = eng.CheckANN(ctx, texts, *k); err != nil {
+		if rep.ANN, err = eval.CheckANN(ctx, eng, texts, *k); err != nil {
 			return err
 		}
 		if *answers {
@@ -103,7 +104,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if m := eng.ChatModel(); m != nil && !*extractive {
 				mode = m.ID()
 			}
-			if rep.Answers, err = eval.EvaluateAnswers(ctx, qs, mode, eng.Asker(oraculo.AskOptions{Extractive: *extractive, Filter: f})); err != nil {
+			if rep.Answers, err = eval.EvaluateAnswers(ctx, qs, mode, eval.EngineAsker(eng, oraculo.AskOptions{Extractive: *extractive, Filter: f})); err != nil {
 				return err
 			}
 		}
@@ -111,7 +112,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{errors.New(msg("eval-needs-golden"))}
 	}
 	if *reportDir != "" {
-		path, err := eval.WriteReportDir(*reportDir, rep, lang)
+		path, err := report.WriteDir(*reportDir, rep, lang)
 		if err != nil {
 			return err
 		}

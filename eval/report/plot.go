@@ -1,4 +1,4 @@
-package eval
+package report
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oraculo/oraculo/eval"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -69,7 +70,7 @@ func plotDashes(i int) []vg.Length {
 
 // recallCurveSVG draws Recall@k for k from 1 to r.K, one line per
 // configuration, counted from the outcomes in chunk mode.
-func recallCurveSVG(r *Report, lang string) ([]byte, error) {
+func recallCurveSVG(r *eval.Report, lang string) ([]byte, error) {
 	if r == nil || r.K < 1 || len(r.Configs) == 0 {
 		return nil, errNoPlotData
 	}
@@ -80,9 +81,9 @@ func recallCurveSVG(r *Report, lang string) ([]byte, error) {
 	p.X.Tick.Marker = plot.TickerFunc(plotIntTicks(true))
 	p.Y.Tick.Marker = plot.TickerFunc(plotShareTicks)
 
-	if r.K >= ContextSize {
+	if r.K >= eval.ContextSize {
 		// The chunks the model sees, under the curves.
-		mark, err := plotter.NewLine(plotter.XYs{{X: ContextSize, Y: 0}, {X: ContextSize, Y: 1}})
+		mark, err := plotter.NewLine(plotter.XYs{{X: eval.ContextSize, Y: 0}, {X: eval.ContextSize, Y: 1}})
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +131,7 @@ func recallCurveSVG(r *Report, lang string) ([]byte, error) {
 
 // recallCurve is, for k from 1 to depth, the share of outcomes whose first
 // relevant chunk has a rank within [1, k].
-func recallCurve(os []Outcome, depth int) plotter.XYs {
+func recallCurve(os []eval.Outcome, depth int) plotter.XYs {
 	at := make([]int, depth+1) // at[k]: outcomes first relevant at rank k
 	for _, o := range os {
 		if o.Rank >= 1 && o.Rank <= depth {
@@ -159,7 +160,7 @@ type rankBin struct {
 // rankBins counts the ranks of the outcomes into the bins 1, 2, 3, 4–5, 6–8,
 // 9–20, 21–50 (more when deeper), cut at the depth, and a last bin for no
 // relevant result (rank 0).
-func rankBins(os []Outcome, depth int, none string) []rankBin {
+func rankBins(os []eval.Outcome, depth int, none string) []rankBin {
 	deepest := depth
 	for _, o := range os {
 		deepest = max(deepest, o.Rank)
@@ -198,7 +199,7 @@ func rankBins(os []Outcome, depth int, none string) []rankBin {
 
 // rankHistogramSVG draws how many questions had their first relevant chunk
 // at each rank in the last configuration, chunk mode.
-func rankHistogramSVG(r *Report, lang string) ([]byte, error) {
+func rankHistogramSVG(r *eval.Report, lang string) ([]byte, error) {
 	final := reportFinal(r)
 	if final == nil || len(final.Outcomes) == 0 {
 		return nil, errNoPlotData
@@ -264,14 +265,14 @@ func rankHistogramSVG(r *Report, lang string) ([]byte, error) {
 // plotKinds are the kinds present in some configuration's ByKind, in the
 // usual order and then any unknown kind by name; unanswerable questions
 // are never judged.
-func plotKinds(r *Report) []string {
+func plotKinds(r *eval.Report) []string {
 	present := map[string]bool{}
 	for _, c := range r.Configs {
 		if c == nil {
 			continue
 		}
 		for k := range c.ByKind {
-			if k != KindUnanswerable {
+			if k != eval.KindUnanswerable {
 				present[k] = true
 			}
 		}
@@ -283,7 +284,7 @@ func plotKinds(r *Report) []string {
 // then the others by name.
 func sortKinds(set map[string]bool) []string {
 	var out []string
-	for _, k := range []string{KindSingle, KindMulti, KindParaphrase, KindUnanswerable} {
+	for _, k := range []string{eval.KindSingle, eval.KindMulti, eval.KindParaphrase, eval.KindUnanswerable} {
 		if set[k] {
 			out = append(out, k)
 		}
@@ -291,7 +292,7 @@ func sortKinds(set map[string]bool) []string {
 	var rest []string
 	for k := range set {
 		switch k {
-		case KindSingle, KindMulti, KindParaphrase, KindUnanswerable:
+		case eval.KindSingle, eval.KindMulti, eval.KindParaphrase, eval.KindUnanswerable:
 		default:
 			rest = append(rest, k)
 		}
@@ -302,7 +303,7 @@ func sortKinds(set map[string]bool) []string {
 
 // kindRecallSVG draws Recall@8 (chunk mode) per kind of question, one bar
 // per configuration in each group.
-func kindRecallSVG(r *Report, lang string) ([]byte, error) {
+func kindRecallSVG(r *eval.Report, lang string) ([]byte, error) {
 	if r == nil || len(r.Configs) == 0 {
 		return nil, errNoPlotData
 	}
@@ -334,7 +335,7 @@ func kindRecallSVG(r *Report, lang string) ([]byte, error) {
 		if c != nil {
 			name = c.Name
 			for j, k := range kinds {
-				if v := c.ByKind[k].Chunk.Recall[ContextSize]; !math.IsNaN(v) && !math.IsInf(v, 0) {
+				if v := c.ByKind[k].Chunk.Recall[eval.ContextSize]; !math.IsNaN(v) && !math.IsInf(v, 0) {
 					vs[j] = v
 				}
 			}
@@ -528,7 +529,7 @@ func inlineSVG(doc []byte, title string) []byte {
 }
 
 // reportFinal is r.Final(), nil-safe.
-func reportFinal(r *Report) *Result {
+func reportFinal(r *eval.Report) *eval.Result {
 	if r == nil {
 		return nil
 	}

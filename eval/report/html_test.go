@@ -1,4 +1,4 @@
-package eval
+package report
 
 import (
 	"bytes"
@@ -10,12 +10,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/oraculo/oraculo/eval"
 )
 
 // sampleOutcomes builds outcomes with the given chunk ranks, cycling
 // through the kinds.
-func sampleOutcomes(ranks []int, kinds []string) []Outcome {
-	out := make([]Outcome, len(ranks))
+func sampleOutcomes(ranks []int, kinds []string) []eval.Outcome {
+	out := make([]eval.Outcome, len(ranks))
 	for i, r := range ranks {
 		kind := kinds[i%len(kinds)]
 		q := "¿Qué dice la nota " + string(rune('a'+i)) + "?"
@@ -23,7 +25,7 @@ func sampleOutcomes(ranks []int, kinds []string) []Outcome {
 			q = `<script>alert("x")</script> & "quotes"`
 		}
 		cov, ndcg, fileRank := 0.0, 0.0, 0
-		if r > 0 && r <= ContextSize {
+		if r > 0 && r <= eval.ContextSize {
 			cov = 1
 		}
 		if r > 0 && r <= 10 {
@@ -32,7 +34,7 @@ func sampleOutcomes(ranks []int, kinds []string) []Outcome {
 		if r > 0 {
 			fileRank = (r + 1) / 2
 		}
-		out[i] = Outcome{
+		out[i] = eval.Outcome{
 			ID: "q" + string(rune('0'+i)), Question: q, Kind: kind, Sources: 1,
 			Rank: r, NoteRank: max(0, min(r, 1+r/2)), FileRank: fileRank,
 			Coverage8: cov, Coverage50: cov, NoteCoverage8: cov, NoteCoverage50: cov,
@@ -44,38 +46,32 @@ func sampleOutcomes(ranks []int, kinds []string) []Outcome {
 
 // sampleResult builds a configuration with metrics averaged from outcomes,
 // as Run does.
-func sampleResult(name string, paths []string, outs []Outcome, lat map[string]Latency) *Result {
-	res := &Result{Name: name, Paths: paths, Modes: average(outs), ByKind: map[string]Modes{}, Latency: lat, Outcomes: outs}
-	byKind := map[string][]Outcome{}
-	for _, o := range outs {
-		byKind[o.Kind] = append(byKind[o.Kind], o)
-	}
-	for k, kos := range byKind {
-		res.ByKind[k] = average(kos)
-	}
+func sampleResult(name string, paths []string, outs []eval.Outcome, lat map[string]eval.Latency) *eval.Result {
+	res := &eval.Result{Name: name, Paths: paths, Latency: lat, Outcomes: outs}
+	res.Summarise()
 	return res
 }
 
 // sampleReport is a small synthetic report: bm25 alone, then bm25+dense.
-func sampleReport() *Report {
-	kinds := []string{KindSingle, KindMulti, KindParaphrase}
+func sampleReport() *eval.Report {
+	kinds := []string{eval.KindSingle, eval.KindMulti, eval.KindParaphrase}
 	bm25 := sampleResult("bm25", []string{"bm25"}, sampleOutcomes([]int{0, 1, 3, 7, 12, 1, 0, 30, 2, 5}, kinds),
-		map[string]Latency{"bm25": {MedianMS: 0.42, P95MS: 1.3, Count: 10}})
+		map[string]eval.Latency{"bm25": {MedianMS: 0.42, P95MS: 1.3, Count: 10}})
 	both := sampleResult("bm25+dense", []string{"bm25", "dense"}, sampleOutcomes([]int{0, 1, 2, 1, 9, 1, 45, 4, 1, 1}, kinds),
-		map[string]Latency{"embed": {MedianMS: 12.5, P95MS: 30, Count: 10}, "bm25": {MedianMS: 0.5, P95MS: 1.1, Count: 10}, "fuse": {MedianMS: 0.05, P95MS: 0.1, Count: 10}})
-	r := &Report{
+		map[string]eval.Latency{"embed": {MedianMS: 12.5, P95MS: 30, Count: 10}, "bm25": {MedianMS: 0.5, P95MS: 1.1, Count: 10}, "fuse": {MedianMS: 0.05, P95MS: 0.1, Count: 10}})
+	r := &eval.Report{
 		Golden: "testdata/golden.yaml", Index: "/home/ana/.oraculo/index.db", K: 50,
 		Created:   time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC),
 		Settings:  map[string]any{"language": "es", "chunk_tokens": 256, "overlap": 32},
 		Questions: 12, Unanswerable: 2,
-		Kinds:   map[string]int{KindSingle: 4, KindMulti: 3, KindParaphrase: 3, KindUnanswerable: 2},
-		Configs: []*Result{bm25, both},
+		Kinds:   map[string]int{eval.KindSingle: 4, eval.KindMulti: 3, eval.KindParaphrase: 3, eval.KindUnanswerable: 2},
+		Configs: []*eval.Result{bm25, both},
 	}
-	r.Misses = misses(r)
+	r.Misses = r.ListMisses()
 	return r
 }
 
-func writeHTML(t *testing.T, r *Report, lang string) string {
+func writeHTML(t *testing.T, r *eval.Report, lang string) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := WriteHTML(&buf, r, lang); err != nil {
@@ -192,9 +188,9 @@ func TestWriteHTMLLanguage(t *testing.T) {
 }
 
 func TestWriteHTMLEdgeCases(t *testing.T) {
-	single := func() *Report {
-		res := sampleResult("bm25", []string{"bm25"}, sampleOutcomes([]int{1, 1, 1}, []string{KindSingle}), nil)
-		return &Report{Golden: "g.yaml", K: 50, Questions: 3, Kinds: map[string]int{KindSingle: 3}, Configs: []*Result{res}}
+	single := func() *eval.Report {
+		res := sampleResult("bm25", []string{"bm25"}, sampleOutcomes([]int{1, 1, 1}, []string{eval.KindSingle}), nil)
+		return &eval.Report{Golden: "g.yaml", K: 50, Questions: 3, Kinds: map[string]int{eval.KindSingle: 3}, Configs: []*eval.Result{res}}
 	}
 	shallow := sampleReport()
 	shallow.K = 5
@@ -208,12 +204,12 @@ func TestWriteHTMLEdgeCases(t *testing.T) {
 	allZero := sampleReport()
 	for _, c := range allZero.Configs {
 		zeros := make([]int, len(c.Outcomes))
-		*c = *sampleResult(c.Name, c.Paths, sampleOutcomes(zeros, []string{KindSingle, KindMulti, KindParaphrase}), nil)
+		*c = *sampleResult(c.Name, c.Paths, sampleOutcomes(zeros, []string{eval.KindSingle, eval.KindMulti, eval.KindParaphrase}), nil)
 	}
-	allZero.Misses = misses(allZero)
+	allZero.Misses = allZero.ListMisses()
 	for _, tc := range []struct {
 		name     string
-		report   *Report
+		report   *eval.Report
 		svgs     int
 		want     []string
 		unwanted []string
@@ -221,21 +217,21 @@ func TestWriteHTMLEdgeCases(t *testing.T) {
 		{"single configuration, no misses", single(), 3, []string{"None: bm25 ranked", "No latency was recorded."}, []string{`n best"`, "<table>\n<thead><tr><th scope=\"col\">ID"}},
 		{"K = 5", shallow, 3, []string{"k = 5, below 8", "4–5"}, nil},
 		{"all ranks 0", allZero, 3, []string{"not found"}, []string{`n best"`, "Bold: the best"}},
-		{"K = 1", func() *Report { r := single(); r.K = 1; return r }(), 3, nil, nil},
-		{"no outcomes", func() *Report {
+		{"K = 1", func() *eval.Report { r := single(); r.K = 1; return r }(), 3, nil, nil},
+		{"no outcomes", func() *eval.Report {
 			r := single()
 			r.Configs[0].Outcomes, r.Configs[0].ByKind = nil, nil
 			return r
 		}(), 0, []string{"No data to plot."}, nil},
-		{"K = 0", func() *Report { r := single(); r.K = 0; return r }(), 2, []string{"No data to plot."}, nil},
-		{"no configuration", &Report{K: 50}, 0, []string{"No data to plot."}, nil},
-		{"nil configuration", &Report{K: 50, Configs: []*Result{nil}}, 0, nil, nil},
-		{"unknown kind only", func() *Report {
+		{"K = 0", func() *eval.Report { r := single(); r.K = 0; return r }(), 2, []string{"No data to plot."}, nil},
+		{"no configuration", &eval.Report{K: 50}, 0, []string{"No data to plot."}, nil},
+		{"nil configuration", &eval.Report{K: 50, Configs: []*eval.Result{nil}}, 0, nil, nil},
+		{"unknown kind only", func() *eval.Report {
 			r := single()
 			for i := range r.Configs[0].Outcomes {
 				r.Configs[0].Outcomes[i].Kind = "odd"
 			}
-			r.Configs[0].ByKind = map[string]Modes{"odd": r.Configs[0].Modes}
+			r.Configs[0].ByKind = map[string]eval.Modes{"odd": r.Configs[0].Modes}
 			return r
 		}(), 3, []string{"odd"}, nil},
 	} {
@@ -267,7 +263,7 @@ func TestWriteHTMLEdgeCases(t *testing.T) {
 
 func TestPlots(t *testing.T) {
 	r := sampleReport()
-	for name, draw := range map[string]func(*Report, string) ([]byte, error){
+	for name, draw := range map[string]func(*eval.Report, string) ([]byte, error){
 		"recall": recallCurveSVG, "histogram": rankHistogramSVG, "kind": kindRecallSVG,
 	} {
 		svg, err := draw(r, "es")
@@ -311,7 +307,7 @@ func TestPlotsEscapeNames(t *testing.T) {
 }
 
 func TestRecallCurve(t *testing.T) {
-	outs := []Outcome{{Rank: 1}, {Rank: 3}, {Rank: 0}, {Rank: 5}}
+	outs := []eval.Outcome{{Rank: 1}, {Rank: 3}, {Rank: 0}, {Rank: 5}}
 	got := recallCurve(outs, 5)
 	want := []float64{0.25, 0.25, 0.5, 0.5, 0.75}
 	for i, xy := range got {
@@ -325,7 +321,7 @@ func TestRecallCurve(t *testing.T) {
 }
 
 func TestRankBins(t *testing.T) {
-	outs := []Outcome{{Rank: 1}, {Rank: 2}, {Rank: 3}, {Rank: 4}, {Rank: 5}, {Rank: 6}, {Rank: 8},
+	outs := []eval.Outcome{{Rank: 1}, {Rank: 2}, {Rank: 3}, {Rank: 4}, {Rank: 5}, {Rank: 6}, {Rank: 8},
 		{Rank: 9}, {Rank: 20}, {Rank: 21}, {Rank: 50}, {Rank: 0}, {Rank: 0}}
 	summary := func(bins []rankBin) map[string]int {
 		m := map[string]int{}
@@ -338,12 +334,12 @@ func TestRankBins(t *testing.T) {
 	if got := summary(rankBins(outs, 50, "none")); !reflect.DeepEqual(got, want) {
 		t.Errorf("depth 50: %v, want %v", got, want)
 	}
-	os5 := []Outcome{{Rank: 1}, {Rank: 5}, {Rank: 0}}
+	os5 := []eval.Outcome{{Rank: 1}, {Rank: 5}, {Rank: 0}}
 	want5 := map[string]int{"1": 1, "2": 0, "3": 0, "4–5": 1, "none": 1}
 	if got := summary(rankBins(os5, 5, "none")); !reflect.DeepEqual(got, want5) {
 		t.Errorf("depth 5: %v, want %v", got, want5)
 	}
-	deep := summary(rankBins([]Outcome{{Rank: 80}}, 100, "none"))
+	deep := summary(rankBins([]eval.Outcome{{Rank: 80}}, 100, "none"))
 	if deep["51–100"] != 1 {
 		t.Errorf("depth 100: %v", deep)
 	}
@@ -369,10 +365,10 @@ func TestIntTicks(t *testing.T) {
 	}
 }
 
-func TestWriteReportDir(t *testing.T) {
+func TestWriteDir(t *testing.T) {
 	r := sampleReport()
 	dir := filepath.Join(t.TempDir(), "nested", "report")
-	index, err := WriteReportDir(dir, r, "es")
+	index, err := WriteDir(dir, r, "es")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +382,7 @@ func TestWriteReportDir(t *testing.T) {
 	if !bytes.Contains(htmlPage, []byte("Evaluación de recuperación")) {
 		t.Error("index.html is not the Spanish page")
 	}
-	back, err := LoadReport(filepath.Join(dir, "report.json"))
+	back, err := eval.LoadReport(filepath.Join(dir, "report.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,8 +402,8 @@ func TestWriteReportDir(t *testing.T) {
 	if a.String() != b.String() {
 		t.Error("the page of the reloaded report differs")
 	}
-	if _, err := WriteReportDir(filepath.Join(dir, "x"), r, "fr"); err == nil {
-		t.Error("WriteReportDir accepted language fr")
+	if _, err := WriteDir(filepath.Join(dir, "x"), r, "fr"); err == nil {
+		t.Error("WriteDir accepted language fr")
 	}
 }
 
@@ -419,7 +415,7 @@ func TestWriteSampleReport(t *testing.T) {
 		t.Skip("ORACULO_EVAL_SAMPLE_DIR not set")
 	}
 	lang := os.Getenv("ORACULO_EVAL_SAMPLE_LANG")
-	index, err := WriteReportDir(dir, sampleReport(), lang)
+	index, err := WriteDir(dir, sampleReport(), lang)
 	if err != nil {
 		t.Fatal(err)
 	}

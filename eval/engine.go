@@ -1,0 +1,174 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/vector"
+)
+
+// Configs returns the configurations to evaluate on eng: every ablation
+// of its available retrieval paths (see [Ablations]), each searching
+// through [oraculo.Engine.Search] restricted by f (eval --session,
+// --folder, --tag; the zero Filter restricts nothing).
+func Configs(ctx context.Context, eng *oraculo.Engine, f index.Filter) ([]Config, error) {
+	avail, err := eng.Paths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(avail))
+	for i, p := range avail {
+		names[i] = p.Name()
+	}
+	var out []Config
+	for _, paths := range Ablations(names) {
+		out = append(out, Config{Name: ConfigName(paths), Paths: paths, Search: EngineSearcher(eng, f, paths...)})
+	}
+	return out, nil
+}
+
+// Ablations lists the combinations of paths to evaluate: every path
+// alone, then every larger combination, all of them together last; each
+// combination keeps the order of paths.
+func Ablations(paths []string) [][]string {
+	var out [][]string
+	for size := 1; size <= len(paths); size++ {
+		for mask := 1; mask < 1<<len(paths); mask++ {
+			if bits.OnesCount(uint(mask)) != size {
+				continue
+			}
+			var set []string
+			for i, n := range paths {
+				if mask&(1<<i) != 0 {
+					set = append(set, n)
+				}
+			}
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+// EngineSearcher searches eng with the given paths (all available ones
+// when none), restricted by f, and reports the time of each stage.
+func EngineSearcher(eng *oraculo.Engine, f index.Filter, paths ...string) Searcher {
+	return func(ctx context.Context, q string, k int) ([]Retrieved, []Stage, error) {
+		var tr oraculo.Trace
+		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: k, Paths: paths, Trace: &tr, Filter: f})
+		if err != nil {
+			return nil, nil, err
+		}
+		stages := make([]Stage, len(tr.Stages))
+		for i, s := range tr.Stages {
+			stages[i] = Stage{Name: s.Stage, Duration: s.Duration}
+		}
+		return retrievedOf(hits), stages, nil
+	}
+}
+
+// EngineAsker answers with [oraculo.Engine.Ask] and opts.
+func EngineAsker(eng *oraculo.Engine, opts oraculo.AskOptions) Asker {
+	return func(ctx context.Context, q string) (AnswerOutcome, error) {
+		a, err := eng.Ask(ctx, q, opts)
+		if err != nil {
+			return AnswerOutcome{}, err
+		}
+		out := AnswerOutcome{
+			Candidates: retrievedOf(a.Candidates), Fused: retrievedOf(a.Fused),
+			Reranked: a.Rerank.Reranked, Fallback: a.Rerank.Fallback, Abstained: a.Abstained,
+		}
+		for _, c := range a.Citations {
+			out.Citations++
+			if c.Valid {
+				out.Valid++
+			}
+		}
+		return out, nil
+	}
+}
+
+// CheckANN measures what approximate vector search loses against exact
+// search on the same questions: the recall@k of the dense path walking an
+// HNSW graph ([oraculo.VectorsApprox], built for the check when search
+// does not use one yet) against it scanning every vector
+// ([oraculo.VectorsExact]). Both run as a search does (the graph asked
+// for retrieve.FixedDepth neighbours, or k when larger, the first k kept),
+// so the figure is what search loses. It returns nil when the dense path
+// is off.
+func CheckANN(ctx context.Context, eng *oraculo.Engine, questions []string, k int) (*ANNCheck, error) {
+	// The check is of the vector index, not of what a reader may see:
+	// every vector counts, whatever the role eval reads as.
+	ctx = oraculo.WithRole(ctx, oraculo.RoleDM)
+	avail, err := eng.Paths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var dense *retrieve.Dense
+	for _, p := range avail {
+		if d, ok := p.(retrieve.Dense); ok {
+			dense = &d
+		}
+	}
+	if dense == nil {
+		return nil, nil
+	}
+	nearest := func(q string, mode oraculo.VectorSearch) (map[string]bool, int, error) {
+		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: k, Paths: []string{retrieve.PathDense}, Vectors: mode, NoPrior: true, NoAnalysis: true})
+		ids := make(map[string]bool, len(hits))
+		for _, h := range hits {
+			ids[h.ID] = true
+		}
+		return ids, len(hits), err
+	}
+	var total float64
+	queries := 0
+	for _, q := range questions {
+		exact, n, err := nearest(q, oraculo.VectorsExact)
+		if errors.Is(err, embed.ErrResponse) {
+			continue // the model has no usable vector for this question
+		}
+		if err != nil {
+			return nil, err
+		}
+		approx, _, err := nearest(q, oraculo.VectorsApprox)
+		if err != nil {
+			return nil, err
+		}
+		queries++
+		if n == 0 {
+			total++
+			continue
+		}
+		found := 0
+		for id := range exact {
+			if approx[id] {
+				found++
+			}
+		}
+		total += float64(found) / float64(n)
+	}
+	check := &ANNCheck{Model: dense.Embedder.ID(), Vectors: dense.Searcher.Len(), Queries: queries, K: k}
+	opts := vector.HNSWOptions{}.WithDefaults()
+	check.Index = fmt.Sprintf("hnsw M=%d ef=%d", opts.M, opts.EfSearch)
+	if _, exact := dense.Searcher.(*vector.Exact); !exact {
+		check.InUse = true
+	}
+	if queries > 0 {
+		check.Recall = total / float64(queries)
+	}
+	return check, nil
+}
+
+func retrievedOf(hits []oraculo.Hit) []Retrieved {
+	out := make([]Retrieved, len(hits))
+	for i, h := range hits {
+		out[i] = Retrieved{File: h.File, Headings: h.Headings, Text: h.Text}
+	}
+	return out
+}

@@ -169,7 +169,7 @@ type denseState struct {
 	missing int
 	// graph is the HNSW graph built for VectorsApprox when search scans
 	// exactly.
-	graph *vector.HNSW
+	graph lazy[*vector.HNSW]
 }
 
 // buildHNSW builds an approximate graph over the loaded vectors.
@@ -214,25 +214,11 @@ func (e *Engine) searchVectors(ctx context.Context, paths []retrieve.Path, mode 
 // approxVectors returns the HNSW graph search walks or, while search
 // scans exactly, one built on first use and kept with the vectors.
 func (e *Engine) approxVectors(ctx context.Context, st *denseState) (*vector.HNSW, error) {
-	e.mu.Lock()
-	h, ok := st.search.(*vector.HNSW)
-	if !ok {
-		h = st.graph
-	}
-	e.mu.Unlock()
-	if h != nil {
+	if h, ok := st.search.(*vector.HNSW); ok {
 		return h, nil
 	}
-	h, err := interruptible(ctx, st.buildHNSW)
-	if err != nil {
-		return nil, err
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if st.graph == nil {
-		st.graph = h
-	}
-	return st.graph, nil
+	h, _, err := st.graph.get(func() (*vector.HNSW, error) { return interruptible(ctx, st.buildHNSW) })
+	return h, err
 }
 
 // current reports whether a graph holds exactly the loaded vectors.

@@ -49,15 +49,18 @@ func fold(s string, keepEnye bool) string {
 // table lookup per letter, which gives what appendFoldGeneral would.
 func appendFold(dst []byte, s string, keepEnye bool) []byte {
 	start := len(dst)
-	for _, r := range s {
-		switch {
-		case r < utf8.RuneSelf:
-			c := byte(r)
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
 			dst = append(dst, c)
+			i++
 			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
 		case keepEnye && (r == 'ñ' || r == 'Ñ'):
 			dst = append(dst, "ñ"...)
 			continue

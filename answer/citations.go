@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	txt "github.com/oraculo/oraculo/text"
 )
 
 // Citation is one label cited in an answer.
@@ -123,7 +125,7 @@ func cut(buf []byte, text string, after int) ([]byte, int) {
 	}
 	next, _ := utf8.DecodeRuneInString(text[k:])
 	prev, _ := utf8.DecodeLastRune(buf)
-	space := k > after || (isWordRune(prev) && isWordRune(next))
+	space := k > after || (txt.IsWordRune(prev) && txt.IsWordRune(next))
 	switch {
 	case k >= len(text) || len(buf) == 0:
 		space = false
@@ -160,7 +162,7 @@ func uncited(text string, idx labelIndex) []string {
 			continue
 		}
 		last, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(claim, func(r rune) bool {
-			return unicode.IsSpace(r) || isCloser(r)
+			return unicode.IsSpace(r) || txt.IsCloser(r)
 		}))
 		if last == '?' || last == ':' || SaysNotInNotes(claim) {
 			continue
@@ -215,7 +217,7 @@ func groupAt(s string, i int) (group, bool) {
 		g.kind = groupLink
 	case in == "" || in == "x" || in == "X" || strings.HasPrefix(in, "^"):
 		g.kind = groupOther
-	case !strings.ContainsFunc(in, isWordRune) || strings.EqualFold(in, "sic"):
+	case !strings.ContainsFunc(in, txt.IsWordRune) || strings.EqualFold(in, "sic"):
 		g.kind = groupOther
 	case isReferenceDefinition(s, i, g.end):
 		g.kind = groupOther
@@ -441,8 +443,8 @@ func labelKey(s string) string {
 		s = strings.Trim(s, " \t\"'«»“”‘’`*_")
 		s = strings.TrimRight(s, ".,")
 	}
-	s = keyReplacer.Replace(fold(s))
-	return strings.ReplaceAll(collapse(s), " :", ":")
+	s = keyReplacer.Replace(txt.Fold(s))
+	return strings.ReplaceAll(txt.Collapse(s), " :", ":")
 }
 
 var keyReplacer = strings.NewReplacer(

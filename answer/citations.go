@@ -42,6 +42,17 @@ type Verification struct {
 	// ending in ":" and statements that the notes do not say are not
 	// counted.
 	Uncited []string
+	// Segments are Text cut at its citations: see [Segments].
+	Segments []Segment
+}
+
+// Segment is one part of a text: plain text, or one citation group.
+type Segment struct {
+	// Text is the part as written, brackets included for a citation.
+	Text string
+	// Citations are the labels of a citation group, in order, each
+	// resolved as Verify resolves it; nil for plain text.
+	Citations []Citation
 }
 
 // Verify checks the citations of an answer against the evidence it was
@@ -71,7 +82,37 @@ func Verify(text string, ctx Context) Verification {
 	}
 	v.Text = strings.TrimSpace(text)
 	v.Uncited = uncited(v.Text, idx)
+	v.Segments = segments(v.Text, idx)
 	return v
+}
+
+// Segments cuts text at its citation groups, found and resolved against
+// ctx as [Verify] finds and resolves them: plain text and citations
+// alternate, in order, and their Texts joined are text. It is what a
+// client needs to show the citations of a verified text without knowing
+// the citation rule.
+func Segments(text string, ctx Context) []Segment {
+	return segments(text, newLabelIndex(ctx))
+}
+
+func segments(text string, idx labelIndex) []Segment {
+	var out []Segment
+	last := 0
+	for _, g := range citationGroups(text) {
+		if g.start > last {
+			out = append(out, Segment{Text: text[last:g.start]})
+		}
+		seg := Segment{Text: text[g.start:g.end]}
+		for _, p := range idx.resolveGroup(g.inner) {
+			seg.Citations = append(seg.Citations, p.citation())
+		}
+		out = append(out, seg)
+		last = g.end
+	}
+	if last < len(text) {
+		out = append(out, Segment{Text: text[last:]})
+	}
+	return out
 }
 
 // verifyOnce rewrites the citation groups of text: valid labels in their
@@ -86,10 +127,8 @@ func verifyOnce(text string, idx labelIndex) (out string, found, removed []Citat
 	for _, g := range groups {
 		var keep []string
 		for _, p := range idx.resolveGroup(g.inner) {
-			c := Citation{Label: p.written}
+			c := p.citation()
 			if p.ok {
-				id := p.item.ID
-				c.Evidence, c.Kind, c.Delivered, c.Valid = &id, p.kind, true, true
 				if !slices.Contains(keep, p.item.Label) {
 					keep = append(keep, p.item.Label)
 				}
@@ -408,6 +447,16 @@ func (x labelIndex) resolveGroup(inner string) []part {
 		out = append(out, part{written: written})
 	}
 	return out
+}
+
+// citation is the part as a Citation.
+func (p part) citation() Citation {
+	c := Citation{Label: p.written}
+	if p.ok {
+		id := p.item.ID
+		c.Evidence, c.Kind, c.Delivered, c.Valid = &id, p.kind, true, true
+	}
+	return c
 }
 
 func (x labelIndex) commaParts(piece string) ([]part, bool) {

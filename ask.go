@@ -87,6 +87,11 @@ type Answer struct {
 	Removed   []Citation `json:"removed_citations"`
 	// Uncited are sentences that make a claim without citing anything.
 	Uncited []string `json:"uncited"`
+	// Segments are Answer cut at its citations, resolved by the same rule
+	// that verified them: plain text and citation groups in order, whose
+	// texts joined are Answer. Clients show citations from them rather
+	// than parsing the text.
+	Segments []Segment `json:"segments"`
 	// Evidence is what the model was shown: full chunks, then summaries.
 	Evidence []Evidence `json:"evidence"`
 	// Candidates are the reranked candidates the evidence was chosen from.
@@ -110,6 +115,15 @@ type Citation struct {
 	Kind      string `json:"kind,omitempty"`
 	Delivered bool   `json:"delivered"`
 	Valid     bool   `json:"valid"`
+}
+
+// Segment is one part of an Answer's text.
+type Segment struct {
+	// Text is the part as written, brackets included for a citation group.
+	Text string `json:"text"`
+	// Citations are the labels of a citation group, in order, each with
+	// the evidence it names; absent for plain text.
+	Citations []Citation `json:"citations,omitempty"`
 }
 
 // Evidence is one item delivered to the model.
@@ -159,7 +173,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		return nil, err
 	}
 	terms := vw.analyzer.Terms
-	a := &Answer{Question: question, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Evidence: []Evidence{}}
+	a := &Answer{Question: question, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Segments: []Segment{}, Evidence: []Evidence{}}
 	qlang := analysis.QuestionLang(question) // the prompts' language
 	a.Lang = opts.Lang
 	if a.Lang == "" {
@@ -300,7 +314,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	for _, c := range v.Removed {
 		a.Removed = append(a.Removed, e.citation(c, byChunk))
 	}
-	a.Answer = v.Text
+	a.Answer, a.Segments = v.Text, e.segments(v.Segments, byChunk)
 	if v.Uncited != nil {
 		a.Uncited = v.Uncited
 	}
@@ -318,7 +332,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 			a.Answer = answer.Unmentioned(a.Lang, unmentioned) + " " + a.Answer
 		}
 		av := answer.Verify(a.Answer, ctxt)
-		a.Answer, a.Uncited = av.Text, []string{}
+		a.Answer, a.Segments, a.Uncited = av.Text, e.segments(av.Segments, byChunk), []string{}
 		a.Citations = a.Citations[:0]
 		for _, c := range av.Citations {
 			a.Citations = append(a.Citations, e.citation(c, byChunk))
@@ -381,6 +395,19 @@ func (e *Engine) citation(c answer.Citation, byChunk map[int64]Hit) Citation {
 			id := h.ID
 			out.Evidence = &id
 		}
+	}
+	return out
+}
+
+// segments turns the segments of a verified text into the public shape.
+func (e *Engine) segments(segs []answer.Segment, byChunk map[int64]Hit) []Segment {
+	out := make([]Segment, 0, len(segs))
+	for _, s := range segs {
+		p := Segment{Text: s.Text}
+		for _, c := range s.Citations {
+			p.Citations = append(p.Citations, e.citation(c, byChunk))
+		}
+		out = append(out, p)
 	}
 	return out
 }

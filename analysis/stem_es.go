@@ -451,3 +451,12 @@ func unaccent(rs []rune) {
 		}
 	}
 }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	txt "github.com/oraculo/oraculo/text"
 )
 
 // Citation is one label cited in an answer.
@@ -40,6 +42,17 @@ type Verification struct {
 	// ending in ":" and statements that the notes do not say are not
 	// counted.
 	Uncited []string
+	// Segments are Text cut at its citations: see [Segments].
+	Segments []Segment
+}
+
+// Segment is one part of a text: plain text, or one citation group.
+type Segment struct {
+	// Text is the part as written, brackets included for a citation.
+	Text string
+	// Citations are the labels of a citation group, in order, each
+	// resolved as Verify resolves it; nil for plain text.
+	Citations []Citation
 }
 
 // Verify checks the citations of an answer against the evidence it was
@@ -69,7 +82,37 @@ func Verify(text string, ctx Context) Verification {
 	}
 	v.Text = strings.TrimSpace(text)
 	v.Uncited = uncited(v.Text, idx)
+	v.Segments = segments(v.Text, idx)
 	return v
+}
+
+// Segments cuts text at its citation groups, found and resolved against
+// ctx as [Verify] finds and resolves them: plain text and citations
+// alternate, in order, and their Texts joined are text. It is what a
+// client needs to show the citations of a verified text without knowing
+// the citation rule.
+func Segments(text string, ctx Context) []Segment {
+	return segments(text, newLabelIndex(ctx))
+}
+
+func segments(text string, idx labelIndex) []Segment {
+	var out []Segment
+	last := 0
+	for _, g := range citationGroups(text) {
+		if g.start > last {
+			out = append(out, Segment{Text: text[last:g.start]})
+		}
+		seg := Segment{Text: text[g.start:g.end]}
+		for _, p := range idx.resolveGroup(g.inner) {
+			seg.Citations = append(seg.Citations, p.citation())
+		}
+		out = append(out, seg)
+		last = g.end
+	}
+	if last < len(text) {
+		out = append(out, Segment{Text: text[last:]})
+	}
+	return out
 }
 
 // verifyOnce rewrites the citation groups of text: valid labels in their
@@ -84,10 +127,8 @@ func verifyOnce(text string, idx labelIndex) (out string, found, removed []Citat
 	for _, g := range groups {
 		var keep []string
 		for _, p := range idx.resolveGroup(g.inner) {
-			c := Citation{Label: p.written}
+			c := p.citation()
 			if p.ok {
-				id := p.item.ID
-				c.Evidence, c.Kind, c.Delivered, c.Valid = &id, p.kind, true, true
 				if !slices.Contains(keep, p.item.Label) {
 					keep = append(keep, p.item.Label)
 				}
@@ -123,7 +164,7 @@ func cut(buf []byte, text string, after int) ([]byte, int) {
 	}
 	next, _ := utf8.DecodeRuneInString(text[k:])
 	prev, _ := utf8.DecodeLastRune(buf)
-	space := k > after || (isWordRune(prev) && isWordRune(next))
+	space := k > after || (txt.IsWordRune(prev) && txt.IsWordRune(next))
 	switch {
 	case k >= len(text) || len(buf) == 0:
 		space = false
@@ -160,7 +201,7 @@ func uncited(text string, idx labelIndex) []string {
 			continue
 		}
 		last, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(claim, func(r rune) bool {
-			return unicode.IsSpace(r) || isCloser(r)
+			return unicode.IsSpace(r) || txt.IsCloser(r)
 		}))
 		if last == '?' || last == ':' || SaysNotInNotes(claim) {
 			continue
@@ -215,7 +256,7 @@ func groupAt(s string, i int) (group, bool) {
 		g.kind = groupLink
 	case in == "" || in == "x" || in == "X" || strings.HasPrefix(in, "^"):
 		g.kind = groupOther
-	case !strings.ContainsFunc(in, isWordRune) || strings.EqualFold(in, "sic"):
+	case !strings.ContainsFunc(in, txt.IsWordRune) || strings.EqualFold(in, "sic"):
 		g.kind = groupOther
 	case isReferenceDefinition(s, i, g.end):
 		g.kind = groupOther
@@ -408,6 +449,16 @@ func (x labelIndex) resolveGroup(inner string) []part {
 	return out
 }
 
+// citation is the part as a Citation.
+func (p part) citation() Citation {
+	c := Citation{Label: p.written}
+	if p.ok {
+		id := p.item.ID
+		c.Evidence, c.Kind, c.Delivered, c.Valid = &id, p.kind, true, true
+	}
+	return c
+}
+
 func (x labelIndex) commaParts(piece string) ([]part, bool) {
 	if !strings.Contains(piece, ",") {
 		return nil, false
@@ -441,8 +492,8 @@ func labelKey(s string) string {
 		s = strings.Trim(s, " \t\"'«»“”‘’`*_")
 		s = strings.TrimRight(s, ".,")
 	}
-	s = keyReplacer.Replace(fold(s))
-	return strings.ReplaceAll(collapse(s), " :", ":")
+	s = keyReplacer.Replace(txt.Fold(s))
+	return strings.ReplaceAll(txt.Collapse(s), " :", ":")
 }
 
 var keyReplacer = strings.NewReplacer(

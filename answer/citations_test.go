@@ -252,3 +252,75 @@ func TestVerifyLabelWithSeparators(t *testing.T) {
 		t.Errorf("Text = %q", v.Text)
 	}
 }
+
+func TestSegments(t *testing.T) {
+	ctx := campaignContext(t)
+	type seg struct {
+		text  string
+		cites []cite
+	}
+	tests := []struct {
+		name string
+		in   string
+		want []seg
+	}{
+		{
+			name: "plain and cited parts alternate and cover the text",
+			in:   "Huyó al norte [Sesión 12 (Diario)]. La Dama [sesion 38 > la dama velada; Fichas: Nix] calló.",
+			want: []seg{
+				{"Huyó al norte ", nil},
+				{"[Sesión 12 (Diario)]", []cite{{"Sesión 12 (Diario)", 5, KindFull}}},
+				{". La Dama ", nil},
+				{"[sesion 38 > la dama velada; Fichas: Nix]", []cite{{"sesion 38 > la dama velada", 1, KindFull}, {"Fichas: Nix", 3, KindFull}}},
+				{" calló.", nil},
+			},
+		},
+		{
+			name: "what is not a citation stays text",
+			in:   "`[Sesión 12 (Diario)]` [x] [sic] [a](http://x) [^1] \\[Sesión 3\\]",
+			want: []seg{{"`[Sesión 12 (Diario)]` [x] [sic] [a](http://x) [^1] \\[Sesión 3\\]", nil}},
+		},
+		{
+			name: "an unknown label is a citation that names nothing",
+			in:   "[Sesión 119] murió",
+			want: []seg{{"[Sesión 119]", []cite{{"Sesión 119", 0, ""}}}, {" murió", nil}},
+		},
+		{name: "empty", in: "", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []seg
+			for _, s := range Segments(tt.in, ctx) {
+				var cs []cite
+				if s.Citations != nil {
+					cs = cites(s.Citations)
+				}
+				got = append(got, seg{s.Text, cs})
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Segments(%q) =\n%+v\nwant\n%+v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// Verify's segments are those of its verified text, and every citation
+// left in it names delivered evidence.
+func TestVerifySegments(t *testing.T) {
+	ctx := campaignContext(t)
+	v := Verify("El archiduque murió [Sesión 119]. Huyó al norte [sesion 12 (diario)].", ctx)
+	var joined strings.Builder
+	n := 0
+	for _, s := range v.Segments {
+		joined.WriteString(s.Text)
+		for _, c := range s.Citations {
+			n++
+			if !c.Valid || c.Evidence == nil {
+				t.Errorf("segment %q holds an invalid citation %+v", s.Text, c)
+			}
+		}
+	}
+	if joined.String() != v.Text || n != 1 {
+		t.Errorf("segments %+v join to %q with %d citations, want %q with 1", v.Segments, joined.String(), n, v.Text)
+	}
+}

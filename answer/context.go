@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	txt "github.com/oraculo/oraculo/text"
 )
 
 // Defaults from the design (seed 000).
@@ -165,7 +167,7 @@ const maxLabelBytes = 200
 // brackets or backticks, at most maxLabelBytes, never empty.
 func label(c Candidate) string {
 	for _, l := range []string{c.Label, c.Title, fileStem(c.File)} {
-		l = collapse(quoteSafe.Replace(l))
+		l = txt.Collapse(quoteSafe.Replace(l))
 		if len(l) > maxLabelBytes {
 			l = clipBytes(l, maxLabelBytes)
 		}
@@ -194,7 +196,7 @@ func clipBytes(s string, n int) string {
 // the first sentence of its matched passage, or of its text, that is not
 // a heading (the first heading when there is none).
 func summaryLine(c Candidate) string {
-	if a := collapse(c.Annotation); a != "" {
+	if a := txt.Collapse(c.Annotation); a != "" {
 		return clipWords(a, maxAnnotationWords)
 	}
 	for _, s := range sentences(c.Passage) {
@@ -282,7 +284,7 @@ func fileStem(file string) string {
 // filePath is the file's path without its extension, made safe for a
 // label.
 func filePath(file string) string {
-	p := collapse(quoteSafe.Replace(file))
+	p := txt.Collapse(quoteSafe.Replace(file))
 	if len(p) > maxLabelBytes {
 		p = clipBytes(p, maxLabelBytes)
 	}

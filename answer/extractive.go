@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	txt "github.com/oraculo/oraculo/text"
 )
 
 // Limits of an extractive answer.
@@ -190,7 +192,7 @@ func extract(question string, ctx Context, terms func(string) []string, lang str
 		if !items[c.item] && len(items) == ExtractiveItems {
 			continue
 		}
-		if k := fold(c.text); !quoted[k] {
+		if k := txt.Fold(c.text); !quoted[k] {
 			quoted[k] = true
 			items[c.item] = true
 			lines = append(lines, "- "+c.text+" ["+ctx.Full[c.item].Label+"]")

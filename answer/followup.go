@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	txt "github.com/oraculo/oraculo/text"
 )
 
 // ShortQuestionWords is the most content words (words that are not stop
@@ -99,11 +101,11 @@ func capitalisedName(q string) bool {
 	for i := 0; i < len(q); {
 		r, size := utf8.DecodeRuneInString(q[i:])
 		switch {
-		case isWordRune(r):
+		case txt.IsWordRune(r):
 			j := i
 			for j < len(q) {
 				r2, s2 := utf8.DecodeRuneInString(q[j:])
-				if !isWordRune(r2) && r2 != '\'' && r2 != '’' && r2 != '-' {
+				if !txt.IsWordRune(r2) && r2 != '\'' && r2 != '’' && r2 != '-' {
 					break
 				}
 				j += s2

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo/chat"
+	txt "github.com/oraculo/oraculo/text"
 )
 
 // AnnotationPromptVersion identifies the wording of [AnnotationPrompt]; it
@@ -108,7 +109,7 @@ func Prompt(lang, question string, ctx Context, history []chat.Message) []chat.M
 	if len(ctx.Summaries) > 0 {
 		b.WriteString("\n" + t.summaryHead + "\n")
 		for _, it := range ctx.Summaries {
-			b.WriteString("- [" + it.Label + "] " + collapse(unbracket(it.Text)) + "\n")
+			b.WriteString("- [" + it.Label + "] " + txt.Collapse(unbracket(it.Text)) + "\n")
 		}
 	}
 	b.WriteString("\n" + t.question + " " + strings.TrimSpace(question))
@@ -125,7 +126,7 @@ func AnnotationPrompt(lang string, headings []string, text string) []chat.Messag
 	var b strings.Builder
 	var hs []string
 	for _, h := range headings {
-		if h = collapse(h); h != "" {
+		if h = txt.Collapse(h); h != "" {
 			hs = append(hs, h)
 		}
 	}

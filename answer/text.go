@@ -6,9 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/oraculo/oraculo/analysis"
+	txt "github.com/oraculo/oraculo/text" // named txt: the tests declare a helper text
 )
 
 // sentence is one unit of Markdown text: a sentence of a paragraph or list
@@ -25,44 +24,45 @@ type sentence struct {
 
 // sentences splits Markdown text into sentences. Code blocks and rules are
 // dropped; headings, table rows and list items are units of their own;
-// paragraphs are split at ., !, ?, … followed by a space, except after
-// common abbreviations ("Sr.", "p. ej.", "etc.") and initials; a citation
-// right after a sentence's end ("Murió. [Sesión 3]") stays with it. A line
-// that ends without punctuation and is followed by one that starts with a
-// capital letter ends its sentence, since notes are often written a fact per
-// line.
-func sentences(text string) []sentence {
+// paragraphs are split as [txt.Sentences] splits them, a citation being
+// never cut and staying with the sentence it follows ("Murió. [Sesión
+// 3]"). A line that ends without punctuation and is followed by one that
+// starts with a capital letter ends its sentence, since notes are often
+// written a fact per line.
+func sentences(md string) []sentence {
 	var out []sentence
 	var para []string
 	under := ""
 	flush := func() {
 		if len(para) > 0 {
-			for _, s := range splitParagraph(strings.Join(para, " ")) {
+			for _, s := range txt.Sentences(strings.Join(para, " "), citationAt) {
 				out = append(out, sentence{text: s, under: under})
 			}
 			para = para[:0]
 		}
 	}
-	fence := ""
-	for line := range strings.SplitSeq(text, "\n") {
+	var fence txt.Fence
+	inFence := false
+	for line := range strings.SplitSeq(md, "\n") {
 		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
+		if inFence {
+			inFence = !fence.Closes(t)
 			continue
 		}
-		switch {
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
+		if f, ok := txt.OpenFence(t); ok {
 			flush()
-			fence = t[:3]
+			fence, inFence = f, true
+			continue
+		}
+		h, isHeading := headingLine(t)
+		switch {
 		case t == "":
 			flush()
 		case isRule(t):
 			flush()
-		case isHeadingLine(t):
+		case isHeading:
 			flush()
-			if h := collapse(headingText(t)); h != "" {
+			if h = txt.Collapse(h); h != "" {
 				under = h
 				out = append(out, sentence{text: h, heading: true, under: under})
 			}
@@ -85,6 +85,18 @@ func sentences(text string) []sentence {
 	return out
 }
 
+// citationAt returns the end of the citation that opens at s[i], or -1:
+// the atoms of [txt.Sentences].
+func citationAt(s string, i int) int {
+	if s[i] != '[' {
+		return -1
+	}
+	if g, ok := groupAt(s, i); ok && g.kind == groupCitation {
+		return g.end
+	}
+	return -1
+}
+
 // isRule reports a Markdown thematic break: three or more of one of -, *, _
 // and nothing else but spaces.
 func isRule(t string) bool {
@@ -103,30 +115,19 @@ func isRule(t string) bool {
 	return n >= 3
 }
 
-// isHeadingLine reports an ATX heading ("## Sesión 3") or a line that is
-// all bold ("**Sesión 7**").
-func isHeadingLine(t string) bool {
-	if strings.HasPrefix(t, "#") {
-		n := len(t) - len(strings.TrimLeft(t, "#"))
-		return n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
+// headingLine reports an ATX heading ("## Sesión 3") or a line that is all
+// bold ("**Sesión 7**"), and returns its text without the markers.
+func headingLine(t string) (string, bool) {
+	if level, h := txt.ATXHeading(t); level > 0 {
+		return h, true
 	}
 	for _, m := range []string{"**", "__"} {
 		if len(t) > 4 && strings.HasPrefix(t, m) && strings.HasSuffix(t, m) &&
 			!strings.Contains(t[2:len(t)-2], m) {
-			return true
+			return strings.TrimSpace(t[2 : len(t)-2]), true
 		}
 	}
-	return false
-}
-
-// headingText is a heading line without its markers.
-func headingText(t string) string {
-	if strings.HasPrefix(t, "#") {
-		t = strings.TrimLeft(t, "#")
-		t = strings.TrimRight(strings.TrimSpace(t), "#")
-		return strings.TrimSpace(t)
-	}
-	return strings.TrimSpace(t[2 : len(t)-2])
+	return "", false
 }
 
 // tableRow is a table row's cells joined by " | ", or "" for a delimiter
@@ -135,12 +136,12 @@ func tableRow(t string) string {
 	t = strings.Trim(t, "|")
 	var cells []string
 	for c := range strings.SplitSeq(t, "|") {
-		if c = collapse(c); c != "" {
+		if c = txt.Collapse(c); c != "" {
 			cells = append(cells, c)
 		}
 	}
 	row := strings.Join(cells, " | ")
-	if !strings.ContainsFunc(row, isWordRune) {
+	if !strings.ContainsFunc(row, txt.IsWordRune) {
 		return ""
 	}
 	return row
@@ -149,40 +150,26 @@ func tableRow(t string) string {
 // stripMarkers removes blockquote markers, a list marker and a task box
 // from the start of a line; item reports a list marker.
 func stripMarkers(t string) (content string, item bool) {
-	for strings.HasPrefix(t, ">") {
-		t = strings.TrimSpace(t[1:])
+	for {
+		rest, ok := txt.CutQuoteMarker(t)
+		if !ok {
+			break
+		}
+		t = strings.TrimSpace(rest)
 	}
-	if len(t) >= 2 && strings.ContainsRune("-*+•", rune(t[0])) && (t[1] == ' ' || t[1] == '\t') {
-		t, item = strings.TrimSpace(t[2:]), true
-	} else if strings.HasPrefix(t, "• ") {
-		t, item = strings.TrimSpace(t[len("• "):]), true
-	} else if n := leadingDigits(t); n > 0 && n <= 3 && len(t) > n+1 &&
-		(t[n] == '.' || t[n] == ')') && (t[n+1] == ' ' || t[n+1] == '\t') {
-		t, item = strings.TrimSpace(t[n+2:]), true
-	}
-	if item {
-		for _, box := range []string{"[ ] ", "[x] ", "[X] "} {
-			if strings.HasPrefix(t, box) {
-				t = strings.TrimSpace(t[len(box):])
-				break
-			}
+	if rest, ok := txt.CutListMarker(t); ok {
+		t, item = strings.TrimSpace(rest), true
+		if rest, ok := txt.CutTaskBox(t); ok {
+			t = strings.TrimSpace(rest)
 		}
 	}
 	return t, item
 }
 
-func leadingDigits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
-}
-
 // endsBare reports a line that ends without punctuation.
 func endsBare(line string) bool {
 	r, _ := utf8.DecodeLastRuneInString(line)
-	return isWordRune(r)
+	return txt.IsWordRune(r)
 }
 
 // startsSentence reports text that starts like a sentence: a capital
@@ -192,130 +179,12 @@ func startsSentence(s string) bool {
 	return unicode.IsUpper(r) || r == '¿' || r == '¡'
 }
 
-// splitParagraph splits one paragraph (lines already joined) into
-// sentences, whitespace collapsed.
-func splitParagraph(p string) []string {
-	p = collapse(p)
-	var out []string
-	start := 0
-	for i := 0; i < len(p); {
-		if p[i] == '[' {
-			// A citation is never cut, whatever its label holds.
-			if g, ok := groupAt(p, i); ok && g.kind == groupCitation {
-				i = g.end
-				continue
-			}
-		}
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if !isTerminator(r) {
-			i += size
-			continue
-		}
-		end := i + size
-		for end < len(p) {
-			r2, s2 := utf8.DecodeRuneInString(p[end:])
-			if !isTerminator(r2) && !isCloser(r2) {
-				break
-			}
-			if isTerminator(r2) && r == '.' {
-				r = '…' // "..." or ".!" ends like "…"
-			}
-			end += s2
-		}
-		// A citation right after the end belongs to this sentence.
-		for end+1 < len(p) && p[end] == ' ' && p[end+1] == '[' {
-			g, ok := groupAt(p, end+1)
-			if !ok || g.kind != groupCitation {
-				break
-			}
-			end = g.end
-		}
-		if end >= len(p) {
-			break
-		}
-		if p[end] != ' ' || !sentenceEnds(p, start, i, r, p[end+1:]) {
-			i = end
-			continue
-		}
-		if s := strings.TrimSpace(p[start:end]); s != "" {
-			out = append(out, s)
-		}
-		start = end + 1
-		i = start
-	}
-	if s := strings.TrimSpace(p[start:]); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-func isTerminator(r rune) bool {
-	return r == '.' || r == '!' || r == '?' || r == '…'
-}
-
-func isCloser(r rune) bool {
-	return strings.ContainsRune("\"'»”’)*_", r)
-}
-
-// sentenceEnds decides whether the terminator r at p[i] ends the sentence
-// that started at p[start], given the text after the following space.
-func sentenceEnds(p string, start, i int, r rune, next string) bool {
-	n, _ := utf8.DecodeRuneInString(next)
-	lower := unicode.IsLower(n)
-	if r != '.' {
-		// "¡Cuidado! gritó Nix": Spanish dialogue goes on in lowercase.
-		return !lower && n != ',' && n != ';'
-	}
-	w := wordBefore(p[start:i])
-	if w == "" {
-		return true
-	}
-	fw := strings.ToLower(fold(w))
-	if abbreviations[fw] {
-		return fw == "etc" && !lower
-	}
-	// An initial: "J. R. Pérez".
-	if utf8.RuneCountInString(w) == 1 && unicode.IsUpper([]rune(w)[0]) {
-		return false
-	}
-	return true
-}
-
-// wordBefore returns the letters right before the end of s.
-func wordBefore(s string) string {
-	j := len(s)
-	for j > 0 {
-		r, size := utf8.DecodeLastRuneInString(s[:j])
-		if !unicode.IsLetter(r) {
-			break
-		}
-		j -= size
-	}
-	return s[j:]
-}
-
-// abbreviations are folded lowercase words that a period does not end a
-// sentence after (Spanish and English).
-var abbreviations = setOf(
-	"sr", "sra", "srta", "sres", "sras", "d", "dna", "dr", "dra",
-	"lic", "ing", "arq", "prof", "profa", "gral", "cap", "tte", "cnel",
-	"sgto", "cmdt", "sto", "sta", "fr", "mons", "etc", "aprox", "approx",
-	"p", "pp", "pag", "pags", "num", "nro", "art", "vol", "ed", "ej",
-	"vs", "cf", "av", "avda", "mr", "mrs", "ms", "st", "jr", "ca", "e",
-	"g", "ee", "uu", "fig", "cia", "dpto", "esq", "ud", "uds", "vd", "vds",
-)
-
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
 	for _, w := range words {
 		m[w] = true
 	}
 	return m
-}
-
-// collapse trims s and turns each run of whitespace into one space.
-func collapse(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // wordCount counts the whitespace-separated words of s.
@@ -343,29 +212,15 @@ func clipWords(s string, n int) string {
 	return strings.TrimRight(strings.Join(f[:n], " "), ",;:") + "…"
 }
 
-// fold lowercases s and removes its diacritics (ñ becomes n).
-func fold(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range norm.NFD.String(s) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
-
-// isWordRune reports a letter or a digit.
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
 // words returns the folded words of s: runs of letters and digits, with
 // "n't" spelled out as "not".
 func words(s string) []string {
-	s = strings.NewReplacer("n't", " not", "n’t", " not").Replace(fold(s))
-	return strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) })
+	s = strings.NewReplacer("n't", " not", "n’t", " not").Replace(txt.Fold(s))
+	var out []string
+	for start, end := range txt.Words(s) {
+		out = append(out, s[start:end])
+	}
+	return out
 }
 
 // quotes returns the sentences of text that can be quoted as facts, made
@@ -378,8 +233,8 @@ func quotes(text string) []sentence {
 		if s.heading {
 			continue
 		}
-		for _, q := range splitParagraph(plain(s.text)) {
-			end, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(q, isCloser))
+		for _, q := range txt.Sentences(plain(s.text), citationAt) {
+			end, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(q, txt.IsCloser))
 			if letterWords(q) >= 3 && end != '?' && end != ':' {
 				out = append(out, sentence{text: q, under: s.under})
 			}
@@ -392,7 +247,7 @@ func quotes(text string) []sentence {
 func letterWords(s string) int {
 	n := 0
 	for _, f := range strings.Fields(s) {
-		if strings.ContainsFunc(f, isWordRune) {
+		if strings.ContainsFunc(f, txt.IsWordRune) {
 			n++
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/oraculo/oraculo/text"
 )
 
 // maxMarkerRest is the most words a plain or bold session marker may carry
@@ -55,15 +57,15 @@ func DetectSession(line string) (number int, heading string, ok bool) {
 }
 
 func detectSession(line string) (sessionHeader, bool) {
-	if level, text := parseATX(line); level > 0 {
-		text = stripMarkers(text)
-		n, _, ok := parseMarker(text, false)
+	if level, h := text.ATXHeading(line); level > 0 {
+		h = stripMarkers(h)
+		n, _, ok := parseMarker(h, false)
 		if !ok {
 			return sessionHeader{}, false
 		}
-		return sessionHeader{number: n, heading: text, level: level}, true
+		return sessionHeader{number: n, heading: h, level: level}, true
 	}
-	r := strings.TrimRightFunc(skipIndent(line), unicode.IsSpace)
+	r := strings.TrimRightFunc(text.Unindent(line), unicode.IsSpace)
 	if r == "" {
 		return sessionHeader{}, false
 	}
@@ -152,16 +154,6 @@ func startsWithDash(s string) bool {
 		return len(s) == 1 || s[1] == ' ' || s[1] == '\t'
 	}
 	return false
-}
-
-// skipIndent drops up to three leading spaces; a line indented further is
-// code or a list continuation in Markdown and keeps its indentation, so it
-// matches nothing.
-func skipIndent(line string) string {
-	for i := 0; i < 3 && strings.HasPrefix(line, " "); i++ {
-		line = line[1:]
-	}
-	return line
 }
 
 // numberSigns are the optional signs between the session word and its
@@ -257,31 +249,6 @@ func matchSessionWord(s string) int {
 		return i
 	}
 	return -1
-}
-
-// parseATX returns the level and the raw text (closing #'s removed, trimmed)
-// of an ATX heading line, or level 0 when the line is not one.
-func parseATX(line string) (int, string) {
-	s := skipIndent(line)
-	j := 0
-	for j < len(s) && s[j] == '#' {
-		j++
-	}
-	if j < 1 || j > 6 || (j < len(s) && s[j] != ' ' && s[j] != '\t') {
-		return 0, ""
-	}
-	text := strings.TrimSpace(s[j:])
-	k := len(text)
-	for k > 0 && text[k-1] == '#' {
-		k--
-	}
-	if k == 0 {
-		return j, ""
-	}
-	if text[k-1] == ' ' || text[k-1] == '\t' {
-		text = strings.TrimSpace(text[:k])
-	}
-	return j, text
 }
 
 // stripMarkers removes the Markdown emphasis that wraps a heading's text and

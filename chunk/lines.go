@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/oraculo/oraculo/text"
 )
 
 // lineInfo is what the splitter knows about one line of the document.
@@ -27,72 +29,36 @@ type lineInfo struct {
 // heading, or a session marker that carries no more than a title.
 func (l lineInfo) isHeading() bool { return l.level > 0 || l.sess && !l.session.long }
 
-// fence is an open fenced code block.
-type fence struct {
-	char  byte
-	count int
-}
-
-// openFence reports whether line opens a fenced code block.
-func openFence(line string) (fence, bool) {
-	s := skipIndent(line)
-	if len(s) < 3 || (s[0] != '`' && s[0] != '~') {
-		return fence{}, false
-	}
-	c := s[0]
-	n := 0
-	for n < len(s) && s[n] == c {
-		n++
-	}
-	if n < 3 {
-		return fence{}, false
-	}
-	if c == '`' && strings.IndexByte(s[n:], '`') >= 0 {
-		return fence{}, false
-	}
-	return fence{char: c, count: n}, true
-}
-
-// closes reports whether line closes the fence f.
-func (f fence) closes(line string) bool {
-	s := skipIndent(line)
-	n := 0
-	for n < len(s) && s[n] == f.char {
-		n++
-	}
-	return n >= f.count && strings.TrimSpace(s[n:]) == ""
-}
-
-// scanLines classifies every line of text. Headings and session headers are
+// scanLines classifies every line of doc. Headings and session headers are
 // only looked for outside fenced code blocks.
-func scanLines(text string) []lineInfo {
-	lines := make([]lineInfo, 0, strings.Count(text, "\n")+1)
-	var open fence
+func scanLines(doc string) []lineInfo {
+	lines := make([]lineInfo, 0, strings.Count(doc, "\n")+1)
+	var open text.Fence
 	inFence := false
-	for start := 0; start <= len(text); {
-		end := strings.IndexByte(text[start:], '\n')
+	for start := 0; start <= len(doc); {
+		end := strings.IndexByte(doc[start:], '\n')
 		if end < 0 {
-			end = len(text)
+			end = len(doc)
 		} else {
 			end += start
 		}
-		s := text[start:end]
+		s := doc[start:end]
 		l := lineInfo{start: start, end: end, blank: isBlank(s)}
 		switch {
 		case inFence:
 			l.code = true
-			if open.closes(s) {
+			if open.Closes(s) {
 				inFence = false
 			}
 		case !l.blank:
-			if f, ok := openFence(s); ok {
+			if f, ok := text.OpenFence(s); ok {
 				open, inFence, l.code = f, true, true
 				break
 			}
-			if level, h := parseATX(s); level > 0 {
+			if level, h := text.ATXHeading(s); level > 0 {
 				l.level, l.heading = level, stripMarkers(h)
 			}
-			if first := skipIndent(s); first != "" && strings.IndexByte("#*_sS", first[0]) >= 0 {
+			if first := text.Unindent(s); first != "" && strings.IndexByte("#*_sS", first[0]) >= 0 {
 				l.session, l.sess = detectSession(s)
 			}
 		}

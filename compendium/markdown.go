@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/oraculo/oraculo/text"
 )
 
 // brk replaces removed Markdown (code, embeds, URLs, tags...): it separates
@@ -96,35 +98,25 @@ func parseWikilinkInner(inner string) Wikilink {
 
 // stripCode removes fenced code blocks (their lines become empty), inline
 // code spans and comments (each becomes brk). Line structure is kept.
-func stripCode(text string) string {
-	if !strings.ContainsAny(text, "`~%<") {
-		return text
+func stripCode(s string) string {
+	if !strings.ContainsAny(s, "`~%<") {
+		return s
 	}
-	lines := strings.Split(text, "\n")
-	var fence string // the opening fence while inside a block
+	lines := strings.Split(s, "\n")
+	var fence text.Fence // the opening fence while inside a block
+	inFence := false
 	for i, line := range lines {
-		t := strings.TrimLeft(line, " ")
-		if len(line)-len(t) <= 3 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")) {
-			run := len(t) - len(strings.TrimLeft(t, t[:1]))
-			if fence == "" {
-				fence = t[:run]
-				lines[i] = ""
-				continue
-			}
-			if t[0] == fence[0] && run >= len(fence) && strings.TrimSpace(t[run:]) == "" {
-				fence = ""
-				lines[i] = ""
-				continue
-			}
+		if inFence {
+			inFence = !fence.Closes(line)
+		} else if fence, inFence = text.OpenFence(line); !inFence {
+			continue
 		}
-		if fence != "" {
-			lines[i] = ""
-		}
+		lines[i] = ""
 	}
-	text = strings.Join(lines, "\n")
-	text = stripDelimited(text, "%%", "%%")
-	text = stripDelimited(text, "<!--", "-->")
-	lines = strings.Split(text, "\n")
+	s = strings.Join(lines, "\n")
+	s = stripDelimited(s, "%%", "%%")
+	s = stripDelimited(s, "<!--", "-->")
+	lines = strings.Split(s, "\n")
 	for i, line := range lines {
 		if strings.Contains(line, "`") {
 			lines[i] = stripInlineCode(line)
@@ -205,22 +197,13 @@ type heading struct {
 	text  string
 }
 
-// headings returns the ATX headings ("## Name") of a code-stripped text.
-func headings(text string) []heading {
+// headings returns the ATX headings ("## Name") of a code-stripped text
+// that have a text.
+func headings(s string) []heading {
 	var out []heading
-	for _, line := range strings.Split(text, "\n") {
-		t := strings.TrimLeft(line, " ")
-		if len(line)-len(t) > 3 || !strings.HasPrefix(t, "#") {
-			continue
-		}
-		n := len(t) - len(strings.TrimLeft(t, "#"))
-		if n > 6 || len(t) == n || (t[n] != ' ' && t[n] != '\t') {
-			continue
-		}
-		h := strings.TrimSpace(t[n:])
-		h = strings.TrimSpace(strings.TrimRight(h, "#")) // closing sequence
-		if h != "" {
-			out = append(out, heading{level: n, text: h})
+	for _, line := range strings.Split(s, "\n") {
+		if level, h := text.ATXHeading(line); h != "" {
+			out = append(out, heading{level: level, text: h})
 		}
 	}
 	return out

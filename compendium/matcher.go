@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/oraculo/oraculo/text"
 )
 
 // Mention is one occurrence of an entity in a text.
@@ -196,11 +198,11 @@ func newPattern(m *Matcher, words []word, entity int, prio uint8, contraction bo
 // whether each word is capitalised.
 func nameWords(s string) []word {
 	var ws []word
-	forEachToken(s, func(start, end int) {
+	for start, end := range text.Words(s) {
 		t := s[start:end]
 		r, _ := utf8.DecodeRuneInString(t)
-		ws = append(ws, word{text: t, norm: string(appendFolded(nil, t)), cap: unicode.IsUpper(r) || unicode.IsTitle(r)})
-	})
+		ws = append(ws, word{text: t, norm: text.Fold(t), cap: unicode.IsUpper(r) || unicode.IsTitle(r)})
+	}
 	return ws
 }
 
@@ -347,21 +349,21 @@ type tok struct {
 
 // Find returns the mentions of the entities in text, in order; they never
 // overlap. See Matcher for the rules.
-func (m *Matcher) Find(text string) []Mention {
+func (m *Matcher) Find(in string) []Mention {
 	if len(m.patterns) == 0 {
 		return nil
 	}
-	buf := make([]byte, 0, len(text)+8)
-	toks := make([]tok, 0, len(text)/6+1)
-	forEachToken(text, func(start, end int) {
+	buf := make([]byte, 0, len(in)+8)
+	toks := make([]tok, 0, len(in)/6+1)
+	for start, end := range text.Words(in) {
 		ns := len(buf)
-		buf = appendFolded(buf, text[start:end])
+		buf = text.AppendFold(buf, in[start:end])
 		id, ok := m.vocab[string(buf[ns:])]
 		if !ok {
 			id = -1
 		}
 		toks = append(toks, tok{int32(start), int32(end), int32(ns), int32(len(buf)), id})
-	})
+	}
 	f := finder{m: m, toks: toks, norms: string(buf)}
 
 	// The best match anchored at each token...
@@ -397,7 +399,7 @@ func (m *Matcher) Find(text string) []Mention {
 	take := func(c found) {
 		p := &m.patterns[c.pattern]
 		s, e := int(toks[c.start].start), int(toks[c.start+len(p.toks)-1].end)
-		out = append(out, Mention{Entity: int(p.entity), Start: s, End: e, Surface: text[s:e], Fuzzy: c.edits > 0})
+		out = append(out, Mention{Entity: int(p.entity), Start: s, End: e, Surface: in[s:e], Fuzzy: c.edits > 0})
 	}
 	end := func(c found) int { return c.start + len(m.patterns[c.pattern].toks) }
 	for lo := 0; lo < len(cands); {

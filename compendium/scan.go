@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/oraculo/oraculo/text"
 )
 
 // word is one word of a line, as the name scanner sees it.
@@ -40,7 +42,7 @@ func lineWords(line string) []word {
 	}
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
-		if isWordRune(r) || wstart >= 0 && unicode.Is(unicode.M, r) {
+		if text.IsWordRune(r) || wstart >= 0 && unicode.Is(unicode.M, r) {
 			if wstart < 0 {
 				wstart = i
 			}
@@ -72,14 +74,6 @@ func lineWords(line string) []word {
 	}
 	flush(len(line))
 	return ws
-}
-
-// isWordRune reports whether r is a letter or a digit.
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-	}
-	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
 func makeWord(text string, start, joined bool) word {
@@ -114,33 +108,19 @@ func makeWord(text string, start, joined bool) word {
 func stripLineMarkers(line string) string {
 	for {
 		t := strings.TrimLeft(line, " \t")
-		switch {
-		case strings.HasPrefix(t, "#"):
-			n := len(t) - len(strings.TrimLeft(t, "#"))
-			if n < len(t) && (t[n] == ' ' || t[n] == '\t') {
-				line = t[n:]
-				continue
+		if level, h := text.ATXHeading(t); level > 0 {
+			line = h
+			continue
+		}
+		var ok bool
+		for _, cut := range [...]func(string) (string, bool){text.CutQuoteMarker, text.CutListMarker, text.CutTaskBox} {
+			if line, ok = cut(t); ok {
+				break
 			}
-		case strings.HasPrefix(t, ">"):
-			line = t[1:]
-			continue
-		case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ "):
-			line = t[2:]
-			continue
-		case strings.HasPrefix(t, "[ ] ") || strings.HasPrefix(t, "[x] ") || strings.HasPrefix(t, "[X] "):
-			line = t[4:]
-			continue
 		}
-		// "1. " and "1) "
-		n := 0
-		for n < len(t) && '0' <= t[n] && t[n] <= '9' {
-			n++
+		if !ok {
+			return t
 		}
-		if n > 0 && n+1 < len(t) && (t[n] == '.' || t[n] == ')') && t[n+1] == ' ' {
-			line = t[n+2:]
-			continue
-		}
-		return t
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/oraculo/oraculo/text"
 )
 
 // Kinds of golden questions.
@@ -171,13 +171,4 @@ func containsAnswer(text string, answers []string) bool {
 }
 
 // fold lowercases and strips accents, for forgiving comparisons.
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.TrimSpace(s)) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
+func fold(s string) string { return text.Fold(strings.TrimSpace(s)) }

@@ -939,3 +939,55 @@ func TestSearchAndAskFilters(t *testing.T) {
 	resp, data = call(t, ts, "POST", "/api/search", "", map[string]any{"question": q, "filters": map[string]any{"session": 2}})
 	wantStatus(t, resp, data, 400) // a misspelt filter is refused, not ignored
 }
+
+// The answer carries its text cut at its citations, resolved by the
+// server, so that the page never parses citations itself: in the JSON
+// answer and in the stream's answer event.
+func TestAskSegments(t *testing.T) {
+	eng := testEngine(t)
+	fakeChat(t, eng, func(chattest.Call) string { return rawAnswer })
+	ts, _ := testServer(t, Config{Engine: eng})
+	check := func(how string, raw []byte) {
+		t.Helper()
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &keys); err != nil {
+			t.Fatalf("%s: %v", how, err)
+		}
+		if s := string(keys["segments"]); !strings.HasPrefix(s, "[") {
+			t.Fatalf("%s: segments is %s, want an array", how, s)
+		}
+		a := decodeJSON[oraculo.Answer](t, raw)
+		evidence := map[string]bool{}
+		for _, ev := range a.Evidence {
+			evidence[ev.ID] = true
+		}
+		var joined strings.Builder
+		cited := 0
+		for _, s := range a.Segments {
+			joined.WriteString(s.Text)
+			for _, c := range s.Citations {
+				if c.Evidence == nil || !evidence[*c.Evidence] || !c.Valid {
+					t.Errorf("%s: segment %q cites %+v, not delivered evidence", how, s.Text, c)
+				}
+				cited++
+			}
+			if len(s.Citations) > 0 && s.Text != "[Sesión 1]" {
+				t.Errorf("%s: cited segment %q, want [Sesión 1]", how, s.Text)
+			}
+		}
+		if joined.String() != a.Answer || cited != 1 {
+			t.Errorf("%s: segments join to %q with %d citations; answer %q", how, joined.String(), cited, a.Answer)
+		}
+	}
+	resp, data := call(t, ts, "POST", "/api/ask", "", map[string]any{"question": "¿Quién cayó en combate?"})
+	wantStatus(t, resp, data, 200)
+	check("JSON", data)
+
+	resp, data = call(t, ts, "POST", "/api/ask", "", map[string]any{"question": "¿Quién cayó en combate?", "stream": true})
+	wantStatus(t, resp, data, 200)
+	for _, e := range readSSE(t, bytes.NewReader(data)) {
+		if e.Name == "answer" {
+			check("stream", []byte(e.Data))
+		}
+	}
+}

@@ -243,6 +243,12 @@ func TestChatPageEndToEnd(t *testing.T) {
 		t.Errorf("citation shows %q, want %q", got, label)
 	}
 
+	// Citations are drawn from the server's segments: no token the page
+	// uses for them is left in the text.
+	if got := p.eval("the answer's text", sel+`('[data-testid="turn-answer"] [data-testid="answer-text"]').textContent`); strings.ContainsRune(got, '\uE000') || !strings.Contains(got, label) {
+		t.Errorf("the answer shows %q, want its citation %q and no citation token", got, label)
+	}
+
 	p.do("open the citation", chromedp.Click(chromedp.CSS(`[data-testid="citation"]`)))
 	p.waitFor("the passage", panelReadyJS)
 	if got := p.eval("the passage label", sel+`('[data-testid="passage-label"]').textContent`); got != label {

@@ -321,33 +321,36 @@ function scheduleDraft(turn) {
     turn.frame = 0;
     if (turn.status !== "streaming" || !turn.textEl) return;
     const nearBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 120;
-    turn.textEl.replaceChildren(renderMarkdown(turn.draft, { cite: pendingCite }));
+    // The draft is unverified text: its brackets are shown as written.
+    turn.textEl.replaceChildren(renderMarkdown(turn.draft));
     if (nearBottom) window.scrollTo({ top: document.documentElement.scrollHeight });
   });
 }
 
-// While streaming, citations are not yet verified: shown, not clickable.
-function pendingCite(inner) {
-  return el("span", { class: "cite pending", text: inner });
-}
+// A citation group the server resolved is replaced, before the Markdown
+// is rendered, by "[" + CITE_MARK + its index + "]": a bracket group that
+// only answerCite turns back into the citation. The page itself never
+// decides what is a citation or what it names.
+const CITE_MARK = "\uE000";
+const CITE_TOKEN = /\[\uE000(\d+)\]/g;
 
-function normLabel(s) {
-  return String(s ?? "").normalize("NFC").trim().toLowerCase();
-}
-
-/** refs maps each citable label of an answer to what it names. */
-function refsOf(answer) {
-  const refs = new Map();
-  for (const e of answer.evidence || []) {
-    if (e && e.id && !refs.has(normLabel(e.label))) refs.set(normLabel(e.label), { id: e.id, label: e.label, kind: e.kind, file: e.file });
-  }
-  for (const c of answer.citations || []) {
-    if (c && c.valid !== false && c.evidence && !refs.has(normLabel(c.label))) {
-      const ev = (answer.evidence || []).find((e) => e.id === c.evidence);
-      refs.set(normLabel(c.label), { id: c.evidence, label: ev ? ev.label : c.label, kind: c.kind || ev?.kind, file: ev?.file });
+/**
+ * citedText returns the answer's text with its citation groups (from the
+ * server's segments) replaced by tokens, and the groups in token order.
+ */
+function citedText(a) {
+  if (!Array.isArray(a.segments)) return { text: a.answer || "", groups: [] };
+  let text = "";
+  const groups = [];
+  for (const s of a.segments) {
+    if (s.citations?.length) {
+      text += `[${CITE_MARK}${groups.length}]`;
+      groups.push(s);
+    } else {
+      text += s.text;
     }
   }
-  return refs;
+  return { text, groups };
 }
 
 function citeButton(ref, written) {
@@ -371,18 +374,37 @@ function citeButton(ref, written) {
   return b;
 }
 
-function answerCite(refs) {
+/** answerCite turns a citation token back into the group's buttons. */
+function answerCite(a, groups) {
+  const evidence = new Map((a.evidence || []).map((e) => [e.id, e]));
   return (inner) => {
-    const parts = inner.split(/\s*;\s*/);
-    const found = parts.map((p) => refs.get(normLabel(p)));
-    if (!found.some(Boolean)) return null;
+    if (!inner.startsWith(CITE_MARK)) return null;
+    const g = groups[Number(inner.slice(CITE_MARK.length))];
+    if (!g) return null;
     const group = el("span", { class: "cite-group" });
-    parts.forEach((p, i) => {
+    g.citations.forEach((c, i) => {
       if (i > 0) group.append(" ");
-      group.append(found[i] ? citeButton(found[i], p.trim()) : el("span", { class: "cite plain", text: p }));
+      const ev = c.valid !== false && c.evidence ? evidence.get(c.evidence) : null;
+      group.append(
+        ev
+          ? citeButton({ id: ev.id, label: ev.label, kind: c.kind || ev.kind, file: ev.file }, c.label)
+          : el("span", { class: "cite plain", text: c.label }),
+      );
     });
     return group;
   };
+}
+
+/**
+ * restoreCitations puts back, as text, the citation tokens left where the
+ * renderer shows text as written (tables, code).
+ */
+function restoreCitations(root, groups) {
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const left = [];
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) if (n.data.includes(CITE_MARK)) left.push(n);
+  for (const n of left) n.data = n.data.replace(CITE_TOKEN, (m, i) => groups[Number(i)]?.text ?? m);
+  return root;
 }
 
 function renderTurn(turn) {
@@ -418,20 +440,21 @@ function renderTurn(turn) {
   article.append(text);
 
   if (turn.status === "streaming" || turn.status === "stopped") {
-    text.append(renderMarkdown(turn.draft, { cite: pendingCite }));
+    text.append(renderMarkdown(turn.draft));
   }
   if (turn.status === "stopped") {
     article.append(el("p", { class: "note", text: t("stopped") }));
   }
   if (turn.status === "error") {
-    if (turn.draft) text.append(renderMarkdown(turn.draft, { cite: pendingCite }));
+    if (turn.draft) text.append(renderMarkdown(turn.draft));
     article.append(renderError(turn));
   }
   if (turn.status === "done") {
     const a = turn.answer || {};
     // Screen readers then read the answer in its own language.
     if (a.lang) text.lang = a.lang;
-    text.append(renderMarkdown(a.answer || "", { cite: answerCite(refsOf(a)) }));
+    const { text: cited, groups } = citedText(a);
+    text.append(restoreCitations(renderMarkdown(cited, { cite: answerCite(a, groups) }), groups));
     article.append(...renderAnswerNotes(a));
     article.append(renderTrace(a));
   }

@@ -1,0 +1,8 @@
+// Package text holds the text rules that Oráculo's stages share, so that
+// each exists once: folding (case and accents), words, sentences, and the
+// Markdown line syntax the stages read (ATX headings, list and quote
+// markers, task boxes, code fences).
+//
+// Everything here is pure: strings in, strings or offsets out, no I/O, no
+// state. No function panics, whatever its input, including invalid UTF-8.
+package text

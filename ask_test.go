@@ -123,7 +123,7 @@ func TestAskFallsBackWhenTheModelIsDown(t *testing.T) {
 	srv, _ := fakeModel(t)
 	eng, _ := openEngine(t)
 	var warnings []string
-	eng.Warn = func(s string) { warnings = append(warnings, s) }
+	eng.SetWarn(func(s string) { warnings = append(warnings, s) })
 	if _, err := eng.Ingest(ctx, []string{askNotes(t)}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -65,10 +65,9 @@ func NewChat(c ChatConfig) (chat.Model, error) {
 	return nil, fmt.Errorf("unknown chat provider %q (ollama, openai or none)", c.Provider)
 }
 
-// SetChat makes annotations, reranking and answers use cfg. A config with
-// no provider loads the one stored in the index by the last ingest that
-// had one; "none" turns the model off.
-func (e *Engine) SetChat(ctx context.Context, cfg ChatConfig) error {
+// setChat makes annotations, reranking and answers use cfg (see
+// [WithChat]).
+func (e *Engine) setChat(ctx context.Context, cfg ChatConfig) error {
 	if cfg.Provider == "" {
 		stored, err := e.storedChatConfig(ctx)
 		if err != nil {
@@ -87,9 +86,9 @@ func (e *Engine) SetChat(ctx context.Context, cfg ChatConfig) error {
 	return nil
 }
 
-// SetChatModel makes the engine use m as its chat model (tests, and
-// programs that bring their own client).
-func (e *Engine) SetChatModel(m chat.Model) {
+// setChatModel makes the engine use m as its chat model (see
+// [WithChatModel]).
+func (e *Engine) setChatModel(m chat.Model) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.chat = m
@@ -106,9 +105,9 @@ func (e *Engine) ChatModel() chat.Model {
 	return e.chat
 }
 
-// SetReranker replaces the reranker (by default the chat model's, when
+// setReranker replaces the reranker (by default the chat model's, when
 // there is one). nil restores the default.
-func (e *Engine) SetReranker(r rerank.Reranker) {
+func (e *Engine) setReranker(r rerank.Reranker) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.reranker = r
@@ -162,16 +161,31 @@ func RerankConfigFromEnv() RerankConfig {
 	}
 }
 
-// ConfigureReranker sets the reranker a config names.
-func (e *Engine) ConfigureReranker(c RerankConfig) error {
+// ConfigError is a model configuration that cannot work as given (a
+// reranker that needs a chat model when there is none, a missing server
+// URL): the caller's to fix, not the index's.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// configureReranker sets the reranker a config names.
+func (e *Engine) configureReranker(c RerankConfig) error {
+	if err := e.rerankerFor(c); err != nil {
+		return &ConfigError{err}
+	}
+	return nil
+}
+
+func (e *Engine) rerankerFor(c RerankConfig) error {
 	switch c.Kind {
 	case "", "auto", "llm":
 		if c.Kind == "llm" && e.ChatModel() == nil {
 			return errors.New("--rerank llm needs a chat model (--chat)")
 		}
-		e.SetReranker(nil)
+		e.setReranker(nil)
 	case ProviderNone:
-		e.SetReranker(rerank.None{})
+		e.setReranker(rerank.None{})
 	case "cross":
 		if c.URL == "" {
 			return errors.New("the cross-encoder reranker needs a server URL (--rerank-url or $ORACULO_RERANK_URL)")
@@ -179,7 +193,7 @@ func (e *Engine) ConfigureReranker(c RerankConfig) error {
 		if c.Shape != "" && c.Shape != rerank.ShapeJina && c.Shape != rerank.ShapeTEI {
 			return fmt.Errorf("unknown rerank shape %q (jina or tei)", c.Shape)
 		}
-		e.SetReranker(&rerank.CrossEncoder{BaseURL: c.URL, Model: c.Model, Shape: c.Shape, Budget: c.Budget,
+		e.setReranker(&rerank.CrossEncoder{BaseURL: c.URL, Model: c.Model, Shape: c.Shape, Budget: c.Budget,
 			APIKey: apiKey(c.APIKey, "ORACULO_RERANK_KEY", c.URL)})
 	default:
 		return fmt.Errorf("unknown reranker %q (auto, llm, cross or none)", c.Kind)

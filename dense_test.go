@@ -208,7 +208,7 @@ func TestEmbeddingServerFailures(t *testing.T) {
 	srv.failAfter = 1 // one batch (of 32 or of 8) goes through, then 500s
 	eng, _ := openEngine(t)
 	var warnings []string
-	eng.Warn = func(s string) { warnings = append(warnings, s) }
+	eng.SetWarn(func(s string) { warnings = append(warnings, s) })
 	eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL})
 	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
 	if err != nil {
@@ -252,7 +252,7 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 			"# Nota\n\nLa nota habla de "+strings.Repeat("dragones ", i%5+1)+strings.Repeat("barcos ", i%7+1)+"y del número "+strings.Repeat("x", i+1)+".\n")
 	}
 	eng, db := openEngine(t)
-	eng.ANNThreshold = 10
+	eng.SetANNThreshold(10)
 	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
 		t.Fatal(err)
 	}
@@ -273,8 +273,8 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng2.Close()
-	eng2.ANNThreshold = 10
-	eng2.Warn = func(s string) { warnings = append(warnings, s) }
+	eng2.SetANNThreshold(10)
+	eng2.SetWarn(func(s string) { warnings = append(warnings, s) })
 	eng2.SetEmbedder(ctx, oraculo.EmbedderConfig{})
 	hits, err := eng2.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 5, Paths: []string{"dense"}})
 	if err != nil || len(hits) != 5 || len(warnings) != 0 {
@@ -300,9 +300,9 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	}
 	eng3, _ := oraculo.Open(ctx, db)
 	defer eng3.Close()
-	eng3.ANNThreshold = 10
+	eng3.SetANNThreshold(10)
 	warnings = nil
-	eng3.Warn = func(s string) { warnings = append(warnings, s) }
+	eng3.SetWarn(func(s string) { warnings = append(warnings, s) })
 	eng3.SetEmbedder(ctx, oraculo.EmbedderConfig{})
 	hits, err = eng3.Search(ctx, "krakens", oraculo.SearchOptions{K: 1, Paths: []string{"dense"}})
 	if err != nil || len(hits) != 1 || hits[0].File != "n/nueva.md" {

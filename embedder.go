@@ -99,10 +99,8 @@ func NewEmbedder(c EmbedderConfig) (embed.Embedder, error) {
 	return nil, fmt.Errorf("unknown embedder %q (ollama, openai, hashing or none)", c.Provider)
 }
 
-// SetEmbedder makes the dense path use cfg: Ingest embeds with it and
-// Search asks it for the question's vector. A config with no provider
-// loads the one stored in the index by the last ingest that had one.
-func (e *Engine) SetEmbedder(ctx context.Context, cfg EmbedderConfig) error {
+// setEmbedder makes the dense path use cfg (see [WithEmbedder]).
+func (e *Engine) setEmbedder(ctx context.Context, cfg EmbedderConfig) error {
 	if cfg.Provider == "" {
 		stored, err := e.storedEmbedderConfig(ctx)
 		if err != nil {
@@ -288,8 +286,8 @@ func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState,
 
 // annThreshold is the number of vectors from which search uses the graph.
 func (e *Engine) annThreshold() int {
-	if e.ANNThreshold > 0 {
-		return e.ANNThreshold
+	if e.annMin > 0 {
+		return e.annMin
 	}
 	return vector.DefaultThreshold
 }

@@ -75,20 +75,19 @@ type Engine struct {
 	chatCfg  ChatConfig
 	chat     chat.Model
 	reranker rerank.Reranker
-	// Warn, when set, receives warnings that do not stop an operation
-	// (an unreachable embedding server during a search, say).
-	Warn func(string)
-	// ANNThreshold is the number of vectors from which the dense path
-	// searches an HNSW graph instead of scanning exactly (0: the default,
-	// vector.DefaultThreshold). Ingest builds and stores the graph.
-	ANNThreshold int
+	// warnTo receives warnings that do not stop an operation (see
+	// [WithWarnings]); annMin is [WithANNThreshold]'s. Both are set
+	// at Open and never change.
+	warnTo func(string)
+	annMin int
 }
 
 // ErrNotIndexed is returned by read operations on an index with no notes.
 var ErrNotIndexed = errors.New("the index has no notes yet")
 
-// Open opens the index file, creating it if needed.
-func Open(ctx context.Context, dbPath string) (*Engine, error) {
+// Open opens the index file, creating it if needed, with the models and
+// warning sink the options name.
+func Open(ctx context.Context, dbPath string, opts ...Option) (*Engine, error) {
 	idx, err := index.Open(ctx, dbPath)
 	if err != nil {
 		return nil, err
@@ -108,24 +107,37 @@ func Open(ctx context.Context, dbPath string) (*Engine, error) {
 		idx.Close()
 		return nil, fmt.Errorf("opening index %q: %w", dbPath, err)
 	}
+	if err := e.configure(ctx, opts); err != nil {
+		idx.Close()
+		return nil, err
+	}
 	return e, nil
 }
 
 // OpenExisting opens an index that must already exist: read-only commands
 // use it so that a mistyped path is an error, not a new empty index.
-func OpenExisting(ctx context.Context, dbPath string) (*Engine, error) {
+func OpenExisting(ctx context.Context, dbPath string, opts ...Option) (*Engine, error) {
 	if _, err := os.Stat(dbPath); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("index %q does not exist: run `oraculo ingest` first: %w", dbPath, ErrNotIndexed)
 		}
 		return nil, fmt.Errorf("opening index %q: %w", dbPath, err)
 	}
-	return Open(ctx, dbPath)
+	return Open(ctx, dbPath, opts...)
+}
+
+// Warn gives msg to the warning sink the engine was opened with
+// ([WithWarnings]), if any: for a caller (a server) reporting a failure it
+// does not show its client.
+func (e *Engine) Warn(msg string) {
+	if e.warnTo != nil {
+		e.warnTo(msg)
+	}
 }
 
 func (e *Engine) warn(format string, args ...any) {
-	if e.Warn != nil {
-		e.Warn(fmt.Sprintf(format, args...))
+	if e.warnTo != nil {
+		e.warnTo(fmt.Sprintf(format, args...))
 	}
 }
 

@@ -47,7 +47,7 @@ type SearchOptions struct {
 type VectorSearch int
 
 const (
-	// VectorsAuto scans every vector below [Engine.ANNThreshold] vectors
+	// VectorsAuto scans every vector below [WithANNThreshold] vectors
 	// and walks the HNSW graph that ingest stored at or above it.
 	VectorsAuto VectorSearch = iota
 	// VectorsExact scans every vector: slower on many notes, it never

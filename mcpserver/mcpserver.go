@@ -84,7 +84,7 @@ var errNotFound = errors.New("not found")
 
 // failure turns an engine error into a tool error a client may see: the
 // cases a caller can act on are named, anything else is reported to the
-// engine's Warn and answered with what failed only.
+// engine's warning sink and answered with what failed only.
 func (t *tools) failure(ctx context.Context, what string, err error) error {
 	switch {
 	case errors.Is(err, oraculo.ErrNotIndexed):
@@ -94,8 +94,6 @@ func (t *tools) failure(ctx context.Context, what string, err error) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", what, ctx.Err())
 	}
-	if t.eng.Warn != nil {
-		t.eng.Warn(fmt.Sprintf("mcp %s: %v", what, err))
-	}
+	t.eng.Warn(fmt.Sprintf("mcp %s: %v", what, err))
 	return fmt.Errorf("%s failed", what)
 }

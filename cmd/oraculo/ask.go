@@ -122,23 +122,10 @@ func (m *modelFlags) open(ctx context.Context, db string, warn func(string)) (*o
 	if _, err := oraculo.NewChat(cc); err != nil {
 		return nil, usageError{err}
 	}
-	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(db))
+	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(db), oraculo.WithWarnings(warn),
+		oraculo.WithEmbedder(m.embedder()), oraculo.WithChat(cc), oraculo.WithReranker(m.rerank()))
 	if err != nil {
-		return nil, err
-	}
-	eng.Warn = warn
-	fail := func(err error) (*oraculo.Engine, error) {
-		eng.Close()
-		return nil, err
-	}
-	if err := eng.SetEmbedder(ctx, m.embedder()); err != nil {
-		return fail(err)
-	}
-	if err := eng.SetChat(ctx, cc); err != nil {
-		return fail(err)
-	}
-	if err := eng.ConfigureReranker(m.rerank()); err != nil {
-		return fail(usageError{err})
+		return nil, usageIfConfig(err)
 	}
 	if eng.ChatModel() == nil {
 		warn(msg("no-chat-model"))

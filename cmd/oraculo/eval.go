@@ -72,7 +72,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		eng, err := openEngine(ctx, *db, true, models.embedder(), stderr)
+		var answerModels []oraculo.Option
+		if *answers {
+			answerModels = []oraculo.Option{oraculo.WithChat(models.chat()), oraculo.WithReranker(models.rerank())}
+		}
+		eng, err := openEngine(ctx, *db, true, models.embedder(), stderr, answerModels...)
 		if err != nil {
 			return err
 		}
@@ -94,12 +98,6 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		if *answers {
-			if err := eng.SetChat(ctx, models.chat()); err != nil {
-				return err
-			}
-			if err := eng.ConfigureReranker(models.rerank()); err != nil {
-				return usageError{err}
-			}
 			mode := "extractive"
 			if m := eng.ChatModel(); m != nil && !*extractive {
 				mode = m.ID()

@@ -156,21 +156,24 @@ func embedderFlags(fs *flag.FlagSet) func() oraculo.EmbedderConfig {
 
 // openEngine opens an index for a command and wires the dense path and
 // warnings.
-func openEngine(ctx context.Context, db string, existing bool, cfg oraculo.EmbedderConfig, stderr io.Writer) (*oraculo.Engine, error) {
+func openEngine(ctx context.Context, db string, existing bool, cfg oraculo.EmbedderConfig, stderr io.Writer, more ...oraculo.Option) (*oraculo.Engine, error) {
 	open := oraculo.Open
 	if existing {
 		open = oraculo.OpenExisting
 	}
-	eng, err := open(ctx, oraculo.DBPath(db))
-	if err != nil {
-		return nil, err
+	opts := append([]oraculo.Option{oraculo.WithWarnings(warnTo(stderr)), oraculo.WithEmbedder(cfg)}, more...)
+	eng, err := open(ctx, oraculo.DBPath(db), opts...)
+	return eng, usageIfConfig(err)
+}
+
+// usageIfConfig makes a model configuration that cannot work a usage
+// error (exit 2, with the usage hint).
+func usageIfConfig(err error) error {
+	var ce *oraculo.ConfigError
+	if errors.As(err, &ce) {
+		return usageError{err}
 	}
-	eng.Warn = warnTo(stderr)
-	if err := eng.SetEmbedder(ctx, cfg); err != nil {
-		eng.Close()
-		return nil, err
-	}
-	return eng, nil
+	return err
 }
 
 // parse parses flags anywhere among the arguments and returns the others.
@@ -241,14 +244,11 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			opts.SecretFolders = strings.Split(*secret, ",")
 		}
 	}
-	eng, err := openEngine(ctx, *db, false, cfg, stderr)
+	eng, err := openEngine(ctx, *db, false, cfg, stderr, oraculo.WithChat(cc))
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	if err := eng.SetChat(ctx, cc); err != nil {
-		return err
-	}
 	var bar *progress.Bar
 	stage := ""
 	if !*quiet {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
 )
 
 // instructions tell a client's model what the server is for and how its
@@ -89,7 +88,7 @@ func (t *tools) failure(ctx context.Context, what string, err error) error {
 	switch {
 	case errors.Is(err, oraculo.ErrNotIndexed):
 		return errors.New("the index has no notes yet: run `oraculo ingest` first")
-	case errors.Is(err, index.ErrNoChunk), errors.Is(err, oraculo.ErrNoNote):
+	case errors.Is(err, oraculo.ErrNoChunk), errors.Is(err, oraculo.ErrNoNote):
 		return errNotFound
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", what, ctx.Err())

@@ -10,7 +10,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
 )
 
 // Search's result size: the default and the most a call may ask for.
@@ -40,11 +39,11 @@ type Filters struct {
 }
 
 // filter is f as the engine's filter (none for nil).
-func (f *Filters) filter() index.Filter {
+func (f *Filters) filter() oraculo.Filter {
 	if f == nil {
-		return index.Filter{}
+		return oraculo.Filter{}
 	}
-	return index.Filter{Sessions: f.Sessions, Folders: f.Folders, Tags: f.Tags}
+	return oraculo.Filter{Sessions: f.Sessions, Folders: f.Folders, Tags: f.Tags}
 }
 
 // SearchOutput is the search tool's result.

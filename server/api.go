@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
 )
 
 // maxK bounds how many hits a search may ask for.
@@ -39,7 +38,7 @@ type searchRequest struct {
 	Paths    []string `json:"paths"`
 	// Filters restricts the search before ranking (sessions, folders,
 	// tags), as search --session/--folder/--tag do.
-	Filters index.Filter `json:"filters"`
+	Filters oraculo.Filter `json:"filters"`
 }
 
 // searchResponse has the shape of `oraculo search --json`.
@@ -84,7 +83,7 @@ type askRequest struct {
 	Lang       string         `json:"lang"`
 	Extractive bool           `json:"extractive"`
 	Stream     bool           `json:"stream"`
-	Filters    index.Filter   `json:"filters"`
+	Filters    oraculo.Filter `json:"filters"`
 }
 
 // ask answers a question: the Answer as JSON (the shape of `ask --json`),

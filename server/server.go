@@ -21,8 +21,6 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
-	"github.com/oraculo/oraculo/retrieve"
 )
 
 // Defaults for [Config].
@@ -209,9 +207,9 @@ func (s *Server) engineError(w http.ResponseWriter, r *http.Request, err error) 
 func (s *Server) failure(r *http.Request, err error) (int, string) {
 	info := infoFrom(r.Context())
 	switch {
-	case errors.Is(err, index.ErrNoChunk), errors.Is(err, oraculo.ErrNoNote):
+	case errors.Is(err, oraculo.ErrNoChunk), errors.Is(err, oraculo.ErrNoNote):
 		return http.StatusNotFound, "not found"
-	case errors.Is(err, retrieve.ErrUnknownPath), errors.Is(err, retrieve.ErrPathUnavailable):
+	case errors.Is(err, oraculo.ErrUnknownPath), errors.Is(err, oraculo.ErrPathUnavailable):
 		// Names retrieval paths and models, never notes.
 		return http.StatusBadRequest, err.Error()
 	case errors.Is(err, oraculo.ErrNotIndexed):

@@ -14,7 +14,6 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/fuse"
-	"github.com/oraculo/oraculo/index"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -286,7 +285,7 @@ func listOrNone(items []string) string {
 
 // explainFilter spells out a filter: "sessions 3, 4 · folders NPCs", or
 // "none".
-func explainFilter(f index.Filter) string {
+func explainFilter(f oraculo.Filter) string {
 	var parts []string
 	if len(f.Sessions) > 0 {
 		s := make([]string, len(f.Sessions))

@@ -25,6 +25,7 @@ import (
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/rerank"
+	"github.com/oraculo/oraculo/store"
 )
 
 // DefaultDBPath is where the index lives when neither a flag nor
@@ -58,7 +59,7 @@ type Settings struct {
 // Its methods are safe for concurrent use, except that one ingest at a time
 // should run.
 type Engine struct {
-	idx *index.Index
+	idx store.Store
 
 	// view is what searches read (see [view]); viewMu orders the
 	// publication of a new one.
@@ -145,7 +146,10 @@ func (e *Engine) warn(format string, args ...any) {
 func (e *Engine) Close() error { return e.idx.Close() }
 
 // Index exposes the underlying store (for benchmarks and tools).
-func (e *Engine) Index() *index.Index { return e.idx }
+func (e *Engine) Index() *index.Index {
+	ix, _ := e.idx.(*index.Index)
+	return ix
+}
 
 // Settings returns the corpus settings in force.
 func (e *Engine) Settings() Settings {

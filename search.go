@@ -359,18 +359,44 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	if len(paths) == 1 {
 		depth = max(depth, k)
 	}
+	lists, byID, err := e.retrieveAll(ctx, question, paths, depth, opts.Trace)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	limit, cut := depth, k
+	if len(lists) > 1 {
+		limit, cut = fuse.MaxCandidates, min(k, fuse.MaxCandidates)
+	}
+	narrative := !opts.NoPrior && analysis.FirstPersonPlural(e.Settings().Lang, question)
+	hits := fusedHits(fuse.RRF(lists, fuse.DefaultK, limit), byID, len(lists) == 1, narrative)
+	if arc {
+		hits = spread(hits)
+	}
+	if len(hits) > cut {
+		hits = hits[:cut]
+	}
+	opts.Trace.add(stageFuse(len(lists)), t0)
+	return hits, nil
+}
+
+// retrieveAll runs every path to depth and returns their lists, ready to
+// fuse, with the result of each chunk found (the passage of the path that
+// has one, BM25's paragraph). A path other than BM25 that fails for a
+// reason outside the notes is left out with a warning.
+func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retrieve.Path, depth int, tr *Trace) ([]fuse.List, map[int64]retrieve.Result, error) {
 	byID := make(map[int64]retrieve.Result)
 	var lists []fuse.List
 	for _, p := range paths {
 		t0 := time.Now()
 		results, err := p.Retrieve(ctx, question, depth)
-		opts.Trace.add("retrieve:"+p.Name(), t0)
+		tr.add("retrieve:"+p.Name(), t0)
 		if err != nil {
 			if len(paths) > 1 && p.Name() != retrieve.PathBM25 && ctx.Err() == nil {
 				e.warn("%v; searching without it", err)
 				continue
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		if isPlayer(ctx) {
 			// Every path leaves DM-only notes out; this is the last word,
@@ -380,26 +406,25 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Weight: FusionWeight(p.Name())}
 		for i, r := range results {
 			l.IDs[i] = r.Chunk.ID
-			// Keep the passage of the path that has one (BM25's paragraph).
 			if old, ok := byID[r.Chunk.ID]; !ok || old.Passage == "" {
 				byID[r.Chunk.ID] = r
 			}
 		}
 		lists = append(lists, l)
 	}
-	t0 := time.Now()
-	limit, cut := depth, k
-	if len(lists) > 1 {
-		limit, cut = fuse.MaxCandidates, min(k, fuse.MaxCandidates)
-	}
-	fused := fuse.RRF(lists, fuse.DefaultK, limit)
-	narrative := !opts.NoPrior && analysis.FirstPersonPlural(e.Settings().Lang, question)
+	return lists, byID, nil
+}
+
+// fusedHits turns fused candidates into hits. With one path its own score
+// is kept (it says more than 1/(60+rank)); with the narrative prior,
+// session chunks are boosted and the hits sorted again.
+func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, onePath, narrative bool) []Hit {
 	hits := make([]Hit, len(fused))
 	for i, c := range fused {
 		r := byID[c.ID]
 		score := c.Score
-		if len(lists) == 1 {
-			score = r.Score // one path: its own score says more than 1/(60+rank)
+		if onePath {
+			score = r.Score
 		}
 		hits[i] = hitFrom(r.Chunk, i+1, score, c.Ranks)
 		hits[i].Passage = r.Passage
@@ -414,14 +439,7 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 			hits[i].Rank = i + 1
 		}
 	}
-	if arc {
-		hits = spread(hits)
-	}
-	if len(hits) > cut {
-		hits = hits[:cut]
-	}
-	opts.Trace.add(stageFuse(len(lists)), t0)
-	return hits, nil
+	return hits
 }
 
 // FusionWeight is what a path's reciprocal ranks are multiplied by in

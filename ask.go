@@ -179,7 +179,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if a.Lang == "" {
 		a.Lang = qlang
 	}
-	var history []chat.Message
+	var history []answer.Message
 	previous := ""
 	for _, t := range opts.History {
 		if strings.TrimSpace(t.Question) == "" {
@@ -189,9 +189,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		if t.Query != "" {
 			previous = t.Query
 		}
-		history = append(history, chat.Message{Role: chat.RoleUser, Content: t.Question})
+		history = append(history, answer.Message{Role: answer.RoleUser, Content: t.Question})
 		if t.Answer != "" {
-			history = append(history, chat.Message{Role: chat.RoleAssistant, Content: t.Answer})
+			history = append(history, answer.Message{Role: answer.RoleAssistant, Content: t.Answer})
 		}
 	}
 	names, err := e.namesSomeone(ctx)
@@ -259,7 +259,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		a.Mode = "extractive"
 	case model != nil:
 		a.Mode, a.Model = "generated", model.ID()
-		req := chat.Request{Messages: answer.Prompt(a.Lang, question, ctxt, history), OnThinking: opts.OnThinking}
+		req := chat.Request{Messages: chatMessages(answer.Prompt(a.Lang, question, ctxt, history)), OnThinking: opts.OnThinking}
 		text, err = model.Chat(ctx, req, opts.OnDelta)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -343,6 +343,15 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	a.Timings.since("verify", t0)
 	a.Timings.since("total", start)
 	return a, nil
+}
+
+// chatMessages converts a prompt to the chat client's messages.
+func chatMessages(msgs []answer.Message) []chat.Message {
+	out := make([]chat.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = chat.Message{Role: m.Role, Content: m.Content}
+	}
+	return out
 }
 
 // unknownWords returns the question's words that no note the asker may see

@@ -144,7 +144,7 @@ feed:
 func (e *Engine) annotate(ctx context.Context, model chat.Model, job index.AnnotateJob) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, annotateTimeout)
 	defer cancel()
-	text, err := model.Chat(ctx, chat.Request{Messages: answer.AnnotationPrompt(e.analyzer.Lang(), job.Headings, job.Text), MaxTokens: 160}, nil)
+	text, err := model.Chat(ctx, chat.Request{Messages: chatMessages(answer.AnnotationPrompt(e.analyzer.Lang(), job.Headings, job.Text)), MaxTokens: 160}, nil)
 	if err != nil {
 		return "", err
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/oraculo/oraculo/analysis"
 	"strings"
 	"time"
 
+	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/index"
@@ -173,34 +173,78 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		return nil, err
 	}
 	terms := vw.analyzer.Terms
-	a := &Answer{Question: question, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Segments: []Segment{}, Evidence: []Evidence{}}
-	qlang := analysis.QuestionLang(question) // the prompts' language
-	a.Lang = opts.Lang
-	if a.Lang == "" {
-		a.Lang = qlang
-	}
-	var history []chat.Message
-	previous := ""
-	for _, t := range opts.History {
-		if strings.TrimSpace(t.Question) == "" {
-			continue
-		}
-		previous = t.Question
-		if t.Query != "" {
-			previous = t.Query
-		}
-		history = append(history, chat.Message{Role: chat.RoleUser, Content: t.Question})
-		if t.Answer != "" {
-			history = append(history, chat.Message{Role: chat.RoleAssistant, Content: t.Answer})
-		}
-	}
-	names, err := e.namesSomeone(ctx)
+	a := newAnswer(question, opts.Lang)
+	conv, err := e.converse(ctx, question, opts.History)
 	if err != nil {
 		return nil, err
 	}
-	a.Query, a.FollowUp = answer.FollowUp(question, previous, names)
+	a.Query, a.FollowUp = conv.Query, conv.FollowUp
 
-	t0 := time.Now()
+	stage := time.Now()
+	hits, err := e.retrieve(ctx, a, opts)
+	if err != nil {
+		return nil, err
+	}
+	a.Timings.since("search", stage)
+
+	model := e.ChatModel()
+	if opts.Extractive {
+		model = nil
+	}
+	stage = time.Now()
+	notes, err := e.annotations(ctx, model, hits)
+	if err != nil {
+		return nil, err
+	}
+	a.Fused = hits
+	a.Candidates, a.Rerank = e.rerank(ctx, model, question, hits, notes)
+	a.Timings.since("rerank", stage)
+
+	ev := assemble(a.Candidates, notes, a.Analysis.Kind == query.KindArc)
+	a.Context, a.Evidence = ev.info(), ev.delivered()
+
+	stage = time.Now()
+	draft, err := e.draft(ctx, a, model, ev.evidence, conv.History, opts, terms)
+	if err != nil {
+		return nil, err
+	}
+	a.Timings.since("answer", stage)
+
+	stage = time.Now()
+	a.verified(answer.Judge(question, draft, ev.evidence, terms, a.Lang), ev.byChunk)
+	a.Timings.since("verify", stage)
+	a.Timings.since("total", start)
+	return a, nil
+}
+
+// newAnswer is the empty answer to question, in lang or else in the
+// question's language, with every list of the JSON present.
+func newAnswer(question, lang string) *Answer {
+	if lang == "" {
+		lang = analysis.QuestionLang(question)
+	}
+	return &Answer{Question: question, Lang: lang, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Segments: []Segment{}, Evidence: []Evidence{}}
+}
+
+// converse reads the question in the light of the conversation's earlier
+// turns (see answer.Converse): what to search, and the history the model
+// sees.
+func (e *Engine) converse(ctx context.Context, question string, history []Turn) (answer.Conversation, error) {
+	names, err := e.namesSomeone(ctx)
+	if err != nil {
+		return answer.Conversation{}, err
+	}
+	turns := make([]answer.Turn, len(history))
+	for i, t := range history {
+		turns[i] = answer.Turn(t)
+	}
+	return answer.Converse(question, turns, names), nil
+}
+
+// retrieve searches a's query: analysis, filter, the retrieval paths and
+// fusion (see [Engine.Search]), with what was understood of it in
+// a.Analysis. An index not yet built yields no hits.
+func (e *Engine) retrieve(ctx context.Context, a *Answer, opts AskOptions) ([]Hit, error) {
 	n := opts.Candidates
 	if n <= 0 {
 		n = DefaultCandidates
@@ -212,30 +256,63 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if a.Analysis.Unfiltered {
 		a.warn(e, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
-	a.Timings.since("search", t0)
+	return hits, nil
+}
 
-	model := e.ChatModel()
-	if opts.Extractive {
-		model = nil
+// annotations returns the cached annotations of the hits' chunks, made by
+// model: what the reranker and the summaries read. None without a model.
+func (e *Engine) annotations(ctx context.Context, model chat.Model, hits []Hit) (map[int64]string, error) {
+	if model == nil || len(hits) == 0 {
+		return map[int64]string{}, nil
 	}
-	t0 = time.Now()
-	notes := map[int64]string{}
-	if model != nil && len(hits) > 0 {
-		ids := make([]int64, len(hits))
-		for i, h := range hits {
-			ids[i] = h.chunk
-		}
-		if notes, err = e.idx.Annotations(ctx, model.ID(), e.annotationPrompt(), ids); err != nil {
-			return nil, err
-		}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.chunk
 	}
-	a.Fused = hits
-	hits, a.Rerank = e.rerank(ctx, model, question, qlang, hits, notes)
-	a.Candidates = hits
-	a.Timings.since("rerank", t0)
+	return e.idx.Annotations(ctx, model.ID(), e.annotationPrompt(), ids)
+}
 
+// rerank reorders the candidates with the engine's reranker: the one set
+// with SetReranker, else the chat model's, else none (fused order).
+func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
+	e.mu.Lock()
+	r := e.reranker
+	e.mu.Unlock()
+	if r == nil && model != nil {
+		r = &rerank.LLM{Model: model, Lang: analysis.QuestionLang(question)}
+	}
+	if r == nil {
+		return hits, RerankInfo{Reranker: "none", Fallback: "no chat model"}
+	}
+	cands := make([]rerank.Candidate, len(hits))
+	for i, h := range hits {
+		cands[i] = rerank.Candidate{ID: h.chunk, Label: h.Label, Annotation: notes[h.chunk], Text: h.Text}
+	}
+	res := r.Rerank(ctx, question, cands, answer.DefaultFull)
+	order, fallback := rerank.Positions(cands, res.Order)
+	if fallback != "" {
+		return hits, RerankInfo{Reranker: r.Name(), Fallback: fallback}
+	}
+	out := make([]Hit, len(order))
+	for i, p := range order {
+		out[i] = hits[p]
+		out[i].Rank = i + 1
+	}
+	return out, RerankInfo{Reranker: r.Name(), Reranked: res.Reranked, Fallback: res.Fallback}
+}
+
+// assembled is the evidence the model is shown, with the hits it was
+// taken from.
+type assembled struct {
+	evidence answer.Context
+	byChunk  map[int64]Hit
+}
+
+// assemble chooses the evidence from the reranked hits (see
+// answer.Assemble): chronological for a question about an arc.
+func assemble(hits []Hit, notes map[int64]string, chronological bool) assembled {
 	cands := make([]answer.Candidate, len(hits))
-	byChunk := map[int64]Hit{}
+	byChunk := make(map[int64]Hit, len(hits))
 	for i, h := range hits {
 		byChunk[h.chunk] = h
 		c := answer.Candidate{ID: h.chunk, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings, Text: h.Text, Annotation: notes[h.chunk], Passage: h.Passage}
@@ -244,111 +321,65 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		}
 		cands[i] = c
 	}
-	ctxt := answer.Assemble(cands, answer.AssembleOptions{Chronological: a.Analysis.Kind == query.KindArc})
-	a.Context = ContextInfo{Full: len(ctxt.Full), Summaries: len(ctxt.Summaries), Words: ctxt.Words}
-	for _, items := range [][]answer.Item{ctxt.Full, ctxt.Summaries} {
-		for _, it := range items {
-			a.Evidence = append(a.Evidence, Evidence{ID: byChunk[it.ID].ID, Label: it.Label, File: it.File, Kind: it.Kind, Text: it.Text})
-		}
-	}
-
-	t0 = time.Now()
-	var text string
-	switch {
-	case len(ctxt.Full) == 0:
-		a.Mode = "extractive"
-	case model != nil:
-		a.Mode, a.Model = "generated", model.ID()
-		req := chat.Request{Messages: answer.Prompt(a.Lang, question, ctxt, history), OnThinking: opts.OnThinking}
-		text, err = model.Chat(ctx, req, opts.OnDelta)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			a.warn(e, "the chat model failed (%v); answering from the notes' own sentences", err)
-			a.Mode, a.Model, text = "extractive", "", ""
-		}
-	default:
-		a.Mode = "extractive"
-	}
-	// Without a model, "the notes do not say" is claimed only when it is
-	// known: a name, or most of the question's words, occur in no note the
-	// asker may see. Otherwise what comes closest is quoted, as such.
-	var unmentioned []string
-	closest := false
-	if a.Mode == "extractive" {
-		ok := false
-		if len(ctxt.Full) > 0 {
-			text, ok = answer.Extractive(question, ctxt, terms, a.Lang)
-		}
-		if !ok {
-			text = ""
-			names, words, total, err := e.unknownWords(ctx, terms, question, a.Lang)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case len(names) > 0:
-				unmentioned = names
-			case 2*len(words) > total:
-				unmentioned = words
-			case len(ctxt.Full) > 0:
-				text, closest = answer.ClosestAnswer(question, ctxt, terms, a.Lang)
-				if closest && len(words) > 0 {
-					text = answer.Unmentioned(a.Lang, words) + " " + text
-				}
-			}
-		}
-	}
-	a.Timings.since("answer", t0)
-
-	t0 = time.Now()
-	v := answer.Verify(text, ctxt)
-	valid := 0
-	for _, c := range v.Citations {
-		a.Citations = append(a.Citations, e.citation(c, byChunk))
-		if c.Valid {
-			valid++
-		}
-	}
-	for _, c := range v.Removed {
-		a.Removed = append(a.Removed, e.citation(c, byChunk))
-	}
-	a.Answer, a.Segments = v.Text, e.segments(v.Segments, byChunk)
-	if v.Uncited != nil {
-		a.Uncited = v.Uncited
-	}
-	// Abstain when nothing was found, nothing could be said, or the model
-	// says the notes do not answer and backs nothing with evidence.
-	a.Grounding = answer.GroundingDirect
-	if closest {
-		// The opening line says it is the closest; every quote is cited.
-		a.Grounding, a.Uncited = answer.GroundingClosest, []string{}
-	}
-	if strings.TrimSpace(text) == "" || (answer.SaysNotInNotes(text) && valid == 0) {
-		a.Abstained, a.Grounding = true, answer.GroundingNone
-		a.Answer = answer.AbstentionWith(a.Lang, ctxt, answer.Closest(question, ctxt, terms, a.Lang))
-		if len(unmentioned) > 0 {
-			a.Answer = answer.Unmentioned(a.Lang, unmentioned) + " " + a.Answer
-		}
-		av := answer.Verify(a.Answer, ctxt)
-		a.Answer, a.Segments, a.Uncited = av.Text, e.segments(av.Segments, byChunk), []string{}
-		a.Citations = a.Citations[:0]
-		for _, c := range av.Citations {
-			a.Citations = append(a.Citations, e.citation(c, byChunk))
-		}
-	} else if !closest && answer.SaysNotInNotes(text) {
-		a.Abstained, a.Grounding = true, answer.GroundingNone
-	}
-	a.Timings.since("verify", t0)
-	a.Timings.since("total", start)
-	return a, nil
+	ctxt := answer.Assemble(cands, answer.AssembleOptions{Chronological: chronological})
+	return assembled{evidence: ctxt, byChunk: byChunk}
 }
 
-// unknownWords returns the question's words that no note the asker may see
-// uses (see answer.Unknown).
-func (e *Engine) unknownWords(ctx context.Context, terms func(string) []string, question, lang string) (names, words []string, total int, err error) {
-	names, words, total = answer.Unknown(question, lang, terms, func(t string) bool {
+// info sizes the evidence.
+func (ev assembled) info() ContextInfo {
+	return ContextInfo{Full: len(ev.evidence.Full), Summaries: len(ev.evidence.Summaries), Words: ev.evidence.Words}
+}
+
+// delivered is the evidence in its public shape: full chunks, then
+// summaries.
+func (ev assembled) delivered() []Evidence {
+	out := []Evidence{}
+	for _, it := range ev.evidence.Items() {
+		out = append(out, Evidence{ID: ev.byChunk[it.ID].ID, Label: it.Label, File: it.File, Kind: it.Kind, Text: it.Text})
+	}
+	return out
+}
+
+// draft writes the answer to verify: generated by model when there is
+// one and full evidence to show it, else (or when the model fails)
+// extracted from the evidence. It sets a's Mode and Model.
+func (e *Engine) draft(ctx context.Context, a *Answer, model chat.Model, evidence answer.Context, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
+	if model != nil && len(evidence.Full) > 0 {
+		text, err := generate(ctx, model, a.Lang, a.Question, evidence, history, opts)
+		if err == nil {
+			a.Mode, a.Model = "generated", model.ID()
+			return answer.Draft{Text: text}, nil
+		}
+		if ctx.Err() != nil {
+			return answer.Draft{}, ctx.Err()
+		}
+		a.warn(e, "the chat model failed (%v); answering from the notes' own sentences", err)
+	}
+	a.Mode = "extractive"
+	return e.extract(ctx, a.Question, evidence, terms, a.Lang)
+}
+
+// generate asks the chat model to answer from the evidence under the
+// citation rule (see answer.Prompt), streaming to opts.OnDelta.
+func generate(ctx context.Context, model chat.Model, lang, question string, evidence answer.Context, history []answer.Message, opts AskOptions) (string, error) {
+	req := chat.Request{Messages: chatMessages(answer.Prompt(lang, question, evidence, history)), OnThinking: opts.OnThinking}
+	return model.Chat(ctx, req, opts.OnDelta)
+}
+
+// chatMessages converts a prompt to the chat client's messages.
+func chatMessages(msgs []answer.Message) []chat.Message {
+	out := make([]chat.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = chat.Message{Role: m.Role, Content: m.Content}
+	}
+	return out
+}
+
+// extract answers without a model (see answer.Extract), looking up in the
+// index which of the question's words the notes the asker may see use.
+func (e *Engine) extract(ctx context.Context, question string, evidence answer.Context, terms func(string) []string, lang string) (answer.Draft, error) {
+	var err error
+	d := answer.Extract(question, evidence, terms, lang, func(t string) bool {
 		used, lookupErr := e.idx.TermUsed(ctx, t, isPlayer(ctx))
 		if lookupErr != nil {
 			err = lookupErr
@@ -356,7 +387,23 @@ func (e *Engine) unknownWords(ctx context.Context, terms func(string) []string, 
 		}
 		return used
 	})
-	return names, words, total, err
+	return d, err
+}
+
+// verified puts the verdict on the answer's text into a, resolving each
+// citation to the public id of the chunk it names.
+func (a *Answer) verified(v answer.Verdict, byChunk map[int64]Hit) {
+	a.Answer, a.Grounding, a.Abstained = v.Text, v.Grounding, v.Abstained
+	a.Segments = segments(v.Segments, byChunk)
+	for _, c := range v.Citations {
+		a.Citations = append(a.Citations, citation(c, byChunk))
+	}
+	for _, c := range v.Removed {
+		a.Removed = append(a.Removed, citation(c, byChunk))
+	}
+	if v.Uncited != nil {
+		a.Uncited = v.Uncited
+	}
 }
 
 // CitedEvidence returns the delivered evidence the answer's valid
@@ -388,7 +435,7 @@ func (a *Answer) warn(e *Engine, format string, args ...any) {
 }
 
 // citation turns a verified citation into the public shape.
-func (e *Engine) citation(c answer.Citation, byChunk map[int64]Hit) Citation {
+func citation(c answer.Citation, byChunk map[int64]Hit) Citation {
 	out := Citation{Label: c.Label, Kind: c.Kind, Delivered: c.Delivered, Valid: c.Valid}
 	if c.Evidence != nil {
 		if h, ok := byChunk[*c.Evidence]; ok {
@@ -400,51 +447,16 @@ func (e *Engine) citation(c answer.Citation, byChunk map[int64]Hit) Citation {
 }
 
 // segments turns the segments of a verified text into the public shape.
-func (e *Engine) segments(segs []answer.Segment, byChunk map[int64]Hit) []Segment {
+func segments(segs []answer.Segment, byChunk map[int64]Hit) []Segment {
 	out := make([]Segment, 0, len(segs))
 	for _, s := range segs {
 		p := Segment{Text: s.Text}
 		for _, c := range s.Citations {
-			p.Citations = append(p.Citations, e.citation(c, byChunk))
+			p.Citations = append(p.Citations, citation(c, byChunk))
 		}
 		out = append(out, p)
 	}
 	return out
-}
-
-// rerank reorders the candidates with the engine's reranker: the one set
-// with SetReranker, else the chat model's, else none (fused order).
-func (e *Engine) rerank(ctx context.Context, model chat.Model, question, lang string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
-	e.mu.Lock()
-	r := e.reranker
-	e.mu.Unlock()
-	if r == nil && model != nil {
-		r = &rerank.LLM{Model: model, Lang: lang}
-	}
-	if r == nil {
-		return hits, RerankInfo{Reranker: "none", Fallback: "no chat model"}
-	}
-	cands := make([]rerank.Candidate, len(hits))
-	byID := make(map[int64]Hit, len(hits))
-	for i, h := range hits {
-		cands[i] = rerank.Candidate{ID: h.chunk, Label: h.Label, Annotation: notes[h.chunk], Text: h.Text}
-		byID[h.chunk] = h
-	}
-	res := r.Rerank(ctx, question, cands, answer.DefaultFull)
-	info := RerankInfo{Reranker: r.Name(), Reranked: res.Reranked, Fallback: res.Fallback}
-	if len(res.Order) != len(hits) {
-		return hits, RerankInfo{Reranker: r.Name(), Fallback: "reranker returned a partial order"}
-	}
-	out := make([]Hit, 0, len(hits))
-	for i, id := range res.Order {
-		h, ok := byID[id]
-		if !ok {
-			return hits, RerankInfo{Reranker: r.Name(), Fallback: "reranker returned an unknown id"}
-		}
-		h.Rank = i + 1
-		out = append(out, h)
-	}
-	return out, info
 }
 
 // namesSomeone reports whether a question names an entity of the

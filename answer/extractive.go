@@ -208,3 +208,33 @@ func termSet(terms []string) map[string]bool {
 	}
 	return m
 }
+
+// Extract answers question from the full evidence without a model. Where
+// the notes say it, Text quotes the sentences that answer ([Extractive]).
+// Otherwise "the notes do not say" is claimed only when it is known: a
+// name, or most of the question's content words, occur in no note the
+// asker may see (used reports whether one does, see [Unknown]); the draft
+// is then empty, with those words in Unmentioned. Failing that, Text
+// quotes what comes closest ([ClosestAnswer]), opened by the words no note
+// uses, and Closest is set when something came close.
+func Extract(question string, ctx Context, terms func(string) []string, lang string, used func(term string) bool) Draft {
+	if len(ctx.Full) > 0 {
+		if text, ok := Extractive(question, ctx, terms, lang); ok {
+			return Draft{Text: text}
+		}
+	}
+	names, words, total := Unknown(question, lang, terms, used)
+	switch {
+	case len(names) > 0:
+		return Draft{Unmentioned: names}
+	case 2*len(words) > total:
+		return Draft{Unmentioned: words}
+	case len(ctx.Full) > 0:
+		text, closest := ClosestAnswer(question, ctx, terms, lang)
+		if closest && len(words) > 0 {
+			text = Unmentioned(lang, words) + " " + text
+		}
+		return Draft{Text: text, Closest: closest}
+	}
+	return Draft{}
+}

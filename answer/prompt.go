@@ -3,9 +3,23 @@ package answer
 import (
 	"strings"
 
-	"github.com/oraculo/oraculo/chat"
 	txt "github.com/oraculo/oraculo/text"
 )
+
+// Roles of a [Message].
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Message is one message of a prompt: what the chat model is sent, in the
+// roles every chat API shares. The caller converts it to its client's type.
+type Message struct {
+	// Role is RoleSystem, RoleUser or RoleAssistant.
+	Role    string
+	Content string
+}
 
 // AnnotationPromptVersion identifies the wording of [AnnotationPrompt]; it
 // is part of the annotation cache key, so change it whenever the wording
@@ -88,12 +102,12 @@ func texts(lang string) promptText {
 // every claim and describe that format without an example, so the only
 // digits in the messages are those of the labels, the evidence, the history
 // and the question.
-func Prompt(lang, question string, ctx Context, history []chat.Message) []chat.Message {
+func Prompt(lang, question string, ctx Context, history []Message) []Message {
 	t := texts(lang)
-	msgs := []chat.Message{{Role: chat.RoleSystem, Content: t.system}}
+	msgs := []Message{{Role: RoleSystem, Content: t.system}}
 	for _, m := range history {
-		if (m.Role == chat.RoleUser || m.Role == chat.RoleAssistant) && strings.TrimSpace(m.Content) != "" {
-			msgs = append(msgs, chat.Message{Role: m.Role, Content: m.Content})
+		if (m.Role == RoleUser || m.Role == RoleAssistant) && strings.TrimSpace(m.Content) != "" {
+			msgs = append(msgs, Message{Role: m.Role, Content: m.Content})
 		}
 	}
 	var b strings.Builder
@@ -113,7 +127,7 @@ func Prompt(lang, question string, ctx Context, history []chat.Message) []chat.M
 		}
 	}
 	b.WriteString("\n" + t.question + " " + strings.TrimSpace(question))
-	return append(msgs, chat.Message{Role: chat.RoleUser, Content: b.String()})
+	return append(msgs, Message{Role: RoleUser, Content: b.String()})
 }
 
 // AnnotationPrompt writes the messages that ask the chat model for a one or
@@ -121,7 +135,7 @@ func Prompt(lang, question string, ctx Context, history []chat.Message) []chat.M
 // names, events), in plain text without preamble, in Spanish when lang is
 // "es" and in English otherwise. headings are the chunk's headings,
 // outermost first.
-func AnnotationPrompt(lang string, headings []string, text string) []chat.Message {
+func AnnotationPrompt(lang string, headings []string, text string) []Message {
 	t := texts(lang)
 	var b strings.Builder
 	var hs []string
@@ -134,8 +148,8 @@ func AnnotationPrompt(lang string, headings []string, text string) []chat.Messag
 		b.WriteString(t.headings + " " + strings.Join(hs, " › ") + "\n\n")
 	}
 	b.WriteString(t.chunk + "\n" + strings.TrimSpace(text))
-	return []chat.Message{
-		{Role: chat.RoleSystem, Content: t.annotation},
-		{Role: chat.RoleUser, Content: b.String()},
+	return []Message{
+		{Role: RoleSystem, Content: t.annotation},
+		{Role: RoleUser, Content: b.String()},
 	}
 }

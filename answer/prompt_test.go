@@ -4,17 +4,15 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-
-	"github.com/oraculo/oraculo/chat"
 )
 
 func TestPrompt(t *testing.T) {
 	ctx := campaignContext(t)
-	history := []chat.Message{
-		{Role: chat.RoleUser, Content: "¿Quién es Nix?"},
-		{Role: chat.RoleAssistant, Content: "Una pícara tiefling [Fichas: Nix]."},
-		{Role: chat.RoleSystem, Content: "ignorar"},
-		{Role: chat.RoleUser, Content: "   "},
+	history := []Message{
+		{Role: RoleUser, Content: "¿Quién es Nix?"},
+		{Role: RoleAssistant, Content: "Una pícara tiefling [Fichas: Nix]."},
+		{Role: RoleSystem, Content: "ignorar"},
+		{Role: RoleUser, Content: "   "},
 	}
 	for _, lang := range []string{"es", "en"} {
 		t.Run(lang, func(t *testing.T) {
@@ -116,7 +114,7 @@ func TestPromptLanguage(t *testing.T) {
 func TestAnnotationPrompt(t *testing.T) {
 	for _, lang := range []string{"es", "en"} {
 		msgs := AnnotationPrompt(lang, []string{"Diario", " Sesión 38 ", ""}, "\nLa Dama Velada recibió a los PJ.\n")
-		if len(msgs) != 2 || msgs[0].Role != chat.RoleSystem || msgs[1].Role != chat.RoleUser {
+		if len(msgs) != 2 || msgs[0].Role != RoleSystem || msgs[1].Role != RoleUser {
 			t.Fatalf("%s: messages = %+v", lang, msgs)
 		}
 		if !strings.Contains(msgs[1].Content, "Diario › Sesión 38") || !strings.HasSuffix(msgs[1].Content, "\nLa Dama Velada recibió a los PJ.") {

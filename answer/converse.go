@@ -1,0 +1,52 @@
+package answer
+
+import "strings"
+
+// Turn is one earlier exchange of a conversation.
+type Turn struct {
+	Question string
+	// Answer is what was answered; it may be empty.
+	Answer string
+	// Query is what that turn searched, or "": a follow-up of a follow-up
+	// then keeps the conversation's subject.
+	Query string
+}
+
+// Conversation is a question read in the light of the turns before it.
+type Conversation struct {
+	// Query is what to search: the question, or the previous turn's query
+	// and the question when it does not stand alone (see [FollowUp]).
+	Query string
+	// FollowUp reports that Query was expanded.
+	FollowUp bool
+	// History holds the earlier turns as the model sees them, oldest
+	// first: each question as a RoleUser message, followed by its answer
+	// as a RoleAssistant message when there was one.
+	History []Message
+}
+
+// Converse expands question with the turns before it, oldest first, for
+// retrieval only: the question the model answers is still question. Turns
+// whose question is blank are ignored. The last remaining turn is the
+// previous one: its Query, or else its Question, is what [FollowUp] joins
+// to question when question does not stand alone. names is as for
+// [FollowUp].
+func Converse(question string, turns []Turn, names func(string) bool) Conversation {
+	var c Conversation
+	previous := ""
+	for _, t := range turns {
+		if strings.TrimSpace(t.Question) == "" {
+			continue
+		}
+		previous = t.Question
+		if t.Query != "" {
+			previous = t.Query
+		}
+		c.History = append(c.History, Message{Role: RoleUser, Content: t.Question})
+		if t.Answer != "" {
+			c.History = append(c.History, Message{Role: RoleAssistant, Content: t.Answer})
+		}
+	}
+	c.Query, c.FollowUp = FollowUp(question, previous, names)
+	return c
+}

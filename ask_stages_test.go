@@ -28,7 +28,7 @@ func (r orderReranker) Rerank(_ context.Context, _ string, cands []rerank.Candid
 // order is not one of the candidates.
 func TestAskRerankStage(t *testing.T) {
 	ctx := context.Background()
-	eng, _ := openEngine(t)
+	eng, db := openEngine(t)
 	if _, err := eng.Ingest(ctx, []string{askNotes(t)}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestAskRerankStage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			eng.SetReranker(orderReranker(tt.order))
+			eng := reopen(t, db, oraculo.WithRerankerModel(orderReranker(tt.order)))
 			a, err := eng.Ask(ctx, "¿Qué confiesa Garrik en el puerto?", oraculo.AskOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -63,9 +63,8 @@ func fakeModel(t *testing.T) (*chattest.Server, *atomic.Int32) {
 func TestAskGeneratedVerifiesCitations(t *testing.T) {
 	ctx := context.Background()
 	srv, annotations := fakeModel(t)
-	eng, _ := openEngine(t)
 	model := chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"})
-	eng.SetChatModel(model)
+	eng, _ := openEngine(t, oraculo.WithChatModel(model))
 	rep, err := eng.Ingest(ctx, []string{askNotes(t)}, oraculo.IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -121,13 +120,13 @@ func TestAskGeneratedVerifiesCitations(t *testing.T) {
 func TestAskFallsBackWhenTheModelIsDown(t *testing.T) {
 	ctx := context.Background()
 	srv, _ := fakeModel(t)
-	eng, _ := openEngine(t)
+	eng, db := openEngine(t)
 	var warnings []string
-	eng.SetWarn(func(s string) { warnings = append(warnings, s) })
 	if _, err := eng.Ingest(ctx, []string{askNotes(t)}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
+	eng = reopen(t, db, oraculo.WithWarnings(func(s string) { warnings = append(warnings, s) }),
+		oraculo.WithChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"})))
 	srv.Fail(chattest.Fault{Status: 503})
 	a, err := eng.Ask(ctx, "¿Qué confiesa Garrik sobre las cajas?", oraculo.AskOptions{})
 	if err != nil {
@@ -179,10 +178,9 @@ func TestAskFollowUpAndAbstention(t *testing.T) {
 func TestAnnotationsResume(t *testing.T) {
 	ctx := context.Background()
 	srv, annotations := fakeModel(t)
-	eng, _ := openEngine(t)
 	real := chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"})
 	var calls atomic.Int32
-	eng.SetChatModel(failingAfter{real, &calls, 1})
+	eng, db := openEngine(t, oraculo.WithChatModel(failingAfter{real, &calls, 1}))
 	notes := askNotes(t)
 	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{AnnotateWorkers: 1})
 	if err != nil {
@@ -191,7 +189,7 @@ func TestAnnotationsResume(t *testing.T) {
 	if rep.Annotate.Annotated != 1 || rep.Annotate.Pending != 2 || rep.Annotate.Error == "" || len(rep.Warnings) == 0 {
 		t.Fatalf("first ingest: %+v, warnings %+v", rep.Annotate, rep.Warnings)
 	}
-	eng.SetChatModel(failingAfter{real, &calls, 1 << 30})
+	eng = reopen(t, db, oraculo.WithChatModel(failingAfter{real, &calls, 1 << 30}))
 	if rep, err = eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil || rep.Annotate.Annotated != 2 || rep.Annotate.Cached != 1 {
 		t.Fatalf("second ingest: %+v %v", rep.Annotate, err)
 	}
@@ -206,7 +204,7 @@ func TestAnnotationsResume(t *testing.T) {
 // the fused order, so Recall@8 after reranking equals the fused one.
 func TestEvalAnswersOnSample(t *testing.T) {
 	ctx := context.Background()
-	eng, _ := openEngine(t)
+	eng, db := openEngine(t)
 	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +233,7 @@ func TestEvalAnswersOnSample(t *testing.T) {
 		}
 		return "Las notas no dicen eso."
 	})
-	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
+	eng = reopen(t, db, oraculo.WithChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"})))
 	gen, err := eval.EvaluateAnswers(ctx, qs[:20], "fake", eval.EngineAsker(eng, oraculo.AskOptions{}))
 	if err != nil {
 		t.Fatal(err)
@@ -270,40 +268,23 @@ func (f failingAfter) Chat(ctx context.Context, req chat.Request, onDelta func(s
 func TestIngestNoneForgetsTheModels(t *testing.T) {
 	ctx := context.Background()
 	srv, _ := fakeModel(t)
-	eng, db := openEngine(t)
+	eng, db := openEngine(t, oraculo.WithChat(oraculo.ChatConfig{Provider: "ollama", URL: srv.URL, Model: "fake"}),
+		oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}))
 	notes := askNotes(t)
-	if err := eng.SetChat(ctx, oraculo.ChatConfig{Provider: "ollama", URL: srv.URL, Model: "fake"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	reopen := func() *oraculo.Engine {
-		e, err := oraculo.OpenExisting(ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { e.Close() })
-		if err := e.SetChat(ctx, oraculo.ChatConfig{}); err != nil {
-			t.Fatal(err)
-		}
-		if err := e.SetEmbedder(ctx, oraculo.EmbedderConfig{}); err != nil {
-			t.Fatal(err)
-		}
-		return e
+	stored := func() *oraculo.Engine {
+		return reopen(t, db, oraculo.WithChat(oraculo.ChatConfig{}), oraculo.WithEmbedder(oraculo.EmbedderConfig{}))
 	}
-	if e := reopen(); e.ChatModel() == nil || e.Embedder() == nil {
+	if e := stored(); e.ChatModel() == nil || e.Embedder() == nil {
 		t.Fatal("the models named at ingest are not remembered")
 	}
-	eng.SetChat(ctx, oraculo.ChatConfig{Provider: "none"})
-	eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "none"})
+	eng = reopen(t, db, oraculo.WithChat(oraculo.ChatConfig{Provider: "none"}), oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: "none"}))
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if e := reopen(); e.ChatModel() != nil || e.Embedder() != nil {
+	if e := stored(); e.ChatModel() != nil || e.Embedder() != nil {
 		t.Errorf("after ingest with none: chat %v, embedder %v", e.ChatModel(), e.Embedder())
 	}
 }
@@ -314,7 +295,7 @@ func TestIngestNoneForgetsTheModels(t *testing.T) {
 // model thinks.
 func TestAskHidesReasoning(t *testing.T) {
 	ctx := t.Context()
-	eng, _ := openEngine(t)
+	eng, db := openEngine(t)
 	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +335,7 @@ func TestAskHidesReasoning(t *testing.T) {
 			if tc.reason {
 				srv.Reason(func(chattest.Call) string { return "Apart: " + secret })
 			}
-			eng.SetChatModel(tc.model(srv.URL))
+			eng := reopen(t, db, oraculo.WithChatModel(tc.model(srv.URL)))
 			var deltas []string
 			var events strings.Builder // "T" for thinking, "d" for a delta
 			a, err := eng.Ask(ctx, "¿Qué le pagó el archiduque a Tomás?", oraculo.AskOptions{

@@ -146,7 +146,7 @@ func BenchmarkBM25(b *testing.B) {
 			}
 			// The keyword path's own FTS5 query, without the jump to parents
 			// and without loading chunks.
-			stmt, err := eng.Index().DB().Prepare(`SELECT rowid, bm25(children_fts, 1.0, 1.0) AS score FROM children_fts
+			stmt, err := openIndex(b, db).DB().Prepare(`SELECT rowid, bm25(children_fts, 1.0, 1.0) AS score FROM children_fts
 				WHERE children_fts MATCH ? ORDER BY score LIMIT ?`)
 			if err != nil {
 				b.Fatal(err)

@@ -101,10 +101,7 @@ func TestDenseWithOllamaFake(t *testing.T) {
 	ctx := context.Background()
 	notes := denseNotes(t)
 	srv := newFakeOllama(t, "bge-m3")
-	eng, db := openEngine(t)
-	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL}); err != nil {
-		t.Fatal(err)
-	}
+	eng, db := openEngine(t, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL}))
 	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -162,21 +159,12 @@ func TestDenseWithOllamaFake(t *testing.T) {
 
 	// The stored config is used by a new process; another model re-embeds
 	// everything and never mixes with the first model's vectors.
-	eng2, err := oraculo.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng2.Close()
-	if err := eng2.SetEmbedder(ctx, oraculo.EmbedderConfig{}); err != nil {
-		t.Fatal(err)
-	}
+	eng2 := reopen(t, db, oraculo.WithEmbedder(oraculo.EmbedderConfig{}))
 	if em := eng2.Embedder(); em == nil || em.ID() != "ollama/bge-m3" {
 		t.Fatalf("stored embedder not restored: %v", em)
 	}
 	srv.model = "nomic-embed-text"
-	if err := eng2.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL, Model: "nomic-embed-text"}); err != nil {
-		t.Fatal(err)
-	}
+	eng2 = reopen(t, db, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL, Model: "nomic-embed-text"}))
 	if _, err := eng2.Search(ctx, "puente", oraculo.SearchOptions{Paths: []string{"dense"}}); !errors.Is(err, retrieve.ErrPathUnavailable) {
 		t.Fatalf("dense with a model that has no vectors: %v", err)
 	}
@@ -206,10 +194,9 @@ func TestEmbeddingServerFailures(t *testing.T) {
 	}
 	srv := newFakeOllama(t, "bge-m3")
 	srv.failAfter = 1 // one batch (of 32 or of 8) goes through, then 500s
-	eng, _ := openEngine(t)
 	var warnings []string
-	eng.SetWarn(func(s string) { warnings = append(warnings, s) })
-	eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL})
+	eng, _ := openEngine(t, oraculo.WithWarnings(func(s string) { warnings = append(warnings, s) }),
+		oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: "ollama", URL: srv.URL}))
 	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
 	if err != nil {
 		t.Fatalf("a failing embedding server failed the ingest: %v", err)
@@ -251,11 +238,7 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 		write(t, filepath.Join(notes, "n", "nota"+strings.Repeat("i", i+1)+".md"),
 			"# Nota\n\nLa nota habla de "+strings.Repeat("dragones ", i%5+1)+strings.Repeat("barcos ", i%7+1)+"y del número "+strings.Repeat("x", i+1)+".\n")
 	}
-	eng, db := openEngine(t)
-	eng.SetANNThreshold(10)
-	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
-		t.Fatal(err)
-	}
+	eng, db := openEngine(t, oraculo.WithANNThreshold(10), oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}))
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -263,19 +246,14 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	if !strings.HasPrefix(model, "hashing/v2-es-") || !strings.HasSuffix(model, "-64") {
 		t.Fatalf("embedder %q, want the analysed hashing embedder (v2) of 64 dims", model)
 	}
-	graph, err := eng.Index().LoadGraph(ctx, model)
+	ix := openIndex(t, db)
+	graph, err := ix.LoadGraph(ctx, model)
 	if err != nil || graph == nil {
 		t.Fatalf("no graph stored: %v", err)
 	}
 	var warnings []string
-	eng2, err := oraculo.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng2.Close()
-	eng2.SetANNThreshold(10)
-	eng2.SetWarn(func(s string) { warnings = append(warnings, s) })
-	eng2.SetEmbedder(ctx, oraculo.EmbedderConfig{})
+	warn := oraculo.WithWarnings(func(s string) { warnings = append(warnings, s) })
+	eng2 := reopen(t, db, oraculo.WithANNThreshold(10), warn, oraculo.WithEmbedder(oraculo.EmbedderConfig{}))
 	hits, err := eng2.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 5, Paths: []string{"dense"}})
 	if err != nil || len(hits) != 5 || len(warnings) != 0 {
 		t.Fatalf("search with the stored graph: %v, %d hits, warnings %q", err, len(hits), warnings)
@@ -290,20 +268,16 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	graph2, _ := eng.Index().LoadGraph(ctx, model)
+	graph2, _ := ix.LoadGraph(ctx, model)
 	if len(graph2) == len(graph) {
 		t.Fatal("the graph was not rebuilt after a change")
 	}
 	// A stale graph (the old one, missing the new note) is not used.
-	if err := eng.Index().SaveGraph(ctx, model, 30, graph); err != nil {
+	if err := ix.SaveGraph(ctx, model, 30, graph); err != nil {
 		t.Fatal(err)
 	}
-	eng3, _ := oraculo.Open(ctx, db)
-	defer eng3.Close()
-	eng3.SetANNThreshold(10)
 	warnings = nil
-	eng3.SetWarn(func(s string) { warnings = append(warnings, s) })
-	eng3.SetEmbedder(ctx, oraculo.EmbedderConfig{})
+	eng3 := reopen(t, db, oraculo.WithANNThreshold(10), warn, oraculo.WithEmbedder(oraculo.EmbedderConfig{}))
 	hits, err = eng3.Search(ctx, "krakens", oraculo.SearchOptions{K: 1, Paths: []string{"dense"}})
 	if err != nil || len(hits) != 1 || hits[0].File != "n/nueva.md" {
 		t.Fatalf("exact fallback: %v %+v", err, hits)
@@ -323,10 +297,7 @@ func TestSearchVectors(t *testing.T) {
 		write(t, filepath.Join(notes, "n", "nota"+strings.Repeat("i", i+1)+".md"),
 			"# Nota\n\nLa nota habla de "+strings.Repeat("dragones ", i%5+1)+strings.Repeat("barcos ", i%7+1)+"y del número "+strings.Repeat("x", i+1)+".\n")
 	}
-	eng, _ := openEngine(t)
-	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}); err != nil {
-		t.Fatal(err)
-	}
+	eng, _ := openEngine(t, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: "hashing", Dims: 64}))
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -41,15 +41,34 @@ func copyTree(t testing.TB, src string) string {
 	return dst
 }
 
-func openEngine(t testing.TB) (*oraculo.Engine, string) {
+func openEngine(t testing.TB, opts ...oraculo.Option) (*oraculo.Engine, string) {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "idx", "oraculo.db")
-	eng, err := oraculo.Open(context.Background(), db)
+	return reopen(t, db, opts...), db
+}
+
+// openIndex opens the index file at db directly, beside the engines that
+// use it, closed when the test ends.
+func openIndex(t testing.TB, db string) *index.Index {
+	t.Helper()
+	ix, err := index.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// reopen opens the index at db with opts (the models and warning sink a
+// test gives it), closed when the test ends.
+func reopen(t testing.TB, db string, opts ...oraculo.Option) *oraculo.Engine {
+	t.Helper()
+	eng, err := oraculo.Open(context.Background(), db, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	return eng, db
+	return eng
 }
 
 func write(t testing.TB, path, text string) {

@@ -31,7 +31,7 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 		b.WriteString("\n\n")
 	}
 	write(t, filepath.Join(notes, "Sesiones", "Diario.md"), b.String())
-	eng, _ := openEngine(t)
+	eng, db := openEngine(t)
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,8 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 	}
 	// Dorn is in all 20 sessions: the guard keeps only his own note, which
 	// describes him; Harbin, in 3 of 20, is not cut.
-	recs, err := eng.Index().Entities(ctx, index.ScopeDM)
+	ix := openIndex(t, db)
+	recs, err := ix.Entities(ctx, index.ScopeDM)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 	for i, r := range recs {
 		ents[i] = compendium.Entity{Name: r.Name, Kind: compendium.Kind(r.Kind), Aliases: r.Aliases, Note: r.Note}
 	}
-	path := retrieve.Entity{Index: eng.Index(), Matcher: compendium.NewMatcher(ents), Entities: recs, Units: 22}
+	path := retrieve.Entity{Index: ix, Matcher: compendium.NewMatcher(ents), Entities: recs, Units: 22}
 	res, err := path.Retrieve(ctx, "¿Qué hizo Dorn?", 20)
 	if err != nil || len(res) != 1 || res[0].Chunk.Path != "PJs/Dorn Kazhal.md" {
 		t.Fatalf("ubiquitous entity: %d results (want his own note only, of his 21 chunks), %v", len(res), err)

@@ -16,10 +16,7 @@ import (
 // it, and a filtered search still finds what it lets through.
 func TestFilterRestrictsEveryPath(t *testing.T) {
 	ctx := context.Background()
-	eng, _ := openEngine(t)
-	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
-		t.Fatal(err)
-	}
+	eng, _ := openEngine(t, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}))
 	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -145,12 +145,6 @@ func (e *Engine) warn(format string, args ...any) {
 // Close closes the index.
 func (e *Engine) Close() error { return e.idx.Close() }
 
-// Index exposes the underlying store (for benchmarks and tools).
-func (e *Engine) Index() *index.Index {
-	ix, _ := e.idx.(*index.Index)
-	return ix
-}
-
 // Settings returns the corpus settings in force.
 func (e *Engine) Settings() Settings {
 	e.mu.Lock()

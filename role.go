@@ -100,16 +100,6 @@ func normalizeFolders(fs []string) []string {
 	return out
 }
 
-// restrictedChunks returns the ids of DM-only chunks (loaded once per
-// view).
-func (e *Engine) restrictedChunks(ctx context.Context) (map[int64]bool, error) {
-	v, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return e.restrictedOf(ctx, v)
-}
-
 // secretFolders resolves the DM-only folders of an ingest: the options',
 // else the index's, else DefaultSecretFolders.
 func (e *Engine) secretFolders(ctx context.Context, opts IngestOptions) ([]string, error) {

@@ -223,7 +223,7 @@ func TestUndecidedNotesAreDecidedOnOpen(t *testing.T) {
 	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{SecretFolders: []string{"Secretos"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Index().DB().Exec(`UPDATE documents SET restricted = 1, dm_reason = 'unknown';
+	if _, err := openIndex(t, db).DB().Exec(`UPDATE documents SET restricted = 1, dm_reason = 'unknown';
 		DELETE FROM meta WHERE key = 'visibility_rules'`); err != nil {
 		t.Fatal(err)
 	}

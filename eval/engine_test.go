@@ -49,16 +49,15 @@ func openNotes(t *testing.T, dense bool) *oraculo.Engine {
 			t.Fatal(err)
 		}
 	}
-	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "oraculo.db"))
+	var opts []oraculo.Option
+	if dense {
+		opts = append(opts, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing, Dims: 64}))
+	}
+	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "oraculo.db"), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	if dense {
-		if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing, Dims: 64}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -54,8 +54,8 @@ type completionBody struct {
 }
 
 func TestChatCompletions(t *testing.T) {
-	eng := testEngine(t)
-	srv := fakeChat(t, eng, func(chattest.Call) string { return rawAnswer })
+	srv, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
 	tokens, player, _ := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
 	resp, data := call(t, ts, "POST", "/v1/chat/completions", player, conversationBody(false))
@@ -141,8 +141,8 @@ func readChunks(t *testing.T, data []byte) (chunks []completionBody, errors []st
 func TestChatCompletionsStream(t *testing.T) {
 	defer func(d time.Duration) { heartbeat = d }(heartbeat)
 	heartbeat = 20 * time.Millisecond
-	eng := testEngine(t)
-	srv := fakeChat(t, eng, func(chattest.Call) string { return rawAnswer })
+	srv, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
 	srv.Fail(chattest.Fault{Delay: 100 * time.Millisecond})
 	ts, _ := testServer(t, Config{Engine: eng})
 	resp, data := call(t, ts, "POST", "/v1/chat/completions", "", conversationBody(true))

@@ -55,11 +55,14 @@ func writeNotes(t testing.TB) string {
 	return dir
 }
 
-// testEngine is an engine over testNotes, closed when the test ends.
-func testEngine(t testing.TB) *oraculo.Engine {
+// testEngine is an engine over testNotes, closed when the test ends. The
+// notes are ingested without models; the engine returned uses those opts
+// name (a fake chat model, say).
+func testEngine(t testing.TB, opts ...oraculo.Option) *oraculo.Engine {
 	t.Helper()
 	ctx := context.Background()
-	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
+	db := filepath.Join(t.TempDir(), "o.db")
+	eng, err := oraculo.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +70,21 @@ func testEngine(t testing.TB) *oraculo.Engine {
 	if _, err := eng.Ingest(ctx, []string{writeNotes(t)}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	return eng
+	if len(opts) == 0 {
+		return eng
+	}
+	with, err := oraculo.Open(ctx, db, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { with.Close() })
+	return with
 }
 
-// fakeChat gives eng a fake Ollama model answering reply (JSON requests,
-// the reranker's, get an empty pick).
-func fakeChat(t testing.TB, eng *oraculo.Engine, reply func(chattest.Call) string) *chattest.Server {
+// fakeChat starts a fake Ollama model answering reply (JSON requests, the
+// reranker's, get an empty pick) and returns it with the option that makes
+// an engine use it.
+func fakeChat(t testing.TB, reply func(chattest.Call) string) (*chattest.Server, oraculo.Option) {
 	t.Helper()
 	srv := chattest.NewOllama(t, func(c chattest.Call) string {
 		if c.JSON {
@@ -80,8 +92,7 @@ func fakeChat(t testing.TB, eng *oraculo.Engine, reply func(chattest.Call) strin
 		}
 		return reply(c)
 	})
-	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
-	return srv
+	return srv, oraculo.WithChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
 }
 
 // syncBuffer is a bytes.Buffer safe for the logger's goroutines.
@@ -625,8 +636,8 @@ func TestAskJSON(t *testing.T) {
 const rawAnswer = "Norkiel cayó en combate contra los trolls. [Sesión 1] Luego se fueron a casa. [Sesión 99]"
 
 func TestAskStream(t *testing.T) {
-	eng := testEngine(t)
-	fakeChat(t, eng, func(chattest.Call) string { return rawAnswer })
+	_, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
 	ts, _ := testServer(t, Config{Engine: eng})
 	for _, c := range []struct {
 		body    map[string]any
@@ -683,7 +694,7 @@ const thinkingAnswer = "<think>\nThe user asks who fell. " + hiddenReasoning + "
 
 // thinkingChat gives eng a fake thinking model behind an Ollama or an
 // OpenAI-style server, streaming two runes a piece so that tags are cut.
-func thinkingChat(t *testing.T, eng *oraculo.Engine, openAI bool) {
+func thinkingChat(t *testing.T, openAI bool) oraculo.Option {
 	t.Helper()
 	reply := func(c chattest.Call) string {
 		if c.JSON {
@@ -692,13 +703,15 @@ func thinkingChat(t *testing.T, eng *oraculo.Engine, openAI bool) {
 		return thinkingAnswer
 	}
 	var srv *chattest.Server
+	var model oraculo.Option
 	if openAI {
 		srv = chattest.NewOpenAI(t, reply)
-		eng.SetChatModel(chat.NewOpenAI(chat.OpenAIConfig{BaseURL: srv.URL, Model: "fake"}))
+		model = oraculo.WithChatModel(chat.NewOpenAI(chat.OpenAIConfig{BaseURL: srv.URL, Model: "fake"}))
 	} else {
-		srv = fakeChat(t, eng, func(chattest.Call) string { return thinkingAnswer })
+		srv, model = fakeChat(t, func(chattest.Call) string { return thinkingAnswer })
 	}
 	srv.Cut(chattest.Runes(2))
+	return model
 }
 
 // noReasoning fails the test when data carries the model's reasoning.
@@ -718,8 +731,7 @@ func TestAskStreamThinking(t *testing.T) {
 			name = "openai"
 		}
 		t.Run(name, func(t *testing.T) {
-			eng := testEngine(t)
-			thinkingChat(t, eng, openAI)
+			eng := testEngine(t, thinkingChat(t, openAI))
 			ts, _ := testServer(t, Config{Engine: eng})
 			resp, data := call(t, ts, "POST", "/api/ask", "", map[string]any{"question": "¿Quién cayó en combate?", "stream": true})
 			wantStatus(t, resp, data, 200)
@@ -766,8 +778,8 @@ func TestAskStreamThinking(t *testing.T) {
 func TestAskStreamHeartbeatAndErrors(t *testing.T) {
 	defer func(d time.Duration) { heartbeat = d }(heartbeat)
 	heartbeat = 20 * time.Millisecond
-	eng := testEngine(t)
-	srv := fakeChat(t, eng, func(chattest.Call) string { return rawAnswer })
+	srv, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
 	srv.Fail(chattest.Fault{Delay: 300 * time.Millisecond})
 	ts, _ := testServer(t, Config{Engine: eng})
 	resp, data := call(t, ts, "POST", "/api/ask", "", map[string]any{"question": "¿Quién cayó en combate?", "stream": true})
@@ -811,8 +823,8 @@ func TestAskStreamHeartbeatAndErrors(t *testing.T) {
 }
 
 func TestAskClientGoneCancels(t *testing.T) {
-	eng := testEngine(t)
-	srv := fakeChat(t, eng, func(chattest.Call) string { return rawAnswer })
+	srv, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
 	srv.Fail(chattest.Fault{Delay: 30 * time.Second})
 	ts, logs := testServer(t, Config{Engine: eng})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -837,15 +849,15 @@ func TestAskClientGoneCancels(t *testing.T) {
 }
 
 func TestIngest(t *testing.T) {
-	eng := testEngine(t)
 	release := make(chan struct{})
 	var once sync.Once
 	annotating := make(chan struct{}, 100)
-	fakeChat(t, eng, func(chattest.Call) string {
+	_, model := fakeChat(t, func(chattest.Call) string {
 		annotating <- struct{}{}
 		<-release
 		return "Una nota de prueba."
 	})
+	eng := testEngine(t, model)
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	tokens, _, dm := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
@@ -944,8 +956,8 @@ func TestSearchAndAskFilters(t *testing.T) {
 // server, so that the page never parses citations itself: in the JSON
 // answer and in the stream's answer event.
 func TestAskSegments(t *testing.T) {
-	eng := testEngine(t)
-	fakeChat(t, eng, func(chattest.Call) string { return rawAnswer })
+	_, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
 	ts, _ := testServer(t, Config{Engine: eng})
 	check := func(how string, raw []byte) {
 		t.Helper()

@@ -27,14 +27,11 @@ import (
 // clients read them.
 func TestIngestWhileServing(t *testing.T) {
 	ctx := context.Background()
-	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
+	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"), oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
-		t.Fatal(err)
-	}
 	notes := writeNotes(t)
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)

@@ -213,7 +213,7 @@ func TestPlayersNeverSeeDMNotesDuringIngest(t *testing.T) {
 			t.Fatalf("%s: %v", when, err)
 		}
 		defer eng.Close()
-		if err := eng.Index().Check(ctx); err != nil {
+		if err := checkIndex(ctx, db); err != nil {
 			t.Fatalf("%s: %v", when, err)
 		}
 		st, err := eng.Stats(ctx)

@@ -444,15 +444,20 @@ func collapseSpace(s string) string { return strings.TrimSpace(spaces.ReplaceAll
 // authentication).
 func startApp(t *testing.T, tokens *server.Tokens) app {
 	ctx := t.Context()
-	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
+	db := filepath.Join(t.TempDir(), "o.db")
+	ingester, err := oraculo.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Ingest(ctx, []string{"../../examples/campaign"}, oraculo.IngestOptions{}); err != nil {
+	if _, err := ingester.Ingest(ctx, []string{"../../examples/campaign"}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	ingester.Close()
 	model := chattest.NewOllama(t, fakeAnswer)
-	eng.SetChatModel(slowModel{Model: chat.NewOllama(chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}), pause: 25 * time.Millisecond, think: 400 * time.Millisecond})
+	eng, err := oraculo.Open(ctx, db, oraculo.WithChatModel(slowModel{Model: chat.NewOllama(chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}), pause: 25 * time.Millisecond, think: 400 * time.Millisecond}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := server.New(server.Config{Engine: eng, Tokens: tokens, Web: web.Handler(), Version: "test"})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {

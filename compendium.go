@@ -15,6 +15,7 @@ import (
 
 	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/interruptible"
 )
 
 // CompendiumFile is the name of the user's own compendium in a notes folder.
@@ -115,7 +116,7 @@ func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *Inges
 		}
 		recs := dmRecs // no DM-only note: the players' compendium is the DM's
 		if scope == index.ScopeDM || restricted {
-			recs, err = interruptible(ctx, func() ([]index.EntityRecord, error) { return buildEntities(in, from, file) })
+			recs, err = interruptible.Run(ctx, func() ([]index.EntityRecord, error) { return buildEntities(in, from, file) })
 			if err != nil {
 				return err
 			}

@@ -530,26 +530,3 @@ func overlappingRoots(roots, known []string) ([][2]string, error) {
 	}
 	return out, nil
 }
-
-// interruptible runs f, a long computation with no I/O that cannot stop
-// half-way, and returns its result, or ctx's error as soon as ctx ends:
-// f then finishes unobserved and its result is dropped, so that a
-// cancelled ingest stops at once without writing it.
-func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := f()
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	}
-}

@@ -2,23 +2,15 @@ package oraculo
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
-	"slices"
 	"sort"
 
 	"github.com/oraculo/oraculo/compendium"
+	"github.com/oraculo/oraculo/enrich"
 	"github.com/oraculo/oraculo/index"
 )
 
 // CompendiumFile is the name of the user's own compendium in a notes folder.
-const CompendiumFile = "compendium.yaml"
+const CompendiumFile = enrich.CompendiumFile
 
 // entityState is the loaded compendium: entities in matcher order.
 type entityState struct {
@@ -27,187 +19,21 @@ type entityState struct {
 	units    int
 }
 
-// buildCompendium rebuilds the compendium from every note in the index and
-// the compendium.yaml of each ingested folder, and records where each
-// entity is mentioned.
+// buildCompendium rebuilds the compendiums, when what they are built from
+// changed (see [enrich.BuildCompendium]), and reports how many entities
+// the DM's holds and the compendium files left out.
 func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *IngestReport) error {
-	// Nothing changed (no note written or removed, the same compendium
-	// files): the stored compendium stands.
-	sig, err := e.compendiumSignature(ctx, roots)
-	if err != nil {
-		return err
+	res, err := enrich.BuildCompendium(ctx, e.idx, enrich.CompendiumOptions{
+		Roots: roots, Stamp: e.stamp(), NotesChanged: rep.Indexed != 0 || rep.Deleted != 0,
+	})
+	for _, w := range res.Unread {
+		rep.Warnings = append(rep.Warnings, Problem{Root: w.Root, Path: w.Path, Reason: "warning", Detail: w.Detail})
 	}
-	stale, err := e.idx.PlayersCompendiumStale(ctx)
-	if err != nil {
-		return err
+	rep.Entities = res.Entities
+	if res.Rebuilt {
+		e.invalidate()
 	}
-	if old, err := e.idx.Meta(ctx, "compendium_sig"); err != nil {
-		return err
-	} else if old == sig && rep.Indexed == 0 && rep.Deleted == 0 && !stale {
-		rep.Entities, err = e.idx.EntityCount(ctx, index.ScopeDM)
-		return err
-	}
-	notes, err := e.idx.NoteSources(ctx)
-	if err != nil {
-		return err
-	}
-	inputs := make([]compendium.NoteInput, len(notes))
-	for i, n := range notes {
-		var meta struct {
-			Aliases any `json:"aliases"`
-			Tags    any `json:"tags"`
-		}
-		_ = json.Unmarshal(n.Metadata, &meta) // metadata was validated at ingest
-		inputs[i] = compendium.NoteInput{Path: n.Path, Title: n.Title, Aliases: stringsOf(meta.Aliases), Tags: stringsOf(meta.Tags), Text: n.Text}
-	}
-	// Every folder in the index, not only this run's, may hold a compendium file.
-	seen := map[string]bool{}
-	var all []string
-	for _, r := range roots {
-		if !seen[r] {
-			seen[r] = true
-			all = append(all, r)
-		}
-	}
-	for _, n := range notes {
-		if !seen[n.Root] {
-			seen[n.Root] = true
-			all = append(all, n.Root)
-		}
-	}
-	file := &compendium.File{}
-	for _, root := range all {
-		p := filepath.Join(root, CompendiumFile)
-		data, err := os.ReadFile(p)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err == nil {
-			var f *compendium.File
-			if f, err = compendium.ParseFile(data); err == nil {
-				file.Entities = append(file.Entities, f.Entities...)
-				file.Merge = append(file.Merge, f.Merge...)
-				file.Rename = append(file.Rename, f.Rename...)
-				file.Ban = append(file.Ban, f.Ban...)
-				continue
-			}
-		}
-		rep.Warnings = append(rep.Warnings, Problem{Root: root, Path: CompendiumFile, Reason: "warning",
-			Detail: fmt.Sprintf("%v; the compendium was built without it", err)})
-	}
-	// Two compendiums: the DM's, from every note, and the players', from
-	// the notes players may see, so that neither an entity known only from
-	// a DM note nor an alias or mention found there reaches a player.
-	restricted := false
-	for _, n := range notes {
-		restricted = restricted || n.Restricted
-	}
-	var dmRecs []index.EntityRecord
-	for _, scope := range []string{index.ScopeDM, index.ScopePlayer} {
-		var in []compendium.NoteInput
-		var from []index.NoteSource
-		for i, n := range notes {
-			if scope == index.ScopePlayer && n.Restricted {
-				continue
-			}
-			in = append(in, inputs[i])
-			from = append(from, n)
-		}
-		recs := dmRecs // no DM-only note: the players' compendium is the DM's
-		if scope == index.ScopeDM || restricted {
-			recs, err = interruptible(ctx, func() ([]index.EntityRecord, error) { return buildEntities(in, from, file) })
-			if err != nil {
-				return err
-			}
-		}
-		if scope == index.ScopeDM {
-			dmRecs = recs
-		}
-		if err := e.idx.ReplaceEntities(ctx, scope, recs); err != nil {
-			return err
-		}
-		if scope == index.ScopeDM {
-			rep.Entities = len(recs)
-		}
-	}
-	if err := e.idx.SetMeta(ctx, "compendium_sig", sig); err != nil {
-		return err
-	}
-	e.invalidate()
-	return nil
-}
-
-// buildEntities builds a compendium from notes and the user's file, with
-// every chunk of those notes that mentions each entity.
-func buildEntities(inputs []compendium.NoteInput, notes []index.NoteSource, file *compendium.File) ([]index.EntityRecord, error) {
-	ents, err := compendium.Build(inputs, file, compendium.Config{})
-	if err != nil {
-		return nil, fmt.Errorf("building the compendium: %w", err)
-	}
-	m := compendium.NewMatcher(ents)
-	recs := make([]index.EntityRecord, len(ents))
-	for i, en := range ents {
-		recs[i] = index.EntityRecord{Name: en.Name, Kind: string(en.Kind), Aliases: en.Aliases, Note: en.Note, Source: en.Source, Mentions: map[int64]int{}}
-	}
-	for _, n := range notes {
-		for i, text := range n.ChunkTexts {
-			for _, mt := range m.Find(text) {
-				recs[mt.Entity].Mentions[n.ChunkIDs[i]]++
-			}
-		}
-	}
-	return recs, nil
-}
-
-// compendiumSignature names what the compendium is built from besides the
-// notes: the compendium files of every ingested folder, the settings, and
-// which chunks are DM-only (the players' compendium leaves them out).
-func (e *Engine) compendiumSignature(ctx context.Context, roots []string) (string, error) {
-	all, err := e.idx.Roots(ctx)
-	if err != nil {
-		return "", err
-	}
-	all = append(all, roots...)
-	sort.Strings(all)
-	restricted, err := e.idx.RestrictedChunks(ctx)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "compendium-v1 %s\n", e.stamp())
-	for _, id := range slices.Sorted(maps.Keys(restricted)) {
-		fmt.Fprintf(h, "dm %d\n", id)
-	}
-	prev := ""
-	for _, r := range all {
-		if r == prev {
-			continue
-		}
-		prev = r
-		data, err := os.ReadFile(filepath.Join(r, CompendiumFile))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			data = []byte(err.Error())
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", r, len(data))
-		h.Write(data)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func stringsOf(v any) []string {
-	switch t := v.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, x := range t {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
+	return err
 }
 
 // entityIndex loads (once per scope and generation) the compendium the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/interruptible"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/vector"
 )
@@ -215,7 +216,7 @@ func (e *Engine) approxVectors(ctx context.Context, st *denseState) (*vector.HNS
 	if h, ok := st.search.(*vector.HNSW); ok {
 		return h, nil
 	}
-	h, _, err := st.graph.get(func() (*vector.HNSW, error) { return interruptible(ctx, st.buildHNSW) })
+	h, _, err := st.graph.get(func() (*vector.HNSW, error) { return interruptible.Run(ctx, st.buildHNSW) })
 	return h, err
 }
 
@@ -316,7 +317,7 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	if progress != nil {
 		progress(0, len(st.vectors.IDs))
 	}
-	h, err := interruptible(ctx, st.buildHNSW)
+	h, err := interruptible.Run(ctx, st.buildHNSW)
 	if err != nil {
 		return err
 	}

@@ -2,21 +2,17 @@ package oraculo
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/ingest"
+	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/visibility"
 )
 
@@ -64,13 +60,9 @@ type Progress struct {
 	Path  string
 }
 
-// Problem is a file that was skipped, repaired or ingested with a warning.
-type Problem struct {
-	Root   string `json:"root"`
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
-}
+// Problem is a file that was skipped, repaired or ingested with a warning,
+// or a warning of a later stage.
+type Problem = ingest.Problem
 
 // IngestReport summarises an ingest run.
 type IngestReport struct {
@@ -153,53 +145,14 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if err != nil {
 		return nil, err
 	}
-	// The settings stored now (another process may have changed them),
-	// then those the options change.
-	s, _, err := e.readSettings(ctx)
+	if err := e.applyIngestSettings(ctx, opts); err != nil {
+		return nil, err
+	}
+	roots, warnings, err := e.ingestRoots(ctx, dirs)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Lang != "" {
-		s.Lang = opts.Lang
-	}
-	if opts.MaxWords != 0 {
-		s.MaxWords = opts.MaxWords
-	}
-	switch {
-	case opts.OverlapWords != 0 || opts.OverlapSet:
-		s.OverlapWords = opts.OverlapWords
-	case opts.MaxWords != 0:
-		// A new cap without an overlap: keep the seed's ratio (120 of 1200).
-		s.OverlapWords = opts.MaxWords / 10
-	}
-	// Searches read their own view's settings, never these.
-	if err := e.apply(s); err != nil {
-		return nil, fmt.Errorf("ingest: %w", err)
-	}
-	if err := e.saveSettings(ctx); err != nil {
-		return nil, err
-	}
-	roots := make([]string, len(dirs))
-	for i, d := range dirs {
-		r, err := absRoot(d)
-		if err != nil {
-			return nil, err
-		}
-		roots[i] = r
-	}
-	known, err := e.idx.Roots(ctx)
-	if err != nil {
-		return nil, err
-	}
-	overlaps, err := overlappingRoots(roots, known)
-	if err != nil {
-		return nil, err
-	}
-	rep := &IngestReport{Roots: roots, Settings: e.settings, SecretFolders: folders}
-	for _, w := range overlaps {
-		rep.Warnings = append(rep.Warnings, Problem{Root: w[0], Reason: "warning", Detail: fmt.Sprintf(
-			"%q and %q, ingested earlier, overlap: the notes they share are indexed once per folder; ingest one folder that holds all your notes into a fresh index", w[0], w[1])})
-	}
+	rep := &IngestReport{Roots: roots, Settings: e.settings, SecretFolders: folders, Warnings: warnings}
 	for _, root := range roots {
 		if err := e.ingestRoot(ctx, root, rules, opts, rep); err != nil {
 			return rep, err
@@ -220,6 +173,72 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 			return rep, err
 		}
 	}
+	if err := e.finishIngest(ctx, rep); err != nil {
+		return rep, err
+	}
+	rep.Elapsed = Duration(time.Since(start))
+	return rep, nil
+}
+
+// applyIngestSettings makes the settings stored now (another process may
+// have changed them), changed by the options, those the ingest writes
+// with, and stores them. Searches read their own view's settings, never
+// these.
+func (e *Engine) applyIngestSettings(ctx context.Context, opts IngestOptions) error {
+	s, _, err := e.readSettings(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.Lang != "" {
+		s.Lang = opts.Lang
+	}
+	if opts.MaxWords != 0 {
+		s.MaxWords = opts.MaxWords
+	}
+	switch {
+	case opts.OverlapWords != 0 || opts.OverlapSet:
+		s.OverlapWords = opts.OverlapWords
+	case opts.MaxWords != 0:
+		// A new cap without an overlap: keep the seed's ratio (120 of 1200).
+		s.OverlapWords = opts.MaxWords / 10
+	}
+	if err := e.apply(s); err != nil {
+		return fmt.Errorf("ingest: %w", err)
+	}
+	return e.saveSettings(ctx)
+}
+
+// ingestRoots resolves the folders of an ingest, refuses folders that lie
+// inside one another, and warns of each that overlaps a folder ingested
+// before.
+func (e *Engine) ingestRoots(ctx context.Context, dirs []string) ([]string, []Problem, error) {
+	roots := make([]string, len(dirs))
+	for i, d := range dirs {
+		r, err := absRoot(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		roots[i] = r
+	}
+	known, err := e.idx.Roots(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	overlaps, err := overlappingRoots(roots, known)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []Problem
+	for _, w := range overlaps {
+		warnings = append(warnings, Problem{Root: w[0], Reason: "warning", Detail: fmt.Sprintf(
+			"%q and %q, ingested earlier, overlap: the notes they share are indexed once per folder; ingest one folder that holds all your notes into a fresh index", w[0], w[1])})
+	}
+	return roots, warnings, nil
+}
+
+// finishIngest remembers a model the ingest was told to do without, counts
+// what the index holds, and tells every engine serving the index.
+func (e *Engine) finishIngest(ctx context.Context, rep *IngestReport) error {
 	// An ingest told "none" remembers it: later commands run without the
 	// model until an ingest names one again.
 	e.mu.Lock()
@@ -227,26 +246,22 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	e.mu.Unlock()
 	if embedCfg.Provider == ProviderNone {
 		if err := e.saveEmbedderConfig(ctx, embedCfg); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	if chatCfg.Provider == ProviderNone {
 		if err := e.saveChatConfig(ctx, chatCfg); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	st, err := e.idx.Stats(ctx)
 	if err != nil {
-		return rep, err
+		return err
 	}
 	rep.Stats = st
 	// Other processes serving this index (oraculo serve) see the new
 	// generation and drop their caches.
-	if err := e.bumpGeneration(ctx); err != nil {
-		return rep, err
-	}
-	rep.Elapsed = Duration(time.Since(start))
-	return rep, nil
+	return e.bumpGeneration(ctx)
 }
 
 // ingestEmbeddings brings the dense path's vectors up to date. A server
@@ -283,227 +298,42 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 	return nil
 }
 
-// prepared is one file read and cut, ready to be written.
-type prepared struct {
-	seq       int // position in the listing: notes are written in path order
-	file      ingest.File
-	note      *ingest.Note
-	skip      *ingest.Skip
-	unchanged bool
-	record    *index.DocumentRecord
-	err       error
-}
-
+// ingestRoot brings the notes of one folder up to date (see
+// [ingest.Update]) and adds what it did to rep, also when it fails.
 func (e *Engine) ingestRoot(ctx context.Context, root string, rules visibility.Rules, opts IngestOptions, rep *IngestReport) error {
-	listing, err := ingest.Walk(root)
-	if err != nil {
-		return err
+	cfg := ingest.Config{
+		Stamp:    e.stamp(),
+		Chunking: chunk.Options{MaxWords: e.settings.MaxWords, OverlapWords: e.settings.OverlapWords, Lang: e.settings.Lang},
+		Terms:    e.analyzer.Terms,
+		Decide:   func(r store.VisibilityRecord) visibility.Decision { return decideStored(rules, r) },
+		Workers:  opts.Workers,
+		MaxBytes: opts.MaxFileBytes,
 	}
-	states, err := e.idx.DocumentStates(ctx, root)
-	if err != nil {
-		return err
-	}
-	for _, sk := range listing.Skipped {
-		rep.Skipped = append(rep.Skipped, Problem{Root: root, Path: sk.Path, Reason: string(sk.Reason), Detail: sk.Detail})
-	}
-	rep.Files += len(listing.Files)
-	stamp := e.stamp()
-
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	type job struct {
-		seq  int
-		file ingest.File
-	}
-	jobs := make(chan job)
-	results := make(chan prepared)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				p := e.prepare(root, j.file, rules, states, stamp, opts.MaxFileBytes)
-				p.seq = j.seq
-				results <- p
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i, f := range listing.Files {
-			select {
-			case jobs <- job{i, f}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-
-	seen := make(map[string]bool, len(listing.Files))
-	keep := make(map[string]bool)
-	done := 0
-	var firstErr error
-	// Notes are prepared in parallel but written in path order, so that the
-	// same notes always get the same row ids (and ties rank the same).
-	pending := map[int]prepared{}
-	next := 0
-	ordered := make(chan prepared)
-	go func() {
-		defer close(ordered)
-		for p := range results {
-			pending[p.seq] = p
-			for {
-				q, ok := pending[next]
-				if !ok {
-					break
-				}
-				delete(pending, next)
-				next++
-				ordered <- q
-			}
-		}
-	}()
-	for p := range ordered {
-		done++
-		seen[p.file.Path] = true
-		if firstErr != nil {
-			continue // drain the workers
-		}
-		rep.Bytes += p.file.Size
-		switch {
-		case p.err != nil:
-			firstErr = p.err
-		case p.skip != nil:
-			rep.Skipped = append(rep.Skipped, Problem{Root: root, Path: p.skip.Path, Reason: string(p.skip.Reason), Detail: p.skip.Detail})
-			if p.skip.Reason == ingest.ReasonUnreadable {
-				keep[p.file.Path] = true // maybe passing: keep what we had
-			} else {
-				seen[p.file.Path] = false
-			}
-		case p.unchanged:
-			rep.Unchanged++
-		default:
-			if err := e.idx.ReplaceDocument(ctx, p.record); err != nil {
-				firstErr = err
-				continue
-			}
-			rep.Indexed++
-			rep.NewChunks += len(p.record.Chunks)
-		}
-		if p.note != nil {
-			if p.note.Repairs != "" {
-				rep.Repaired = append(rep.Repaired, Problem{Root: root, Path: p.file.Path, Reason: "repaired", Detail: p.note.Repairs})
-			}
-			for _, w := range p.note.Warnings {
-				rep.Warnings = append(rep.Warnings, Problem{Root: root, Path: p.file.Path, Reason: "warning", Detail: w})
-			}
-		}
-		if opts.Progress != nil {
-			opts.Progress(Progress{Stage: "read", Root: root, Done: done, Total: len(listing.Files), Bytes: rep.Bytes, Path: p.file.Path})
+	if opts.Progress != nil {
+		before := rep.Bytes // progress counts the bytes of every folder
+		cfg.Progress = func(p ingest.Progress) {
+			opts.Progress(Progress{Stage: "read", Root: root, Done: p.Done, Total: p.Total, Bytes: before + p.Bytes, Path: p.Path})
 		}
 	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	// Only a complete walk may conclude that a note is gone.
-	var gone []string
-	for path := range states {
-		if !seen[path] && !keep[path] && !listing.Covers(path) {
-			gone = append(gone, path)
-		}
-	}
-	sort.Strings(gone)
-	for _, path := range gone {
-		if err := e.idx.DeleteDocument(ctx, root, path); err != nil {
-			return err
-		}
-		rep.Deleted++
-	}
-	return nil
+	res, err := ingest.Update(ctx, e.idx, root, cfg)
+	rep.add(res)
+	return err
 }
 
-// prepare reads, hashes and, when it changed, cuts and analyses one file,
-// and decides who may see it.
-func (e *Engine) prepare(root string, f ingest.File, rules visibility.Rules, states map[string]index.DocumentState, stamp string, maxBytes int64) prepared {
-	p := prepared{file: f}
-	note, skip := ingest.Read(f, maxBytes)
-	if skip != nil {
-		p.skip = skip
-		return p
+// add counts what one folder's update did.
+func (r *IngestReport) add(res *ingest.Result) {
+	if res == nil {
+		return
 	}
-	p.note = note
-	vis := index.VisibilityRecord{Root: root, Path: f.Path, Metadata: note.Metadata}
-	if f.Target != "" {
-		vis.Link = visibility.LinkPath(root, f.Target)
-	}
-	if note.FrontMatterUnparsed {
-		vis.FrontRaw = note.FrontMatterRaw
-	}
-	decision := decideStored(rules, vis)
-	note.Warnings = append(note.Warnings, decision.Warnings...)
-	if st, ok := states[f.Path]; ok && st.SHA256 == note.SHA256 && st.Stamp == stamp {
-		p.unchanged = true
-		return p
-	}
-	doc := chunk.Document{Path: f.Path, Title: note.Title, Text: note.Body}
-	doc.Title = chunk.DocTitle(doc)
-	chunks, err := chunk.Split(doc, chunk.Options{MaxWords: e.settings.MaxWords, OverlapWords: e.settings.OverlapWords, Lang: e.settings.Lang})
-	if err != nil {
-		p.err = fmt.Errorf("chunking %q: %w", f.Path, err)
-		return p
-	}
-	rec := &index.DocumentRecord{
-		Root: root, Path: f.Path, SHA256: note.SHA256, Size: note.Size, Title: doc.Title,
-		Metadata: note.Metadata, Visibility: note.Visibility, Stamp: stamp,
-		DMOnly: decision.DMOnly, DMReason: decision.Reason, DMDetail: decision.Detail, Link: vis.Link, FrontRaw: vis.FrontRaw,
-		Chunks: make([]index.ChunkRecord, 0, len(chunks)),
-	}
-	for _, c := range chunks {
-		cr := index.ChunkRecord{
-			ChunkData: index.ChunkData{
-				UID: chunkUID(root, f.Path, c.Ordinal, c.Text), Hash: textHash(c.Text),
-				Ordinal: c.Ordinal, Session: c.Session, InSession: c.InSession,
-				Headings: c.Headings, Label: c.Label,
-				WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
-				Text: c.Text,
-			},
-			HeadingTerms: strings.Join(e.analyzer.Terms(strings.Join(c.Headings, "\n")), " "),
-			EmbedHash:    textHash(index.EmbedText(c.Headings, c.Text)),
-		}
-		for _, ch := range c.Children {
-			cr.Children = append(cr.Children, index.ChildRecord{
-				Ordinal: ch.Ordinal, ByteStart: ch.ByteStart, ByteEnd: ch.ByteEnd,
-				Terms: strings.Join(e.analyzer.Terms(ch.Text), " "),
-			})
-		}
-		rec.Chunks = append(rec.Chunks, cr)
-	}
-	p.record = rec
-	return p
-}
-
-// chunkUID is a chunk's public id: stable while its note's path and text
-// stay the same, different as soon as the text changes.
-func chunkUID(root, path string, ordinal int, text string) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%d\x00", root, path, ordinal)
-	h.Write([]byte(text))
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-func textHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:])
+	r.Files += res.Files
+	r.Indexed += res.Indexed
+	r.Unchanged += res.Unchanged
+	r.Deleted += res.Deleted
+	r.Bytes += res.Bytes
+	r.NewChunks += res.NewChunks
+	r.Skipped = append(r.Skipped, res.Skipped...)
+	r.Repaired = append(r.Repaired, res.Repaired...)
+	r.Warnings = append(r.Warnings, res.Warnings...)
 }
 
 // overlappingRoots refuses folders of one ingest that lie inside one
@@ -529,27 +359,4 @@ func overlappingRoots(roots, known []string) ([][2]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// interruptible runs f, a long computation with no I/O that cannot stop
-// half-way, and returns its result, or ctx's error as soon as ctx ends:
-// f then finishes unobserved and its result is dropped, so that a
-// cancelled ingest stops at once without writing it.
-func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := f()
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	}
 }

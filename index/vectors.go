@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/vector"
 )
 
@@ -32,20 +32,10 @@ func (ix *Index) PendingEmbeddings(ctx context.Context, model string) ([]EmbedJo
 		if err := jsonUnmarshalStrings(headings, &hs); err != nil {
 			return nil, err
 		}
-		j.Text = EmbedText(hs, text)
+		j.Text = store.EmbedText(hs, text)
 		jobs = append(jobs, j)
 	}
 	return jobs, rows.Err()
-}
-
-// EmbedText is what the dense path embeds for a chunk: its heading path
-// (title first) above its text, so that the vector knows what the text is
-// about (seed 001).
-func EmbedText(headings []string, text string) string {
-	if len(headings) == 0 {
-		return text
-	}
-	return strings.Join(headings, " › ") + "\n\n" + text
 }
 
 // PutEmbeddings stores vectors for model in one transaction.

@@ -1,6 +1,9 @@
-// Package ingest finds the notes under a folder and reads each one into a
-// Note: decoded, repaired where needed, with its front matter parsed.
-// Deciding what changed and storing it is the engine's job.
+// Package ingest is the first stage of the pipeline: it finds the notes
+// under a folder ([Walk]) and reads each one into a Note ([Read]): decoded,
+// repaired where needed, with its front matter parsed. [Update] brings a
+// folder's notes in a store up to date: it reads and cuts the files in
+// parallel, decides who may see each note in the same write as the note,
+// writes them in path order, and removes the notes whose files are gone.
 package ingest
 
 import (

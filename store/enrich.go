@@ -1,5 +1,7 @@
 package store
 
+import "strings"
+
 // EmbedJob is a text the dense path still has to embed for a model.
 type EmbedJob struct {
 	Hash string
@@ -20,4 +22,14 @@ type AnnotateJob struct {
 	Hash     string
 	Headings []string
 	Text     string
+}
+
+// EmbedText is what the dense path embeds for a chunk: its heading path
+// (title first) above its text, so that the vector knows what the text is
+// about (seed 001).
+func EmbedText(headings []string, text string) string {
+	if len(headings) == 0 {
+		return text
+	}
+	return strings.Join(headings, " › ") + "\n\n" + text
 }

@@ -1,4 +1,4 @@
-package oraculo
+package interruptible
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-func TestInterruptibleReturnsWhenCancelled(t *testing.T) {
+func TestRunReturnsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})
 	defer close(release)
@@ -16,15 +16,15 @@ func TestInterruptibleReturnsWhenCancelled(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	_, err := interruptible(ctx, func() (int, error) {
+	_, err := Run(ctx, func() (int, error) {
 		<-release // a computation far longer than the test
 		return 1, nil
 	})
 	if !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
-		t.Fatalf("interruptible returned %v after %v; want context.Canceled at once", err, time.Since(start))
+		t.Fatalf("Run returned %v after %v; want context.Canceled at once", err, time.Since(start))
 	}
-	v, err := interruptible(context.Background(), func() (int, error) { return 7, nil })
+	v, err := Run(context.Background(), func() (int, error) { return 7, nil })
 	if v != 7 || err != nil {
-		t.Fatalf("interruptible = %d, %v; want 7, nil", v, err)
+		t.Fatalf("Run = %d, %v; want 7, nil", v, err)
 	}
 }

@@ -1,0 +1,272 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/store"
+	"github.com/oraculo/oraculo/visibility"
+)
+
+// Config says how [Update] reads, cuts, analyses and decides the notes.
+type Config struct {
+	// Stamp names the chunking and analysis settings below: a stored note
+	// with the same content and stamp is left alone, any other is redone.
+	Stamp string
+	// Chunking are the options notes are cut with.
+	Chunking chunk.Options
+	// Terms analyses a text into the terms the keyword index stores.
+	Terms func(text string) []string
+	// Decide decides who may see a note, from what the store keeps of it
+	// (so that a later decision from the store agrees with this one).
+	Decide func(store.VisibilityRecord) visibility.Decision
+	// Workers is how many files are read and cut at once (default: CPUs).
+	Workers int
+	// MaxBytes is the largest file read (default DefaultMaxBytes).
+	MaxBytes int64
+	// Progress, when set, is called after each file, on the goroutine
+	// that called Update.
+	Progress func(Progress)
+}
+
+// Progress reports how far [Update] is in one folder.
+type Progress struct {
+	// Done of Total files were handled; Bytes were read so far.
+	Done, Total int
+	Bytes       int64
+	// Path is the last file handled.
+	Path string
+}
+
+// Problem is a file that was skipped, repaired or ingested with a warning.
+type Problem struct {
+	Root   string `json:"root"`
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Result is what [Update] did in one folder.
+type Result struct {
+	// Files is how many note files were found.
+	Files int
+	// Indexed were new or changed and were (re)written; Unchanged were
+	// identical to the stored version and not touched; Deleted left the
+	// store because their files are gone.
+	Indexed, Unchanged, Deleted int
+	// Bytes is the size of the files read.
+	Bytes int64
+	// NewChunks is how many chunks were written.
+	NewChunks int
+	// Skipped files, with the reason; Repaired and Warnings did get in.
+	Skipped, Repaired, Warnings []Problem
+}
+
+// Update brings the notes of root in w up to date: every note file under
+// root is read and, when new or changed, cut, analysed and decided (who may
+// see it), and written with its decision in one write; unchanged notes are
+// left alone, and notes whose files are gone are removed. Files are read
+// and cut in parallel but written in path order, so that the same notes
+// always get the same row ids (and ties rank the same).
+//
+// An interrupted or failed run leaves every note either as it was or as
+// it is now, and reports what it did so far; only a complete walk removes
+// notes. The error of a file names it.
+func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config) (*Result, error) {
+	if cfg.Terms == nil || cfg.Decide == nil {
+		return nil, errors.New("ingest: updating a folder needs Terms and Decide")
+	}
+	listing, err := Walk(root)
+	if err != nil {
+		return nil, err
+	}
+	states, err := w.DocumentStates(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	u := &update{w: w, root: root, cfg: cfg, states: states, total: len(listing.Files),
+		seen: make(map[string]bool, len(listing.Files)), keep: map[string]bool{},
+		res: &Result{Files: len(listing.Files)}}
+	for _, sk := range listing.Skipped {
+		u.res.Skipped = append(u.res.Skipped, Problem{Root: root, Path: sk.Path, Reason: string(sk.Reason), Detail: sk.Detail})
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	prepare := func(i int) prepared { return u.prepare(listing.Files[i]) }
+	write := func(_ int, p prepared) error { return u.write(ctx, p) }
+	if err := inOrder(ctx, len(listing.Files), workers, prepare, write); err != nil {
+		return u.res, err
+	}
+	if err := ctx.Err(); err != nil {
+		return u.res, err
+	}
+	return u.res, u.removeGone(ctx, listing)
+}
+
+// update is one run of [Update] in one folder.
+type update struct {
+	w      store.DocumentWriter
+	root   string
+	cfg    Config
+	states map[string]store.DocumentState
+	total  int
+	done   int
+	// seen are the files found readable, keep those that could not be
+	// read this time and keep their stored version.
+	seen, keep map[string]bool
+	res        *Result
+}
+
+// prepared is one file read and cut, ready to be written.
+type prepared struct {
+	file      File
+	note      *Note
+	skip      *Skip
+	unchanged bool
+	record    *store.DocumentRecord
+	err       error
+}
+
+// write stores one prepared file, in path order, and counts it.
+func (u *update) write(ctx context.Context, p prepared) error {
+	u.done++
+	u.seen[p.file.Path] = true
+	u.res.Bytes += p.file.Size
+	switch {
+	case p.err != nil:
+		return p.err
+	case p.skip != nil:
+		u.res.Skipped = append(u.res.Skipped, Problem{Root: u.root, Path: p.skip.Path, Reason: string(p.skip.Reason), Detail: p.skip.Detail})
+		if p.skip.Reason == ReasonUnreadable {
+			u.keep[p.file.Path] = true // maybe passing: keep what we had
+		} else {
+			u.seen[p.file.Path] = false
+		}
+	case p.unchanged:
+		u.res.Unchanged++
+	default:
+		if err := u.w.ReplaceDocument(ctx, p.record); err != nil {
+			return err
+		}
+		u.res.Indexed++
+		u.res.NewChunks += len(p.record.Chunks)
+	}
+	if p.note != nil {
+		if p.note.Repairs != "" {
+			u.res.Repaired = append(u.res.Repaired, Problem{Root: u.root, Path: p.file.Path, Reason: "repaired", Detail: p.note.Repairs})
+		}
+		for _, w := range p.note.Warnings {
+			u.res.Warnings = append(u.res.Warnings, Problem{Root: u.root, Path: p.file.Path, Reason: "warning", Detail: w})
+		}
+	}
+	if u.cfg.Progress != nil {
+		u.cfg.Progress(Progress{Done: u.done, Total: u.total, Bytes: u.res.Bytes, Path: p.file.Path})
+	}
+	return nil
+}
+
+// removeGone removes the stored notes whose files are gone, in path order.
+func (u *update) removeGone(ctx context.Context, listing *Listing) error {
+	var gone []string
+	for path := range u.states {
+		if !u.seen[path] && !u.keep[path] && !listing.Covers(path) {
+			gone = append(gone, path)
+		}
+	}
+	sort.Strings(gone)
+	for _, path := range gone {
+		if err := u.w.DeleteDocument(ctx, u.root, path); err != nil {
+			return err
+		}
+		u.res.Deleted++
+	}
+	return nil
+}
+
+// prepare reads, hashes and, when it changed, cuts and analyses one file,
+// and decides who may see it.
+func (u *update) prepare(f File) prepared {
+	p := prepared{file: f}
+	note, skip := Read(f, u.cfg.MaxBytes)
+	if skip != nil {
+		p.skip = skip
+		return p
+	}
+	p.note = note
+	vis := store.VisibilityRecord{Root: u.root, Path: f.Path, Metadata: note.Metadata}
+	if f.Target != "" {
+		vis.Link = visibility.LinkPath(u.root, f.Target)
+	}
+	if note.FrontMatterUnparsed {
+		vis.FrontRaw = note.FrontMatterRaw
+	}
+	decision := u.cfg.Decide(vis)
+	note.Warnings = append(note.Warnings, decision.Warnings...)
+	if st, ok := u.states[f.Path]; ok && st.SHA256 == note.SHA256 && st.Stamp == u.cfg.Stamp {
+		p.unchanged = true
+		return p
+	}
+	doc := chunk.Document{Path: f.Path, Title: note.Title, Text: note.Body}
+	doc.Title = chunk.DocTitle(doc)
+	chunks, err := chunk.Split(doc, u.cfg.Chunking)
+	if err != nil {
+		p.err = fmt.Errorf("chunking %q: %w", f.Path, err)
+		return p
+	}
+	p.record = &store.DocumentRecord{
+		Root: u.root, Path: f.Path, SHA256: note.SHA256, Size: note.Size, Title: doc.Title,
+		Metadata: note.Metadata, Visibility: note.Visibility, Stamp: u.cfg.Stamp,
+		DMOnly: decision.DMOnly, DMReason: decision.Reason, DMDetail: decision.Detail, Link: vis.Link, FrontRaw: vis.FrontRaw,
+		Chunks: make([]store.ChunkRecord, 0, len(chunks)),
+	}
+	for _, c := range chunks {
+		p.record.Chunks = append(p.record.Chunks, u.chunkRecord(f.Path, c))
+	}
+	return p
+}
+
+// chunkRecord is what the store keeps of one chunk: its text, where it
+// lies, and its analysed heading path and paragraphs.
+func (u *update) chunkRecord(path string, c chunk.Chunk) store.ChunkRecord {
+	cr := store.ChunkRecord{
+		ChunkData: store.ChunkData{
+			UID: chunkUID(u.root, path, c.Ordinal, c.Text), Hash: textHash(c.Text),
+			Ordinal: c.Ordinal, Session: c.Session, InSession: c.InSession,
+			Headings: c.Headings, Label: c.Label,
+			WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
+			Text: c.Text,
+		},
+		HeadingTerms: strings.Join(u.cfg.Terms(strings.Join(c.Headings, "\n")), " "),
+		EmbedHash:    textHash(store.EmbedText(c.Headings, c.Text)),
+	}
+	for _, ch := range c.Children {
+		cr.Children = append(cr.Children, store.ChildRecord{
+			Ordinal: ch.Ordinal, ByteStart: ch.ByteStart, ByteEnd: ch.ByteEnd,
+			Terms: strings.Join(u.cfg.Terms(ch.Text), " "),
+		})
+	}
+	return cr
+}
+
+// chunkUID is a chunk's public id: stable while its note's path and text
+// stay the same, different as soon as the text changes.
+func chunkUID(root, path string, ordinal int, text string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%d\x00", root, path, ordinal)
+	h.Write([]byte(text))
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func textHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,12 +1,32 @@
 // Package oraculo is the engine behind Oráculo: it ingests a folder of
-// notes into one SQLite index and answers questions about them.
+// notes into one index and answers questions about them, citing after
+// every claim the note it comes from.
 //
-//	eng, err := oraculo.Open(ctx, ".oraculo/oraculo.db")
+//	eng, err := oraculo.Open(ctx, ".oraculo/oraculo.db", oraculo.WithWarnings(log))
 //	report, err := eng.Ingest(ctx, []string{"notes"}, oraculo.IngestOptions{})
 //	hits, err := eng.Search(ctx, "¿qué pasó con el archiduque?", oraculo.SearchOptions{K: 8})
+//	answer, err := eng.Ask(ctx, "¿qué pasó con el archiduque?", oraculo.AskOptions{})
 //
-// The pipeline's stages live in packages named after them: ingest, chunk,
-// analysis, index, retrieve.
+// This package is a façade: it holds the engine's state (the index, the
+// models given at [Open], the snapshot each search reads) and wires the
+// stages, which live in packages named after them, in the order data
+// flows through them:
+//
+//   - writing: ingest (walk, read, decide visibility with package
+//     visibility, write), chunk (sessions, sections, paragraphs), enrich
+//     (compendium, annotations; embeddings here, with embed and vector),
+//     store (what the engine needs of an index) and index (its SQLite
+//     implementation);
+//   - answering: answer.Converse (follow-ups), query (filters and arcs
+//     read from the question), retrieve (the BM25, dense and entity paths,
+//     each restricted before ranking), fuse (reciprocal rank fusion),
+//     rerank, answer (assemble the context, generate or extract, verify
+//     the citations and decide abstention).
+//
+// Shared rules live in text (folding, words, sentences, Markdown lines)
+// and analysis (index terms). Programs serve the engine through server
+// (HTTP, the web page, the OpenAI-compatible endpoint) and mcpserver; eval
+// measures it from outside.
 package oraculo
 
 import (

@@ -24,7 +24,8 @@ import (
 // in their own words, through search, ask, streamed ask and the
 // OpenAI-compatible endpoint; every compendium lookup; every DM-only chunk
 // id and note path) return no DM-only text, label, id or file. The chat
-// model is a fake that repeats the evidence it was shown.
+// model is a fake that repeats the evidence it was shown. Under -short,
+// the questions are aimed at every eighth secret.
 func TestSampleLeak(t *testing.T) {
 	ctx := context.Background()
 	eng, secrets := leakSetup(t, "../examples/campaign")
@@ -44,7 +45,7 @@ func TestSampleLeak(t *testing.T) {
 			t.Errorf("%s shows a player the DM's %s", what, l)
 		}
 	}
-	for i, q := range questions {
+	for i, q := range shortSample(questions) {
 		resp, data := call(t, ts, "POST", "/api/search", player, map[string]any{"question": q, "k": 20})
 		wantStatus(t, resp, data, 200)
 		leaks("search "+q, stripQuestion(data, q))
@@ -91,6 +92,19 @@ func TestSampleLeak(t *testing.T) {
 		t.Errorf("%d player requests; the leak test wants at least 200", requests)
 	}
 	t.Logf("%d player requests over HTTP, %d DM-only chunks, %d secret sentences", requests, len(ids), len(secrets.Sentences))
+}
+
+// shortSample keeps every eighth of xs under -short, all of them
+// otherwise: the leak tests aim questions at every secret in a full run.
+func shortSample[T any](xs []T) []T {
+	if !testing.Short() {
+		return xs
+	}
+	var out []T
+	for i := 0; i < len(xs); i += 8 {
+		out = append(out, xs[i])
+	}
+	return out
 }
 
 // stripQuestion drops a question from a response before it is checked:
@@ -197,9 +211,9 @@ func TestLeakDuringReingest(t *testing.T) {
 	}()
 
 	// 500 requests during re-ingests; under the race detector, which is
-	// there to find races rather than leaks, 100 do.
+	// there to find races rather than leaks, and under -short, 100 do.
 	want := 500
-	if raceDetector {
+	if raceDetector || testing.Short() {
 		want = 100
 	}
 	during, total := 0, 0

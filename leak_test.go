@@ -21,8 +21,8 @@ import (
 // that no DM-only id, file, label or sentence comes back: not in search
 // hits, answers, evidence, summaries, candidates, citations, the
 // compendium or errors. The chat model is a fake that cites everything it
-// was shown, so a leak into the context would surface. Under -short, the
-// questions are aimed at every eighth secret.
+// was shown, so a leak into the context would surface. Under -short and
+// -race, the questions are aimed at every eighth secret.
 func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	ctx := context.Background()
 	eng, _ := openEngine(t)
@@ -41,7 +41,7 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	}
 	// Questions aimed at the secrets: their own words, and asked outright.
 	var questions []string
-	for _, q := range shortSample(secrets.Questions) {
+	for _, q := range leakSample(secrets.Questions) {
 		questions = append(questions, q, "¿Qué sabemos de esto? "+q)
 	}
 	srv := chattest.NewOllama(t, func(c chattest.Call) string {
@@ -137,10 +137,11 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	}
 }
 
-// shortSample keeps every eighth of xs under -short, all of them
-// otherwise: the leak tests aim questions at every secret in a full run.
-func shortSample[T any](xs []T) []T {
-	if !testing.Short() {
+// leakSample keeps every eighth of xs under -short and under the race
+// detector (there to find races, not leaks), all of them otherwise: the
+// leak tests aim questions at every secret in a full run.
+func leakSample[T any](xs []T) []T {
+	if !testing.Short() && !raceDetector {
 		return xs
 	}
 	var out []T

@@ -24,8 +24,8 @@ import (
 // in their own words, through search, ask, streamed ask and the
 // OpenAI-compatible endpoint; every compendium lookup; every DM-only chunk
 // id and note path) return no DM-only text, label, id or file. The chat
-// model is a fake that repeats the evidence it was shown. Under -short,
-// the questions are aimed at every eighth secret.
+// model is a fake that repeats the evidence it was shown. Under -short and
+// -race, the questions are aimed at every eighth secret.
 func TestSampleLeak(t *testing.T) {
 	ctx := context.Background()
 	eng, secrets := leakSetup(t, "../examples/campaign")
@@ -45,7 +45,7 @@ func TestSampleLeak(t *testing.T) {
 			t.Errorf("%s shows a player the DM's %s", what, l)
 		}
 	}
-	for i, q := range shortSample(questions) {
+	for i, q := range leakSample(questions) {
 		resp, data := call(t, ts, "POST", "/api/search", player, map[string]any{"question": q, "k": 20})
 		wantStatus(t, resp, data, 200)
 		leaks("search "+q, stripQuestion(data, q))
@@ -94,10 +94,11 @@ func TestSampleLeak(t *testing.T) {
 	t.Logf("%d player requests over HTTP, %d DM-only chunks, %d secret sentences", requests, len(ids), len(secrets.Sentences))
 }
 
-// shortSample keeps every eighth of xs under -short, all of them
-// otherwise: the leak tests aim questions at every secret in a full run.
-func shortSample[T any](xs []T) []T {
-	if !testing.Short() {
+// leakSample keeps every eighth of xs under -short and under the race
+// detector (there to find races, not leaks), all of them otherwise: the
+// leak tests aim questions at every secret in a full run.
+func leakSample[T any](xs []T) []T {
+	if !testing.Short() && !raceDetector {
 		return xs
 	}
 	var out []T

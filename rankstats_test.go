@@ -79,12 +79,17 @@ func raceSample(qs []eval.Question) []eval.Question {
 	return out
 }
 
-// TestRankStats evaluates every configuration on each golden set and
-// compares the metrics with the committed baseline; -update rewrites it.
+// TestRankStats evaluates every configuration on each golden set (only
+// the sample under -short) and compares the metrics with the committed
+// baseline; -update rewrites it.
 func TestRankStats(t *testing.T) {
 	ctx := context.Background()
 	got := map[string][]float64{}
-	for _, set := range rankSets() {
+	sets := rankSets()
+	if testing.Short() {
+		sets = sets[:1] // the sample: the dev sets take most of the time
+	}
+	for _, set := range sets {
 		// The model-free hashing embedder puts the dense path and fusion in
 		// the ablations here; a real model is measured with oraculo eval.
 		eng, qs := set.open(t, true)

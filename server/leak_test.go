@@ -24,7 +24,8 @@ import (
 // in their own words, through search, ask, streamed ask and the
 // OpenAI-compatible endpoint; every compendium lookup; every DM-only chunk
 // id and note path) return no DM-only text, label, id or file. The chat
-// model is a fake that repeats the evidence it was shown.
+// model is a fake that repeats the evidence it was shown. Under -short and
+// -race, the questions are aimed at every eighth secret.
 func TestSampleLeak(t *testing.T) {
 	ctx := context.Background()
 	eng, secrets := leakSetup(t, "../examples/campaign")
@@ -35,15 +36,16 @@ func TestSampleLeak(t *testing.T) {
 
 	tokens, player, dm := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
+	secret := secrets.Matcher()
 	requests := 0
 	leaks := func(what string, data []byte) {
 		t.Helper()
 		requests++
-		for _, l := range secrets.Find(data) {
+		for _, l := range secret.Find(data) {
 			t.Errorf("%s shows a player the DM's %s", what, l)
 		}
 	}
-	for i, q := range questions {
+	for i, q := range leakSample(questions) {
 		resp, data := call(t, ts, "POST", "/api/search", player, map[string]any{"question": q, "k": 20})
 		wantStatus(t, resp, data, 200)
 		leaks("search "+q, stripQuestion(data, q))
@@ -90,6 +92,20 @@ func TestSampleLeak(t *testing.T) {
 		t.Errorf("%d player requests; the leak test wants at least 200", requests)
 	}
 	t.Logf("%d player requests over HTTP, %d DM-only chunks, %d secret sentences", requests, len(ids), len(secrets.Sentences))
+}
+
+// leakSample keeps every eighth of xs under -short and under the race
+// detector (there to find races, not leaks), all of them otherwise: the
+// leak tests aim questions at every secret in a full run.
+func leakSample[T any](xs []T) []T {
+	if !testing.Short() && !raceDetector {
+		return xs
+	}
+	var out []T
+	for i := 0; i < len(xs); i += 8 {
+		out = append(out, xs[i])
+	}
+	return out
 }
 
 // stripQuestion drops a question from a response before it is checked:
@@ -149,6 +165,7 @@ func TestLeakDuringReingest(t *testing.T) {
 	// Every edit adds this sentence to every DM note: it is a secret too.
 	const edit = "Revisión secreta del máster para la próxima sesión número"
 	secrets.Sentences = append(secrets.Sentences, edit)
+	secret := secrets.Matcher()
 	dmNotes, err := filepath.Glob(filepath.Join(notes, "DM", "*.md"))
 	if err != nil || len(dmNotes) == 0 {
 		t.Fatalf("no DM notes to edit: %v", err)
@@ -195,9 +212,9 @@ func TestLeakDuringReingest(t *testing.T) {
 	}()
 
 	// 500 requests during re-ingests; under the race detector, which is
-	// there to find races rather than leaks, 100 do.
+	// there to find races rather than leaks, and under -short, 100 do.
 	want := 500
-	if raceDetector {
+	if raceDetector || testing.Short() {
 		want = 100
 	}
 	during, total := 0, 0
@@ -232,7 +249,7 @@ func TestLeakDuringReingest(t *testing.T) {
 		if resp.StatusCode != 200 && resp.StatusCode != 404 {
 			t.Fatalf("%s: status %d: %s", what, resp.StatusCode, data)
 		}
-		for _, l := range secrets.Find(data) {
+		for _, l := range secret.Find(data) {
 			t.Errorf("%s (ingest running: %v) shows a player the DM's %s", what, busy, l)
 		}
 		total++

@@ -25,7 +25,7 @@ import (
 // -race, the questions are aimed at every eighth secret.
 func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	ctx := context.Background()
-	eng, _ := openEngine(t)
+	eng, db := openEngine(t)
 	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +53,8 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 		}
 		return text
 	})
+	// Every third question is answered by the model, the others extractively.
+	withModel := reopen(t, db, oraculo.WithChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"})))
 	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
 	leaks := secrets.Matcher()
 	requests := 0
@@ -70,12 +72,11 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(fmt.Sprintf("search %q", q), hits)
+		asker := eng
 		if i%3 == 0 {
-			eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
-		} else {
-			eng.SetChatModel(nil)
+			asker = withModel
 		}
-		a, err := eng.Ask(player, q, oraculo.AskOptions{})
+		a, err := asker.Ask(player, q, oraculo.AskOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

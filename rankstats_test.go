@@ -50,12 +50,11 @@ func rankSets() []rankSet {
 func (set rankSet) open(t *testing.T, dense bool) (*oraculo.Engine, []eval.Question) {
 	t.Helper()
 	ctx := context.Background()
-	eng, _ := openEngine(t)
+	var opts []oraculo.Option
 	if dense {
-		if err := eng.SetEmbedder(ctx, oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}); err != nil {
-			t.Fatal(err)
-		}
+		opts = append(opts, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}))
 	}
+	eng, _ := openEngine(t, opts...)
 	if _, err := eng.Ingest(ctx, []string{set.notes}, set.opts); err != nil {
 		t.Fatal(err)
 	}

@@ -122,15 +122,20 @@ func stripQuestion(data []byte, q string) []byte {
 // without the engine's filter.
 func leakSetup(t *testing.T, notes string) (*oraculo.Engine, leakcheck.Secrets) {
 	ctx := context.Background()
-	eng, err := oraculo.Open(ctx, t.TempDir()+"/o.db")
+	db := t.TempDir() + "/o.db"
+	ingester, err := oraculo.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ingester.Close() })
+	if _, err := ingester.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := oraculo.Open(ctx, db, echoModel(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	echoModel(t, eng)
 	all, err := eng.Chunks(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -138,9 +143,10 @@ func leakSetup(t *testing.T, notes string) (*oraculo.Engine, leakcheck.Secrets) 
 	return eng, leakcheck.Collect(all, func(c oraculo.ChunkInfo) bool { return strings.HasPrefix(c.File, "DM/") })
 }
 
-// echoModel gives eng a fake chat model that repeats all the evidence it
-// was shown: whatever reached the model reaches the answer.
-func echoModel(t *testing.T, eng *oraculo.Engine) {
+// echoModel is a fake chat model that repeats all the evidence it was
+// shown (whatever reached the model reaches the answer), as an engine's
+// option.
+func echoModel(t *testing.T) oraculo.Option {
 	srv := chattest.NewOllama(t, func(c chattest.Call) string {
 		text := c.Text(chat.RoleUser)
 		if i := strings.LastIndex(text, "Pregunta:"); i >= 0 {
@@ -148,7 +154,7 @@ func echoModel(t *testing.T, eng *oraculo.Engine) {
 		}
 		return text
 	})
-	eng.SetChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
+	return oraculo.WithChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
 }
 
 // TestLeakDuringReingest runs the leak test's requests while the serving

@@ -147,13 +147,12 @@ func TestDenseWithOllamaFake(t *testing.T) {
 		t.Fatalf("default search does not fuse both paths: %+v", hits)
 	}
 	// Every subset of the three paths (the notes name entities), all last.
-	avail, err := eng.Paths(ctx)
-	names := make([]string, len(avail))
-	for i, p := range avail {
-		names[i] = p.Name()
+	st, err := eng.Stats(ctx)
+	if err != nil || st.Retrieval.DenseModel != "ollama/bge-m3" || st.Retrieval.DenseVectors != st.Chunks || st.Retrieval.Graph {
+		t.Fatalf("stats of the dense path: %+v %v", st.Retrieval, err)
 	}
-	abl := eval.Ablations(names)
-	if err != nil || len(abl) != 7 || strings.Join(abl[3], "+") != "bm25+dense" || strings.Join(abl[6], "+") != "bm25+dense+entity" {
+	abl := eval.Ablations(st.Retrieval.Paths)
+	if len(abl) != 7 || strings.Join(abl[3], "+") != "bm25+dense" || strings.Join(abl[6], "+") != "bm25+dense+entity" {
 		t.Fatalf("ablations: %v %v", abl, err)
 	}
 

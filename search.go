@@ -13,6 +13,7 @@ import (
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/vector"
 )
 
 // DefaultK is how many hits a search returns by default.
@@ -108,17 +109,6 @@ type Hit struct {
 	Prior float64 `json:"prior,omitempty"`
 
 	chunk int64 // the chunk's row id in the index
-}
-
-// Paths returns the retrieval paths available on this engine, in order:
-// BM25 always; dense when an embedder is set and the index holds vectors
-// for it; entity when the compendium has entities.
-//
-// For a player (see [WithRole]) every path leaves DM-only notes out before
-// ranking: BM25 in its query, dense before its neighbours are returned,
-// entity by following the players' own compendium.
-func (e *Engine) Paths(ctx context.Context) ([]retrieve.Path, error) {
-	return e.paths(ctx, index.Filter{})
 }
 
 // paths returns the available paths, each restricted by f before it ranks
@@ -556,6 +546,40 @@ type Stats struct {
 	Annotations map[string]int `json:"annotations"`
 	// DMOnly says which notes players never see, and why.
 	DMOnly DMOnlyStats `json:"dm_only"`
+	// Retrieval says how a search runs on the index now.
+	Retrieval RetrievalStats `json:"retrieval"`
+}
+
+// RetrievalStats says how a search runs on the index now.
+type RetrievalStats struct {
+	// Paths are the retrieval paths available, in order: BM25 always;
+	// dense when an embedder is set and the index holds vectors for it;
+	// entity when the compendium has entities. For a player (see
+	// [WithRole]) every path leaves DM-only notes out before ranking.
+	Paths []string `json:"paths"`
+	// DenseModel and DenseVectors name the dense path's embedder and count
+	// the vectors it searches; Graph says whether it walks an HNSW graph
+	// (at or above [WithANNThreshold] vectors) instead of scanning them.
+	DenseModel   string `json:"dense_model,omitempty"`
+	DenseVectors int    `json:"dense_vectors,omitempty"`
+	Graph        bool   `json:"graph"`
+}
+
+// retrievalStats reads the available paths.
+func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
+	paths, err := e.paths(ctx, index.Filter{})
+	if err != nil {
+		return RetrievalStats{}, err
+	}
+	r := RetrievalStats{Paths: make([]string, len(paths))}
+	for i, p := range paths {
+		r.Paths[i] = p.Name()
+		if d, ok := p.(retrieve.Dense); ok {
+			r.DenseModel, r.DenseVectors = d.Embedder.ID(), d.Searcher.Len()
+			_, r.Graph = d.Searcher.(*vector.HNSW)
+		}
+	}
+	return r, nil
 }
 
 // DMOnlyStats counts the DM-only notes.
@@ -605,5 +629,9 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	} else if stale {
 		dm.PlayersCompendium = "withheld"
 	}
-	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.Settings(), Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm}, nil
+	r, err := e.retrievalStats(ctx)
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.Settings(), Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm, Retrieval: r}, nil
 }

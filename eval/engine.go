@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/embed"
@@ -18,16 +19,12 @@ import (
 // through [oraculo.Engine.Search] restricted by f (eval --session,
 // --folder, --tag; the zero Filter restricts nothing).
 func Configs(ctx context.Context, eng *oraculo.Engine, f index.Filter) ([]Config, error) {
-	avail, err := eng.Paths(ctx)
+	st, err := eng.Stats(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(avail))
-	for i, p := range avail {
-		names[i] = p.Name()
-	}
 	var out []Config
-	for _, paths := range Ablations(names) {
+	for _, paths := range Ablations(st.Retrieval.Paths) {
 		out = append(out, Config{Name: ConfigName(paths), Paths: paths, Search: EngineSearcher(eng, f, paths...)})
 	}
 	return out, nil
@@ -105,17 +102,11 @@ func CheckANN(ctx context.Context, eng *oraculo.Engine, questions []string, k in
 	// The check is of the vector index, not of what a reader may see:
 	// every vector counts, whatever the role eval reads as.
 	ctx = oraculo.WithRole(ctx, oraculo.RoleDM)
-	avail, err := eng.Paths(ctx)
+	st, err := eng.Stats(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var dense *retrieve.Dense
-	for _, p := range avail {
-		if d, ok := p.(retrieve.Dense); ok {
-			dense = &d
-		}
-	}
-	if dense == nil {
+	if !slices.Contains(st.Retrieval.Paths, retrieve.PathDense) {
 		return nil, nil
 	}
 	nearest := func(q string, mode oraculo.VectorSearch) (map[string]bool, int, error) {
@@ -153,12 +144,9 @@ func CheckANN(ctx context.Context, eng *oraculo.Engine, questions []string, k in
 		}
 		total += float64(found) / float64(n)
 	}
-	check := &ANNCheck{Model: dense.Embedder.ID(), Vectors: dense.Searcher.Len(), Queries: queries, K: k}
+	check := &ANNCheck{Model: st.Retrieval.DenseModel, Vectors: st.Retrieval.DenseVectors, Queries: queries, K: k, InUse: st.Retrieval.Graph}
 	opts := vector.HNSWOptions{}.WithDefaults()
 	check.Index = fmt.Sprintf("hnsw M=%d ef=%d", opts.M, opts.EfSearch)
-	if _, exact := dense.Searcher.(*vector.Exact); !exact {
-		check.InUse = true
-	}
 	if queries > 0 {
 		check.Recall = total / float64(queries)
 	}

@@ -375,7 +375,8 @@ func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	// The index's own embedder: the paths a search would use.
+	eng, err := openEngine(ctx, *db, true, oraculo.EmbedderConfig{}, stderr)
 	if err != nil {
 		return err
 	}

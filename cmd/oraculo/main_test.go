@@ -314,6 +314,10 @@ func TestCLIDensePath(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"paths":{"dense":1}`) {
 		t.Fatalf("dense alone: exit %d\n%s", code, out)
 	}
+	out, _, code = runCLI(t, "", "stats", "--db", db)
+	if code != 0 || !regexp.MustCompile(`retrieval paths +bm25, dense`).MatchString(out) || !regexp.MustCompile(`dense path \(hashing/v2-es-[^)]+-128\) +3 vectors, scanned exactly`).MatchString(out) {
+		t.Fatalf("stats with the stored embedder:\n%s", out)
+	}
 	out, _, code = runCLI(t, "", "search", "--db", db, "--explain", "--k", "1", "combate en el puente")
 	if code != 0 || !strings.Contains(out, "RRF: bm25 #1: 1/(60+1) = 0.0164 + dense #1: 1/(60+1) = 0.0164 = 0.0328") {
 		t.Fatalf("--explain:\n%s", out)

@@ -221,6 +221,14 @@ func printStats(w io.Writer, s oraculo.Stats) {
 		{msg("stats-cap"), fmt.Sprintf("%d / %d", s.Settings.MaxWords, s.Settings.OverlapWords)},
 		{msg("stats-schema"), fmt.Sprint(s.Schema)},
 		{msg("stats-entities"), fmt.Sprint(s.Entities)},
+		{msg("stats-paths"), strings.Join(s.Retrieval.Paths, ", ")},
+	}
+	if s.Retrieval.DenseModel != "" {
+		how := msg("stats-dense-exact", s.Retrieval.DenseVectors)
+		if s.Retrieval.Graph {
+			how = msg("stats-dense-graph", s.Retrieval.DenseVectors)
+		}
+		rows = append(rows, [2]string{msg("stats-dense", s.Retrieval.DenseModel), how})
 	}
 	for _, m := range slices.Sorted(maps.Keys(s.Vectors)) {
 		rows = append(rows, [2]string{msg("stats-vectors", m), fmt.Sprint(s.Vectors[m])})

@@ -89,7 +89,10 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	// One read transaction: the paragraphs found and their chunks come
 	// from the same state of the index, whatever an ingest writes meanwhile
 	// (a paragraph's chunk read apart could be gone, replaced by a new one).
-	tx, err := ix.db.BeginTx(ctx, nil)
+	// Read-only, it is a plain BEGIN: it takes no write lock (the index's
+	// other transactions begin IMMEDIATE), so searches never queue an
+	// ingest's writes behind them.
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("searching %q: %w", query, err)
 	}

@@ -172,6 +172,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if err != nil {
 		return nil, err
 	}
+	ctx = withView(ctx, vw)
 	terms := vw.analyzer.Terms
 	a := newAnswer(question, opts.Lang)
 	conv, err := e.converse(ctx, question, opts.History)

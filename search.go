@@ -220,6 +220,11 @@ func pathNames(ps []retrieve.Path) string {
 func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions) ([]Hit, error) {
 	start := time.Now()
 	defer opts.Trace.add("total", start)
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ctx = withView(ctx, v)
 	an, err := e.analyse(ctx, question, opts)
 	if err != nil {
 		return nil, err
@@ -358,7 +363,11 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	if len(lists) > 1 {
 		limit, cut = fuse.MaxCandidates, min(k, fuse.MaxCandidates)
 	}
-	narrative := !opts.NoPrior && analysis.FirstPersonPlural(e.Settings().Lang, question)
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.settings.Lang, question)
 	hits := fusedHits(fuse.RRF(lists, fuse.DefaultK, limit), byID, len(lists) == 1, narrative)
 	if arc {
 		hits = spread(hits)

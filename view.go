@@ -21,6 +21,7 @@ import (
 // or new visibility decisions publish a fresh view; searches that hold the
 // old one finish with it.
 type view struct {
+	engine     *Engine
 	generation string
 	settings   Settings
 	analyzer   *analysis.Analyzer
@@ -68,6 +69,9 @@ func scopeIndex(player bool) int {
 // a new one when the generation changed since the last (another process's
 // ingest included) or the last was dropped.
 func (e *Engine) snapshot(ctx context.Context) (*view, error) {
+	if v, ok := ctx.Value(viewKey{}).(*view); ok && v.engine == e {
+		return v, nil
+	}
 	gen, err := e.idx.Meta(ctx, "generation")
 	if err != nil {
 		return nil, err
@@ -84,9 +88,19 @@ func (e *Engine) snapshot(ctx context.Context) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{generation: gen, settings: s, analyzer: a, embedder: e.Embedder()}
+	v := &view{engine: e, generation: gen, settings: s, analyzer: a, embedder: e.Embedder()}
 	e.view.Store(v)
 	return v, nil
+}
+
+// viewKey is the context key of the view one search or answer reads
+// throughout: the index's generation is read once per call, not once per
+// stage.
+type viewKey struct{}
+
+// withView makes every stage called with the returned context read v.
+func withView(ctx context.Context, v *view) context.Context {
+	return context.WithValue(ctx, viewKey{}, v)
 }
 
 // invalidate drops the published view: the next search builds a new one.

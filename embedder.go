@@ -8,9 +8,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/enrich"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/interruptible"
 	"github.com/oraculo/oraculo/retrieve"
@@ -335,53 +335,5 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	return nil
 }
 
-// embedPending embeds every chunk that has no vector for the embedder yet,
-// storing each batch as it arrives, so that an interrupted run keeps what
-// it did.
-func (e *Engine) embedPending(ctx context.Context, progress func(done, total int)) (EmbedReport, error) {
-	em := e.Embedder()
-	rep := EmbedReport{Model: em.ID()}
-	jobs, err := e.idx.PendingEmbeddings(ctx, em.ID())
-	if err != nil {
-		return rep, err
-	}
-	rep.Pending = len(jobs)
-	if len(jobs) == 0 {
-		return rep, nil
-	}
-	texts := make([]string, len(jobs))
-	for i, j := range jobs {
-		texts[i] = j.Text
-	}
-	var mu sync.Mutex
-	b := embed.Batch{Done: func(start int, vecs [][]float32) error {
-		hashes := make([]string, len(vecs))
-		for i := range vecs {
-			hashes[i] = jobs[start+i].Hash
-		}
-		if err := e.idx.PutEmbeddings(ctx, em.ID(), hashes, vecs); err != nil {
-			return err
-		}
-		mu.Lock()
-		rep.Embedded += len(vecs)
-		rep.Pending -= len(vecs)
-		done := rep.Embedded
-		mu.Unlock()
-		if progress != nil {
-			progress(done, len(jobs))
-		}
-		return nil
-	}}
-	err = b.Run(ctx, em, embed.Passage, texts)
-	return rep, err
-}
-
 // EmbedReport says what an ingest did for the dense path.
-type EmbedReport struct {
-	Model    string `json:"model"`
-	Embedded int    `json:"embedded"`
-	// Pending chunks still have no vector (the server failed part-way).
-	Pending int    `json:"pending"`
-	Pruned  int64  `json:"pruned"`
-	Error   string `json:"error,omitempty"`
-}
+type EmbedReport = enrich.EmbedReport

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/enrich"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/store"
@@ -275,7 +276,7 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 	if opts.Progress != nil {
 		progress = func(done, total int) { opts.Progress(Progress{Stage: "embed", Done: done, Total: total}) }
 	}
-	er, err := e.embedPending(ctx, progress)
+	er, err := enrich.Embed(ctx, e.idx, e.Embedder(), progress)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -1,7 +1,7 @@
 // Package enrich is the stage of the pipeline between chunking and the
 // index: it adds to the stored chunks what their text does not say
 // outright, through the store's role interfaces (package store) and the
-// models' (package chat).
+// models' (packages chat and embed).
 //
 //   - [Annotate] describes each chunk in one or two sentences with a chat
 //     model, for the reranker. Annotations are cached by the hash of the
@@ -15,6 +15,8 @@
 //     chunks that mention each entity. It rebuilds only when something it
 //     is built from changed.
 //
-// The dense path's embeddings are still computed by the engine (package
-// oraculo).
+//   - [Embed] gives each chunk its vector with an embedding model (package
+//     embed), once per distinct text and model, storing each batch as it
+//     arrives. The engine then builds the vector graph the dense path
+//     searches at scale (package vector).
 package enrich

@@ -9,6 +9,7 @@
 //     annotated twice; each is stored as it arrives, so that an interrupted
 //     run resumes where it stopped; a model that cannot be reached is
 //     reported, not an error.
+//
 //   - [BuildCompendium] builds the compendium (package compendium) from the
 //     stored notes and each folder's compendium.yaml, twice: the DM's, from
 //     every note, and the players', from the notes they may see, with the

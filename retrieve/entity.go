@@ -149,24 +149,15 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		list = list[:n]
 	}
 	order := make([]int64, len(list))
+	scores := make([]float64, len(list))
 	for i, s := range list {
-		order[i] = s.id
+		order[i], scores[i] = s.id, s.score
 	}
 	// The compendium's mentions may name a chunk an ingest has replaced
 	// since they were read: it is gone, and left out.
-	stored, err := p.Index.ChunksFound(ctx, order)
+	out, err := readResults(ctx, p.Index, order, scores, p.Public)
 	if err != nil {
 		return nil, fmt.Errorf("entity path: %w", err)
-	}
-	score := make(map[int64]float64, len(list))
-	for _, s := range list {
-		score[s.id] = s.score
-	}
-	out := make([]Result, 0, len(stored))
-	for _, c := range stored {
-		if !(p.Public && c.Restricted) {
-			out = append(out, Result{Chunk: c, Score: score[c.ID]})
-		}
 	}
 	return out, nil
 }

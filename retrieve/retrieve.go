@@ -143,23 +143,35 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 		hits = hits[:n]
 	}
 	ids := make([]int64, len(hits))
+	scores := make([]float64, len(hits))
 	for i, h := range hits {
-		ids[i] = h.ID
+		ids[i], scores[i] = h.ID, float64(h.Score)
 	}
 	// The vectors were loaded earlier: a chunk an ingest has replaced
 	// since is gone, and left out.
-	chunks, err := p.Index.ChunksFound(ctx, ids)
+	out, err := readResults(ctx, p.Index, ids, scores, p.Public)
 	if err != nil {
 		return nil, fmt.Errorf("dense path: %w", err)
 	}
-	score := make(map[int64]float32, len(hits))
-	for _, h := range hits {
-		score[h.ID] = h.Score
+	return out, nil
+}
+
+// readResults reads the chunks of ids that still exist, in order, with
+// their scores, leaving out (when public) those of notes players may not
+// see now.
+func readResults(ctx context.Context, r store.ChunkReader, ids []int64, scores []float64, public bool) ([]Result, error) {
+	chunks, err := r.ChunksFound(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	score := make(map[int64]float64, len(ids))
+	for i, id := range ids {
+		score[id] = scores[i]
 	}
 	out := make([]Result, 0, len(chunks))
 	for _, c := range chunks {
-		if !(p.Public && c.Restricted) {
-			out = append(out, Result{Chunk: c, Score: float64(score[c.ID])})
+		if !(public && c.Restricted) {
+			out = append(out, Result{Chunk: c, Score: score[c.ID]})
 		}
 	}
 	return out, nil

@@ -3,8 +3,10 @@ package oraculo
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"strconv"
 	"strings"
@@ -220,18 +222,6 @@ func (e *Engine) approxVectors(ctx context.Context, st *denseState) (*vector.HNS
 	return h, err
 }
 
-// current reports whether a graph holds exactly the loaded vectors.
-func (st *denseState) current(h *vector.HNSW) bool {
-	if h.Len() != len(st.vectors.IDs) || h.Dims() != st.vectors.Dims {
-		return false
-	}
-	for _, id := range st.vectors.IDs {
-		if !h.Contains(id) {
-			return false
-		}
-	}
-	return true
-}
 
 // denseIndex returns the dense path's state for the current view: the
 // vectors of its embedder, loaded once (nil when there is no embedder or
@@ -245,16 +235,37 @@ func (e *Engine) denseIndex(ctx context.Context) (*denseState, error) {
 }
 
 // loadDense loads the vectors of em (nil when em is nil or has none).
-// Below the ANN threshold they are scanned exactly; at or above it, the
-// graph that ingest built and stored is searched, or, when it is missing
-// or out of date, the vectors are scanned exactly and a warning says so.
-// Warnings are returned, not given: the caller gives them outside its
-// locks (or drops them, as ingest does before it rebuilds the graph).
+// Below the ANN threshold they are read and scanned exactly. At or above
+// it, the graph that ingest built and stored is loaded instead, and the
+// exact scan shares the graph's own copy of the vectors: one copy in
+// memory, and no vector read from the index's rows. When that graph is
+// missing or out of date, the vectors are read and scanned exactly, and a
+// warning says so. Warnings are returned, not given: the caller gives
+// them outside its locks (or drops them).
 func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState, []string, error) {
 	if em == nil {
 		return nil, nil, nil
 	}
-	vs, missing, err := e.idx.LoadVectors(ctx, em.ID())
+	model := em.ID()
+	rows, err := e.idx.VectorRows(ctx, model)
+	if err != nil || rows == 0 {
+		return nil, nil, err
+	}
+	var warnings []string
+	if rows >= e.annThreshold() {
+		st, missing, err := e.loadGraph(ctx, model)
+		if err != nil {
+			return nil, nil, err
+		}
+		if missing > 0 {
+			warnings = append(warnings, missingWarning(missing, model))
+		}
+		if st != nil {
+			return st, warnings, nil
+		}
+		warnings = append(warnings[:0], fmt.Sprintf("the vector graph of %q is missing or out of date: searching exactly until the next oraculo ingest rebuilds it", model))
+	}
+	vs, missing, err := e.idx.LoadVectors(ctx, model)
 	if err != nil || len(vs.IDs) == 0 {
 		return nil, nil, err
 	}
@@ -262,27 +273,64 @@ func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState,
 	if err != nil {
 		return nil, nil, fmt.Errorf("loading vectors of %q: %w", vs.Model, err)
 	}
-	st := &denseState{model: vs.Model, vectors: vs, exact: ex, search: ex, missing: missing}
-	var warnings []string
-	if len(vs.IDs) >= e.annThreshold() {
-		blob, err := e.idx.LoadGraph(ctx, vs.Model)
-		if err != nil {
-			return nil, nil, err
-		}
-		var h *vector.HNSW
-		if blob != nil {
-			h, err = vector.LoadHNSW(bytes.NewReader(blob))
-		}
-		if blob != nil && err == nil && st.current(h) {
-			st.search = h
-		} else {
-			warnings = append(warnings, fmt.Sprintf("the vector graph of %q is missing or out of date: searching exactly until the next oraculo ingest rebuilds it", vs.Model))
-		}
-	}
 	if missing > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d chunks have no vector for %q yet: run oraculo ingest to embed them", missing, vs.Model))
+		warnings = append(warnings, missingWarning(missing, model))
 	}
-	return st, warnings, nil
+	return &denseState{model: vs.Model, vectors: vs, exact: ex, search: ex, missing: missing}, warnings, nil
+}
+
+func missingWarning(missing int, model string) string {
+	return fmt.Sprintf("%d chunks have no vector for %q yet: run oraculo ingest to embed them", missing, model)
+}
+
+// loadGraph loads the stored graph of model when it holds exactly the
+// chunks that have a vector now (nil otherwise), with an exact index over
+// the graph's own vectors; missing counts the chunks with no vector.
+func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, int, error) {
+	ids, missing, err := e.idx.VectorIDs(ctx, model)
+	if err != nil {
+		return nil, 0, err
+	}
+	blob, err := e.idx.LoadGraph(ctx, model)
+	if err != nil || blob == nil {
+		return nil, missing, err
+	}
+	h, err := vector.LoadHNSW(bytes.NewReader(blob))
+	if err != nil || !graphHolds(h, ids) {
+		return nil, missing, nil
+	}
+	gids, data := h.Matrix()
+	ex, err := vector.NewExactFromMatrix(h.Dims(), gids, data)
+	if err != nil {
+		return nil, missing, fmt.Errorf("loading vectors of %q: %w", model, err)
+	}
+	vs := &index.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
+	return &denseState{model: model, vectors: vs, exact: ex, search: h, missing: missing}, missing, nil
+}
+
+// idsSignature names a set of chunk ids (given in order): their count and
+// an FNV-1a hash of them.
+func idsSignature(ids []int64) string {
+	h := fnv.New64a()
+	var b [8]byte
+	for _, id := range ids {
+		binary.LittleEndian.PutUint64(b[:], uint64(id))
+		h.Write(b[:])
+	}
+	return fmt.Sprintf("%d:%x", len(ids), h.Sum64())
+}
+
+// graphHolds reports whether a graph holds exactly the given ids.
+func graphHolds(h *vector.HNSW, ids []int64) bool {
+	if h.Len() != len(ids) {
+		return false
+	}
+	for _, id := range ids {
+		if !h.Contains(id) {
+			return false
+		}
+	}
+	return true
 }
 
 // annThreshold is the number of vectors from which search uses the graph.
@@ -303,17 +351,29 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	if err != nil {
 		return err
 	}
+	sigKey := "graph_ids/" + model
 	if rows < e.annThreshold() {
+		if err := e.idx.SetMeta(ctx, sigKey, ""); err != nil {
+			return err
+		}
 		return e.idx.DeleteGraph(ctx, model)
 	}
-	// The view's state is not used: its graph may be the one replaced.
-	st, _, err := e.loadDense(ctx, em)
-	if err != nil || st == nil {
+	// The stored graph was built over exactly the chunks that have a
+	// vector now when their ids' signature is the one stored with it: it
+	// is kept, and an unchanged re-ingest reads no vector (nor the graph).
+	ids, _, err := e.idx.VectorIDs(ctx, model)
+	if err != nil {
 		return err
 	}
-	if h, ok := st.search.(*vector.HNSW); ok && st.current(h) {
-		return nil // the stored graph is up to date
+	sig := idsSignature(ids)
+	if stored, err := e.idx.Meta(ctx, sigKey); err != nil || stored == sig {
+		return err
 	}
+	vs, missing, err := e.idx.LoadVectors(ctx, model)
+	if err != nil || len(vs.IDs) == 0 {
+		return err
+	}
+	st := &denseState{model: model, vectors: vs, missing: missing}
 	if progress != nil {
 		progress(0, len(st.vectors.IDs))
 	}
@@ -326,6 +386,11 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 		return fmt.Errorf("saving the vector graph: %w", err)
 	}
 	if err := e.idx.SaveGraph(ctx, st.model, h.Len(), buf.Bytes()); err != nil {
+		return err
+	}
+	// The signature of the vectors' ids read now: a chunk added since
+	// makes the next ingest build again.
+	if err := e.idx.SetMeta(ctx, sigKey, idsSignature(vs.IDs)); err != nil {
 		return err
 	}
 	if progress != nil {

@@ -113,9 +113,16 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{idx: idx}
+	return OpenStore(ctx, idx, opts...)
+}
+
+// OpenStore opens an engine over a store other than an index file (see
+// package store); the engine closes it with [Engine.Close], also when
+// OpenStore fails.
+func OpenStore(ctx context.Context, s store.Store, opts ...Option) (*Engine, error) {
+	e := &Engine{idx: s}
 	if err := e.loadSettings(ctx); err != nil {
-		idx.Close()
+		s.Close()
 		return nil, err
 	}
 	// An index written before the current visibility rules is decided
@@ -125,11 +132,11 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Engine, error) {
 		_, err = e.settleVisibility(ctx, folders)
 	}
 	if err != nil {
-		idx.Close()
-		return nil, fmt.Errorf("opening index %q: %w", dbPath, err)
+		s.Close()
+		return nil, fmt.Errorf("opening index %q: %w", s.Path(), err)
 	}
 	if err := e.configure(ctx, opts); err != nil {
-		idx.Close()
+		s.Close()
 		return nil, err
 	}
 	return e, nil

@@ -13,7 +13,6 @@ import (
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/retrieve"
-	"github.com/oraculo/oraculo/vector"
 )
 
 // DefaultK is how many hits a search returns by default.
@@ -111,10 +110,11 @@ type Hit struct {
 	chunk int64 // the chunk's row id in the index
 }
 
-// paths returns the available paths, each restricted by f before it ranks
-// anything (BM25 in its query, dense and entity by the set of chunks f
-// lets through).
-func (e *Engine) paths(ctx context.Context, f index.Filter) ([]retrieve.Path, error) {
+// paths returns the available paths among those wanted (all when want is
+// nil), each restricted by f before it ranks anything (BM25 in its query,
+// dense and entity by the set of chunks f lets through). A path not
+// wanted loads nothing: a BM25-only search never reads a vector.
+func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool) ([]retrieve.Path, error) {
 	v, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
@@ -126,10 +126,16 @@ func (e *Engine) paths(ctx context.Context, f index.Filter) ([]retrieve.Path, er
 			return nil, err
 		}
 	}
-	paths := []retrieve.Path{retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Options: index.BM25Options{Public: player, Filter: f}}}
-	st, err := e.denseOf(ctx, v)
-	if err != nil {
-		return nil, err
+	wanted := func(name string) bool { return want == nil || want[name] }
+	var paths []retrieve.Path
+	if wanted(retrieve.PathBM25) {
+		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Options: index.BM25Options{Public: player, Filter: f}})
+	}
+	var st *denseState
+	if wanted(retrieve.PathDense) {
+		if st, err = e.denseOf(ctx, v); err != nil {
+			return nil, err
+		}
 	}
 	if st != nil {
 		d := retrieve.Dense{Embedder: v.embedder, Searcher: st.search, Index: e.idx, Public: player, Allow: allow}
@@ -139,6 +145,9 @@ func (e *Engine) paths(ctx context.Context, f index.Filter) ([]retrieve.Path, er
 			}
 		}
 		paths = append(paths, d)
+	}
+	if !wanted(retrieve.PathEntity) {
+		return paths, nil
 	}
 	ents, err := e.entitiesOf(ctx, v)
 	if err != nil {
@@ -153,11 +162,20 @@ func (e *Engine) paths(ctx context.Context, f index.Filter) ([]retrieve.Path, er
 // selectPaths resolves requested path names against the available ones,
 // restricted by f.
 func (e *Engine) selectPaths(ctx context.Context, names []string, f index.Filter) ([]retrieve.Path, error) {
-	avail, err := e.paths(ctx, f)
+	var want map[string]bool
+	for _, n := range names {
+		if n = strings.ToLower(strings.TrimSpace(n)); n != "" {
+			if want == nil {
+				want = map[string]bool{}
+			}
+			want[n] = true
+		}
+	}
+	avail, err := e.paths(ctx, f, want)
 	if err != nil {
 		return nil, err
 	}
-	if len(names) == 0 {
+	if want == nil {
 		return avail, nil
 	}
 	var out []retrieve.Path
@@ -173,7 +191,11 @@ func (e *Engine) selectPaths(ctx context.Context, names []string, f index.Filter
 			}
 		}
 		if found == nil {
-			return nil, e.unavailable(n, avail)
+			all, err := e.paths(ctx, f, nil)
+			if err != nil {
+				return nil, err
+			}
+			return nil, e.unavailable(n, all)
 		}
 		dup := false
 		for _, p := range out {
@@ -567,26 +589,38 @@ type RetrievalStats struct {
 	// [WithRole]) every path leaves DM-only notes out before ranking.
 	Paths []string `json:"paths"`
 	// DenseModel and DenseVectors name the dense path's embedder and count
-	// the vectors it searches; Graph says whether it walks an HNSW graph
-	// (at or above [WithANNThreshold] vectors) instead of scanning them.
+	// the vectors it searches; Graph says whether it walks the HNSW graph
+	// ingest builds (at or above [WithANNThreshold] vectors) instead of
+	// scanning them.
 	DenseModel   string `json:"dense_model,omitempty"`
 	DenseVectors int    `json:"dense_vectors,omitempty"`
 	Graph        bool   `json:"graph"`
 }
 
-// retrievalStats reads the available paths.
+// retrievalStats says which paths a search would use, without loading
+// the vectors (a count says whether there are any).
 func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
-	paths, err := e.paths(ctx, index.Filter{})
+	v, err := e.snapshot(ctx)
 	if err != nil {
 		return RetrievalStats{}, err
 	}
-	r := RetrievalStats{Paths: make([]string, len(paths))}
-	for i, p := range paths {
-		r.Paths[i] = p.Name()
-		if d, ok := p.(retrieve.Dense); ok {
-			r.DenseModel, r.DenseVectors = d.Embedder.ID(), d.Searcher.Len()
-			_, r.Graph = d.Searcher.(*vector.HNSW)
+	r := RetrievalStats{Paths: []string{retrieve.PathBM25}}
+	if v.embedder != nil {
+		rows, err := e.idx.VectorRows(ctx, v.embedder.ID())
+		if err != nil {
+			return r, err
 		}
+		if rows > 0 {
+			r.Paths = append(r.Paths, retrieve.PathDense)
+			r.DenseModel, r.DenseVectors, r.Graph = v.embedder.ID(), rows, rows >= e.annThreshold()
+		}
+	}
+	ents, err := e.entitiesOf(ctx, v)
+	if err != nil {
+		return r, err
+	}
+	if len(ents.entities) > 0 {
+		r.Paths = append(r.Paths, retrieve.PathEntity)
 	}
 	return r, nil
 }

@@ -70,7 +70,24 @@ func (ix *Index) PutEmbeddings(ctx context.Context, model string, hashes []strin
 // left out; Missing says how many.
 func (ix *Index) LoadVectors(ctx context.Context, model string) (v *Vectors, missing int, err error) {
 	v = &Vectors{Model: model}
-	rows, err := ix.db.QueryContext(ctx, `SELECT k.id, e.dims, e.vector FROM chunks k
+	// One read transaction: the count that sizes the matrix and the rows
+	// that fill it see the same index.
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("loading vectors of %q: %w", model, err)
+	}
+	defer tx.Rollback()
+	var n, dims int
+	err = tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(e.dims), 0) FROM chunks k
+		JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ?`, model).Scan(&n, &dims)
+	if err != nil {
+		return nil, 0, fmt.Errorf("loading vectors of %q: %w", model, err)
+	}
+	// The matrix is sized up front and each row decoded in place: at 100k
+	// × 1024 dimensions, growing it row by row cost seconds and several
+	// times its size in memory.
+	v.Dims, v.IDs, v.Data = dims, make([]int64, 0, n), make([]float32, n*dims)
+	rows, err := tx.QueryContext(ctx, `SELECT k.id, e.dims, e.vector FROM chunks k
 		JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ? ORDER BY k.id`, model)
 	if err != nil {
 		return nil, 0, fmt.Errorf("loading vectors of %q: %w", model, err)
@@ -78,33 +95,66 @@ func (ix *Index) LoadVectors(ctx context.Context, model string) (v *Vectors, mis
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var dims int
-		var blob []byte
-		if err := rows.Scan(&id, &dims, &blob); err != nil {
+		var d int
+		var blob sql.RawBytes
+		if err := rows.Scan(&id, &d, &blob); err != nil {
 			return nil, 0, fmt.Errorf("loading vectors of %q: %w", model, err)
 		}
-		if v.Dims == 0 {
-			v.Dims = dims
+		i := len(v.IDs)
+		if d != dims || i >= n {
+			return nil, 0, fmt.Errorf("loading vectors of %q: chunk %d has %d dimensions, others %d", model, id, d, dims)
 		}
-		if dims != v.Dims {
-			return nil, 0, fmt.Errorf("loading vectors of %q: chunk %d has %d dimensions, others %d", model, id, dims, v.Dims)
-		}
-		vec, err := vector.Decode(blob, dims)
-		if err != nil {
+		if err := vector.DecodeInto(v.Data[i*dims:(i+1)*dims], blob); err != nil {
 			return nil, 0, fmt.Errorf("loading vectors of %q: chunk %d: %w", model, id, err)
 		}
 		v.IDs = append(v.IDs, id)
-		v.Data = append(v.Data, vec...)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
 	}
-	err = ix.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
+	v.Data = v.Data[:len(v.IDs)*dims]
+	if len(v.IDs) == 0 {
+		v.Dims, v.Data = 0, nil
+	}
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
 		(SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)`, model).Scan(&missing)
 	if err != nil {
 		return nil, 0, fmt.Errorf("counting chunks without vectors: %w", err)
 	}
 	return v, missing, nil
+}
+
+// VectorIDs returns, in id order, the chunks that have a vector for model
+// (the rows LoadVectors would return, without reading a vector), and how
+// many chunks have none.
+func (ix *Index) VectorIDs(ctx context.Context, model string) (ids []int64, missing int, err error) {
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing the vectors of %q: %w", model, err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT k.id FROM chunks k
+		JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ? ORDER BY k.id`, model)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing the vectors of %q: %w", model, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, 0, fmt.Errorf("listing the vectors of %q: %w", model, err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
+		(SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)`, model).Scan(&missing)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting chunks without vectors: %w", err)
+	}
+	return ids, missing, nil
 }
 
 // VectorRows counts the chunks that have a vector for model: the rows

@@ -102,6 +102,9 @@ type VectorStore interface {
 	// LoadVectors reads every chunk's vector for model; missing says how
 	// many chunks have none.
 	LoadVectors(ctx context.Context, model string) (v *Vectors, missing int, err error)
+	// VectorIDs lists, in id order, the chunks that have a vector for
+	// model, without reading a vector; missing says how many have none.
+	VectorIDs(ctx context.Context, model string) (ids []int64, missing int, err error)
 	// VectorRows counts the chunks that have a vector for model.
 	VectorRows(ctx context.Context, model string) (int, error)
 	// PruneEmbeddings deletes vectors no chunk uses any more and returns

@@ -154,6 +154,17 @@ func (h *HNSW) Contains(id int64) bool {
 // Dims returns the dimensions of the index's vectors.
 func (h *HNSW) Dims() int { return h.dims }
 
+// Matrix returns the graph's ids and vectors in node order, row i of data
+// (dims values) being the vector of ids[i]. They are the graph's own
+// slices, shared, not copies: an exact index over the same vectors
+// ([NewExactFromMatrix]) costs no second copy. The caller must not change
+// them, nor add to the graph while using them.
+func (h *HNSW) Matrix() (ids []int64, data []float32) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.ids, h.vecs
+}
+
 // M returns the upper-layer link count (layer 0 keeps twice as many).
 func (h *HNSW) M() int { return h.m }
 

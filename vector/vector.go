@@ -126,14 +126,27 @@ func Encode(v []float32) []byte {
 // Decode reads a vector of dims float32 values written by [Encode]. It
 // returns an error if dims < 1 or len(b) is not 4*dims.
 func Decode(b []byte, dims int) ([]float32, error) {
-	if dims < 1 || len(b)/4 != dims || len(b)%4 != 0 {
+	if dims < 1 {
 		return nil, fmt.Errorf("%w: %d bytes cannot hold %d float32 values", ErrDims, len(b), dims)
 	}
 	v := make([]float32, dims)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	if err := DecodeInto(v, b); err != nil {
+		return nil, err
 	}
 	return v, nil
+}
+
+// DecodeInto reads an encoded vector into dst, which must have exactly its
+// length: for filling a matrix sized up front, without a vector's
+// allocation per row.
+func DecodeInto(dst []float32, b []byte) error {
+	if len(dst) < 1 || len(b)/4 != len(dst) || len(b)%4 != 0 {
+		return fmt.Errorf("%w: %d bytes cannot hold %d float32 values", ErrDims, len(b), len(dst))
+	}
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return nil
 }
 
 // checkVec validates a vector or query against the index dimensions.

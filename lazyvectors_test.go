@@ -1,0 +1,112 @@
+package oraculo_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
+)
+
+// countingStore counts the reads of vectors and of vector graphs.
+type countingStore struct {
+	store.Store
+	vectors, graphs atomic.Int32
+}
+
+func (c *countingStore) LoadVectors(ctx context.Context, model string) (*store.Vectors, int, error) {
+	c.vectors.Add(1)
+	return c.Store.LoadVectors(ctx, model)
+}
+
+func (c *countingStore) LoadGraph(ctx context.Context, model string) ([]byte, error) {
+	c.graphs.Add(1)
+	return c.Store.LoadGraph(ctx, model)
+}
+
+func (c *countingStore) reads() (vectors, graphs int32) {
+	return c.vectors.Swap(0), c.graphs.Swap(0)
+}
+
+// TestVectorsLoadedOnlyWhenSearchedDensely: an unchanged re-ingest reads
+// no vector and no graph; a BM25-only search, an entity-only one and the
+// stats load none either; a search with the dense path walks the stored
+// graph without reading the vectors' rows (the graph holds them); an
+// edited note makes the next ingest read them once and build again.
+func TestVectorsLoadedOnlyWhenSearchedDensely(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	for i := range 30 {
+		who := "El grupo"
+		if i%6 == 0 {
+			who = "Harbin Wester"
+		}
+		write(t, filepath.Join(notes, "n", "nota"+strings.Repeat("i", i+1)+".md"),
+			"# Nota\n\n"+who+" habla de "+strings.Repeat("dragones ", i%5+1)+strings.Repeat("barcos ", i%7+1)+"y del número "+strings.Repeat("x", i+1)+".\n")
+	}
+	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &countingStore{Store: ix}
+	eng, err := oraculo.OpenStore(ctx, cs, oraculo.WithANNThreshold(10),
+		oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing, Dims: 64}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cs.reads(); v != 1 {
+		t.Errorf("the first ingest read the vectors %d times, want once (to build the graph)", v)
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if v, g := cs.reads(); v != 0 || g != 0 {
+		t.Errorf("an unchanged re-ingest read the vectors %d times and the graph %d times", v, g)
+	}
+	for _, paths := range [][]string{{"bm25"}, {"entity"}, {"bm25", "entity"}} {
+		hits, err := eng.Search(ctx, "¿Qué dice Harbin Wester de los dragones?", oraculo.SearchOptions{K: 5, Paths: paths})
+		if err != nil || len(hits) == 0 {
+			t.Fatalf("search %v: %d hits, %v", paths, len(hits), err)
+		}
+		if v, g := cs.reads(); v != 0 || g != 0 {
+			t.Errorf("a search on %v read the vectors %d times and the graph %d times", paths, v, g)
+		}
+	}
+	st, err := eng.Stats(ctx)
+	if err != nil || !st.Retrieval.Graph || st.Retrieval.DenseVectors != 30 {
+		t.Fatalf("stats: %+v %v", st.Retrieval, err)
+	}
+	if v, g := cs.reads(); v != 0 || g != 0 {
+		t.Errorf("stats read the vectors %d times and the graph %d times", v, g)
+	}
+	hits, err := eng.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 5})
+	if err != nil || len(hits) == 0 || hits[0].Paths["dense"] == 0 {
+		t.Fatalf("a fused search: %v %+v", err, hits)
+	}
+	if v, g := cs.reads(); v != 0 || g != 1 {
+		t.Errorf("a dense search read the vectors %d times and the graph %d times, want 0 and 1", v, g)
+	}
+
+	write(t, filepath.Join(notes, "n", "notai.md"), "# Nota\n\nAhora habla de krakens.\n")
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cs.reads(); v != 1 {
+		t.Errorf("a re-ingest after an edit read the vectors %d times, want once", v)
+	}
+	hits, err = eng.Search(ctx, "krakens", oraculo.SearchOptions{K: 1, Paths: []string{"dense"}})
+	if err != nil || len(hits) != 1 || hits[0].File != "n/notai.md" {
+		t.Fatalf("the rebuilt graph does not find the edit: %v %+v", err, hits)
+	}
+	if v, g := cs.reads(); v != 0 || g != 1 {
+		t.Errorf("after the rebuild, a dense search read the vectors %d times and the graph %d times, want 0 and 1", v, g)
+	}
+}

@@ -222,7 +222,6 @@ func (e *Engine) approxVectors(ctx context.Context, st *denseState) (*vector.HNS
 	return h, err
 }
 
-
 // denseIndex returns the dense path's state for the current view: the
 // vectors of its embedder, loaded once (nil when there is no embedder or
 // no vector for it).

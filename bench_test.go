@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/oraculo/oraculo"
@@ -65,28 +64,47 @@ func BenchmarkReingestUnchanged(b *testing.B) {
 	}
 }
 
-var (
-	benchIndexes   = map[int]string{}
-	benchIndexesMu sync.Mutex
-)
-
-// benchIndex builds (once per process) an index of about n chunks: one
-// session of ~120 words per chunk.
+// benchIndex builds an index of about n chunks (one session of ~120
+// words per chunk) in b's temporary directory, removed when b ends.
+// With $ORACULO_BENCH_CACHE naming a directory, the index is kept there
+// instead (bm25-<n>.db) and later runs reuse it: a 100k-chunk index takes
+// minutes to build. Delete that directory when the synthetic notes or the
+// index's schema change.
 func benchIndex(b *testing.B, n int) string {
-	benchIndexesMu.Lock()
-	defer benchIndexesMu.Unlock()
-	if db, ok := benchIndexes[n]; ok {
+	cache := os.Getenv("ORACULO_BENCH_CACHE")
+	if cache == "" {
+		return buildBenchIndex(b, n, filepath.Join(b.TempDir(), "bench.db"))
+	}
+	db := filepath.Join(cache, fmt.Sprintf("bm25-%d.db", n))
+	if _, err := os.Stat(db); err == nil {
+		b.Logf("index of %d sessions reused from %s", n, db)
 		return db
 	}
-	dir, err := os.MkdirTemp("", "oraculo-bench-")
-	if err != nil {
+	if err := os.MkdirAll(cache, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	notes := filepath.Join(dir, "notes")
+	// Built under another name and renamed once complete, so that an
+	// interrupted build is never reused.
+	tmp := fmt.Sprintf("%s.tmp-%d", db, os.Getpid())
+	defer func() {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			os.Remove(tmp + suffix)
+		}
+	}()
+	buildBenchIndex(b, n, tmp)
+	if err := os.Rename(tmp, db); err != nil {
+		b.Fatal(err)
+	}
+	return db
+}
+
+// buildBenchIndex writes the synthetic notes in b's temporary directory
+// and ingests them into db.
+func buildBenchIndex(b *testing.B, n int, db string) string {
+	notes := filepath.Join(b.TempDir(), "notes")
 	if _, err := synth.Write(notes, n, 50, 120); err != nil {
 		b.Fatal(err)
 	}
-	db := filepath.Join(dir, "bench.db")
 	ctx := context.Background()
 	eng, err := oraculo.Open(ctx, db)
 	if err != nil {
@@ -98,7 +116,6 @@ func benchIndex(b *testing.B, n int) string {
 	}
 	st, _ := eng.Stats(ctx)
 	b.Logf("index of %d sessions: %d chunks, %d paragraphs, %d bytes", n, st.Chunks, st.Children, st.Bytes)
-	benchIndexes[n] = db
 	return db
 }
 
@@ -112,7 +129,9 @@ var benchQuestions = []string{
 // BenchmarkBM25 compares a full Oráculo keyword search (analysis, FTS5
 // query, small-to-big jump to parents, loading chunks) with the same FTS5
 // query issued directly, at three index sizes. The ratio of the two is the
-// overhead Oráculo adds.
+// overhead Oráculo adds. $ORACULO_BENCH_SIZES chooses the sizes (e.g.
+// "1000,10000"); the indexes are removed at the end unless
+// $ORACULO_BENCH_CACHE keeps them (see benchIndex).
 func BenchmarkBM25(b *testing.B) {
 	sizes := []int{1000, 10000, 100000}
 	if s := os.Getenv("ORACULO_BENCH_SIZES"); s != "" {

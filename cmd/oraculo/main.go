@@ -62,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdStats(ctx, rest, stdout, stderr)
 	case "eval":
 		err = cmdEval(ctx, rest, stdout, stderr)
+	case "bench":
+		err = cmdBench(ctx, rest, stdout, stderr)
 	case "compendium":
 		err = cmdCompendium(ctx, rest, stdout, stderr)
 	case "mcp":

@@ -43,6 +43,7 @@ Usage:
   oraculo token  add NAME --role player|dm | list | remove NAME   [--tokens FILE]
   oraculo eval   --golden FILE [--db FILE] [--k 50] [--json] [--report DIR] [--diagnose]
   oraculo eval   --compare A.json B.json
+  oraculo bench  [--db FILE] [--questions FILE] [--k 10] [--n N] [--ask] [--json]   (latency per stage, throughput, peak memory)
   oraculo version
 
 The index is $ORACULO_DB or .oraculo/oraculo.db unless --db names it.
@@ -64,6 +65,7 @@ Uso:
   oraculo token  add NOMBRE --role player|dm | list | remove NOMBRE   [--tokens ARCHIVO]
   oraculo eval   --golden ARCHIVO [--db ARCHIVO] [--k 50] [--json] [--report CARPETA] [--diagnose]
   oraculo eval   --compare A.json B.json
+  oraculo bench  [--db ARCHIVO] [--questions ARCHIVO] [--k 10] [--n N] [--ask] [--json]   (latencia por etapa, rendimiento, pico de memoria)
   oraculo version
 
 El índice es $ORACULO_DB o .oraculo/oraculo.db salvo que --db diga otro.
@@ -221,6 +223,22 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"show-needs-id":              {"show needs a chunk id (from search or from an answer's sources)", "show necesita el id de un fragmento (de search o de las fuentes de una respuesta)"},
 	"stats-annotations":          {"annotations (%s)", "anotaciones (%s)"},
 	"stage:annotate":             {"annotating", "anotando"},
+	"bench-args":                 {"bench takes no arguments, only flags: %q", "bench no acepta argumentos, solo opciones: %q"},
+	"bench-bad-n":                {"--n must be 0 (the default) or more", "--n debe ser 0 (por defecto) o más"},
+	"bench-searching":            {"searching", "buscando"},
+	"bench-answering":            {"answering", "respondiendo"},
+	"bench-index":                {"Index %s: %d chunks in %d documents, %s; paths %s", "Índice %s: %d fragmentos en %d documentos, %s; vías %s"},
+	"bench-questions-file":       {"Questions: %d from %s, %d run, as %s", "Preguntas: %d de %s, %d lanzadas, como %s"},
+	"bench-questions-generated":  {"Questions: %d made from the index (seed %d, %d distinct), as %s", "Preguntas: %d hechas con el propio índice (semilla %d, %d distintas), como %s"},
+	"bench-machine":              {"Machine: %s/%s, %d CPUs, %s", "Máquina: %s/%s, %d CPU, %s"},
+	"bench-search":               {"Search (k %d), one question after another:", "Búsqueda (k %d), una pregunta tras otra:"},
+	"bench-ask":                  {"Extractive answers (no chat model), after the searches:", "Respuestas extractivas (sin modelo de chat), tras las búsquedas:"},
+	"bench-rate":                 {"  %d queries in %.2f s: %.1f queries/s after the first; %d found nothing", "  %d consultas en %.2f s: %.1f consultas/s tras la primera; %d sin resultados"},
+	"bench-first-cold":           {"  first query (cold: it loads what the next ones reuse): %.2f ms; the others, per stage in ms:", "  primera consulta (en frío: carga lo que las siguientes reutilizan): %.2f ms; las demás, por etapa en ms:"},
+	"bench-first":                {"  first query: %.2f ms; the others, per stage in ms:", "  primera consulta: %.2f ms; las demás, por etapa en ms:"},
+	"bench-first-col":            {"first", "primera"},
+	"bench-rss":                  {"Peak RSS while the questions ran: %s", "Pico de memoria residente (RSS) durante las preguntas: %s"},
+	"bench-na":                   {"n/a", "n/d"},
 	"annotate-summary":           {"Annotations (%s): %d written, %d already cached, %d pending, %d failed", "Anotaciones (%s): %d escritas, %d ya en caché, %d pendientes, %d fallidas"},
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"runtime/debug"
 	"os"
 	"strconv"
 	"strings"
@@ -287,20 +286,16 @@ func missingWarning(missing int, model string) string {
 // chunks that have a vector now (nil otherwise), with an exact index over
 // the graph's own vectors; missing counts the chunks with no vector.
 func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, int, error) {
-	// The stored graph is read whole, then decoded: for a moment both are
-	// in memory. A tighter garbage-collection target while they are keeps
-	// the process from growing to twice that (at 30k × 1024 dimensions,
-	// 718 MB peak RSS with the default target).
-	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	ids, missing, err := e.idx.VectorIDs(ctx, model)
 	if err != nil {
 		return nil, 0, err
 	}
-	blob, err := e.idx.LoadGraph(ctx, model)
-	if err != nil || blob == nil {
+	r, err := e.idx.GraphReader(ctx, model)
+	if err != nil || r == nil {
 		return nil, missing, err
 	}
-	h, err := vector.LoadHNSW(bytes.NewReader(blob))
+	h, err := vector.LoadHNSW(r)
+	r.Close()
 	if err != nil || !graphHolds(h, ids) {
 		return nil, missing, nil
 	}

@@ -2,6 +2,7 @@ package oraculo_test
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -26,6 +27,11 @@ func (c *countingStore) LoadVectors(ctx context.Context, model string) (*store.V
 func (c *countingStore) LoadGraph(ctx context.Context, model string) ([]byte, error) {
 	c.graphs.Add(1)
 	return c.Store.LoadGraph(ctx, model)
+}
+
+func (c *countingStore) GraphReader(ctx context.Context, model string) (io.ReadCloser, error) {
+	c.graphs.Add(1)
+	return c.Store.GraphReader(ctx, model)
 }
 
 func (c *countingStore) reads() (vectors, graphs int32) {

@@ -234,6 +234,20 @@ var migrations = []string{
 	UPDATE documents SET restricted = 1;
 	DELETE FROM meta WHERE key = 'visibility_rules';
 	INSERT OR REPLACE INTO meta(key, value) VALUES('players_compendium_stale', '1');`,
+	// v8: the vector graph is stored in parts of at most GraphPart bytes,
+	// so that a search streams it into memory instead of reading one blob
+	// as large as every vector together (and decoding a second copy). A
+	// graph stored before is kept as one part until the next ingest
+	// stores it again in parts.
+	`CREATE TABLE ann_graph_parts (
+		model TEXT NOT NULL,
+		part  INTEGER NOT NULL,
+		data  BLOB NOT NULL,
+		PRIMARY KEY (model, part)
+	);
+	INSERT INTO ann_graph_parts(model, part, data) SELECT model, 0, graph FROM ann_graphs;
+	UPDATE ann_graphs SET graph = x'';
+	DELETE FROM meta WHERE key LIKE 'graph\_ids/%' ESCAPE '\';`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -3,8 +3,8 @@ package index
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/oraculo/oraculo/store"
@@ -232,12 +232,33 @@ func (ix *Index) EmbeddingCounts(ctx context.Context) (map[string]int, error) {
 	return out, rows.Err()
 }
 
-// SaveGraph stores the approximate vector graph of model.
+// GraphPart is the largest part a vector graph is stored in.
+const GraphPart = 1 << 20
+
+// SaveGraph stores the approximate vector graph of model, replacing the
+// previous one in the same transaction.
 func (ix *Index) SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error {
-	_, err := ix.db.ExecContext(ctx, `INSERT INTO ann_graphs(model, vectors, graph, built_at) VALUES(?, ?, ?, ?)
-		ON CONFLICT(model) DO UPDATE SET vectors = excluded.vectors, graph = excluded.graph, built_at = excluded.built_at`,
-		model, vectors, graph, time.Now().Unix())
+	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
+		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM ann_graph_parts WHERE model = ?`, model); err != nil {
+		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
+	}
+	for part := 0; part*GraphPart < len(graph); part++ {
+		data := graph[part*GraphPart : min(len(graph), (part+1)*GraphPart)]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ann_graph_parts(model, part, data) VALUES(?, ?, ?)`, model, part, data); err != nil {
+			return fmt.Errorf("storing the vector graph of %q: %w", model, err)
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO ann_graphs(model, vectors, graph, built_at) VALUES(?, ?, x'', ?)
+		ON CONFLICT(model) DO UPDATE SET vectors = excluded.vectors, graph = x'', built_at = excluded.built_at`,
+		model, vectors, time.Now().Unix())
+	if err != nil {
+		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
 	}
 	return nil
@@ -245,20 +266,77 @@ func (ix *Index) SaveGraph(ctx context.Context, model string, vectors int, graph
 
 // LoadGraph returns the stored graph of model, or nil when there is none.
 func (ix *Index) LoadGraph(ctx context.Context, model string) ([]byte, error) {
-	var graph []byte
-	err := ix.db.QueryRowContext(ctx, `SELECT graph FROM ann_graphs WHERE model = ?`, model).Scan(&graph)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+	r, err := ix.GraphReader(ctx, model)
+	if err != nil || r == nil {
+		return nil, err
 	}
+	defer r.Close()
+	graph, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("reading the vector graph of %q: %w", model, err)
+		return nil, err
 	}
 	return graph, nil
 }
 
+// GraphReader streams the stored graph of model, part by part, from one
+// state of the index (nil when there is none): the caller decodes it
+// without holding it whole. Close ends the read.
+func (ix *Index) GraphReader(ctx context.Context, model string) (io.ReadCloser, error) {
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("reading the vector graph of %q: %w", model, err)
+	}
+	var parts int
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM ann_graph_parts WHERE model = ?`, model).Scan(&parts)
+	if err != nil || parts == 0 {
+		tx.Rollback()
+		if err != nil {
+			return nil, fmt.Errorf("reading the vector graph of %q: %w", model, err)
+		}
+		return nil, nil
+	}
+	return &graphReader{ctx: ctx, tx: tx, model: model, parts: parts}, nil
+}
+
+type graphReader struct {
+	ctx         context.Context
+	tx          *sql.Tx
+	model       string
+	part, parts int
+	buf         []byte
+}
+
+func (r *graphReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.part >= r.parts {
+			return 0, io.EOF
+		}
+		err := r.tx.QueryRowContext(r.ctx, `SELECT data FROM ann_graph_parts WHERE model = ? AND part = ?`, r.model, r.part).Scan(&r.buf)
+		if err != nil {
+			return 0, fmt.Errorf("reading part %d of the vector graph of %q: %w", r.part, r.model, err)
+		}
+		r.part++
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+func (r *graphReader) Close() error { return r.tx.Rollback() }
+
 // DeleteGraph removes the stored graph of model.
 func (ix *Index) DeleteGraph(ctx context.Context, model string) error {
-	if _, err := ix.db.ExecContext(ctx, `DELETE FROM ann_graphs WHERE model = ?`, model); err != nil {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("removing the vector graph of %q: %w", model, err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{`DELETE FROM ann_graph_parts WHERE model = ?`, `DELETE FROM ann_graphs WHERE model = ?`} {
+		if _, err := tx.ExecContext(ctx, q, model); err != nil {
+			return fmt.Errorf("removing the vector graph of %q: %w", model, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("removing the vector graph of %q: %w", model, err)
 	}
 	return nil

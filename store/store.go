@@ -24,6 +24,7 @@ package store
 import (
 	"context"
 	"errors"
+	"io"
 )
 
 // ErrNoChunk is returned when no chunk has the id asked for.
@@ -117,6 +118,9 @@ type VectorStore interface {
 	// LoadGraph returns the stored graph of model, or nil when there is
 	// none.
 	LoadGraph(ctx context.Context, model string) ([]byte, error)
+	// GraphReader streams the stored graph of model (nil when there is
+	// none), from one state of the store; Close ends the read.
+	GraphReader(ctx context.Context, model string) (io.ReadCloser, error)
 	// DeleteGraph removes the stored graph of model.
 	DeleteGraph(ctx context.Context, model string) error
 }

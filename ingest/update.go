@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/store"
@@ -31,10 +32,29 @@ type Config struct {
 	Workers int
 	// MaxBytes is the largest file read (default DefaultMaxBytes).
 	MaxBytes int64
-	// Progress, when set, is called after each file, on the goroutine
-	// that called Update.
+	// BatchNotes, BatchBytes and BatchTime bound one write to the store:
+	// the files handled are written together once BatchNotes of them
+	// have gathered, BatchBytes of new or changed notes, or BatchTime
+	// after the first of them (defaults DefaultBatchNotes,
+	// DefaultBatchBytes, DefaultBatchTime).
+	BatchNotes int
+	BatchBytes int64
+	BatchTime  time.Duration
+	// Progress, when set, is called after each file, once its note is
+	// stored (so in bursts, one a write), on the goroutine that called
+	// Update.
 	Progress func(Progress)
 }
+
+// The bounds of one write to the store. Writing many notes in one
+// transaction spares a commit and an FTS5 segment per note; the bounds
+// keep the memory an ingest holds, and the work a crash or an
+// interruption loses, small.
+const (
+	DefaultBatchNotes = 1000
+	DefaultBatchBytes = 4 << 20
+	DefaultBatchTime  = time.Second
+)
 
 // Progress reports how far [Update] is in one folder.
 type Progress struct {
@@ -74,11 +94,13 @@ type Result struct {
 // see it), and written with its decision in one write; unchanged notes are
 // left alone, and notes whose files are gone are removed. Files are read
 // and cut in parallel but written in path order, so that the same notes
-// always get the same row ids (and ties rank the same).
+// always get the same row ids (and ties rank the same); they are written in
+// batches (see [Config.BatchNotes]), each note whole.
 //
 // An interrupted or failed run leaves every note either as it was or as
-// it is now, and reports what it did so far; only a complete walk removes
-// notes. The error of a file names it.
+// it is now, and reports what it did so far: the files whose notes were
+// stored (a file that failed does not undo the notes before it); only a
+// complete walk removes notes. The error of a file names it.
 func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config) (*Result, error) {
 	if cfg.Terms == nil || cfg.Decide == nil {
 		return nil, errors.New("ingest: updating a folder needs Terms and Decide")
@@ -101,9 +123,26 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if u.cfg.BatchNotes <= 0 {
+		u.cfg.BatchNotes = DefaultBatchNotes
+	}
+	if u.cfg.BatchBytes <= 0 {
+		u.cfg.BatchBytes = DefaultBatchBytes
+	}
+	if u.cfg.BatchTime <= 0 {
+		u.cfg.BatchTime = DefaultBatchTime
+	}
 	prepare := func(i int) prepared { return u.prepare(listing.Files[i]) }
-	write := func(_ int, p prepared) error { return u.write(ctx, p) }
+	write := func(_ int, p prepared) error { return u.add(ctx, p) }
 	if err := inOrder(ctx, len(listing.Files), workers, prepare, write); err != nil {
+		return u.res, err
+	}
+	// An interrupted run drops the batch it was gathering: stopping
+	// promptly matters more than the few notes the next run writes again.
+	if err := ctx.Err(); err != nil {
+		return u.res, err
+	}
+	if err := u.flush(ctx); err != nil {
 		return u.res, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -124,6 +163,13 @@ type update struct {
 	// read this time and keep their stored version.
 	seen, keep map[string]bool
 	res        *Result
+	// batch are the files handled and not yet counted, in path order:
+	// records of them are to be written, bytes is their size, and the
+	// first was added at started.
+	batch   []prepared
+	records []*store.DocumentRecord
+	bytes   int64
+	started time.Time
 }
 
 // prepared is one file read and cut, ready to be written.
@@ -136,14 +182,63 @@ type prepared struct {
 	err       error
 }
 
-// write stores one prepared file, in path order, and counts it.
-func (u *update) write(ctx context.Context, p prepared) error {
+// add takes the next prepared file, in path order, into the batch, and
+// writes the batch when it is full. A file that failed to be prepared ends
+// the run, after the files before it are written.
+func (u *update) add(ctx context.Context, p prepared) error {
+	if p.err != nil {
+		if err := u.flush(ctx); err != nil {
+			return err
+		}
+		return p.err
+	}
+	if len(u.batch) == 0 {
+		if p.record == nil {
+			u.count(p) // nothing to write, nothing to wait for
+			return nil
+		}
+		u.started = time.Now()
+	}
+	u.batch = append(u.batch, p)
+	if p.record != nil {
+		u.records = append(u.records, p.record)
+		u.bytes += p.file.Size
+	}
+	if len(u.batch) >= u.cfg.BatchNotes || u.bytes >= u.cfg.BatchBytes || time.Since(u.started) >= u.cfg.BatchTime {
+		return u.flush(ctx)
+	}
+	return nil
+}
+
+// flush writes the notes of the batch and counts its files: all of them,
+// or, when a note fails, those before it.
+func (u *update) flush(ctx context.Context) error {
+	var stored int
+	var err error
+	if len(u.records) > 0 {
+		stored, err = u.w.ReplaceDocuments(ctx, u.records)
+	}
+	for _, p := range u.batch {
+		if p.record != nil {
+			if stored == 0 {
+				break
+			}
+			stored--
+		}
+		u.count(p)
+	}
+	clear(u.batch)
+	clear(u.records)
+	u.batch, u.records, u.bytes = u.batch[:0], u.records[:0], 0
+	return err
+}
+
+// count adds one handled file to the result and reports progress.
+func (u *update) count(p prepared) {
 	u.done++
 	u.seen[p.file.Path] = true
 	u.res.Bytes += p.file.Size
 	switch {
-	case p.err != nil:
-		return p.err
 	case p.skip != nil:
 		u.res.Skipped = append(u.res.Skipped, Problem{Root: u.root, Path: p.skip.Path, Reason: string(p.skip.Reason), Detail: p.skip.Detail})
 		if p.skip.Reason == ReasonUnreadable {
@@ -154,9 +249,6 @@ func (u *update) write(ctx context.Context, p prepared) error {
 	case p.unchanged:
 		u.res.Unchanged++
 	default:
-		if err := u.w.ReplaceDocument(ctx, p.record); err != nil {
-			return err
-		}
 		u.res.Indexed++
 		u.res.NewChunks += len(p.record.Chunks)
 	}
@@ -171,7 +263,6 @@ func (u *update) write(ctx context.Context, p prepared) error {
 	if u.cfg.Progress != nil {
 		u.cfg.Progress(Progress{Done: u.done, Total: u.total, Bytes: u.res.Bytes, Path: p.file.Path})
 	}
-	return nil
 }
 
 // removeGone removes the stored notes whose files are gone, in path order.

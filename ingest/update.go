@@ -113,7 +113,7 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if err != nil {
 		return nil, err
 	}
-	u := &update{w: w, root: root, cfg: cfg, states: states, total: len(listing.Files),
+	u := &update{w: w, root: root, cfg: cfg, states: states, total: len(listing.Files), gathering: &batch{},
 		seen: make(map[string]bool, len(listing.Files)), keep: map[string]bool{},
 		res: &Result{Files: len(listing.Files)}}
 	for _, sk := range listing.Skipped {
@@ -134,18 +134,19 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	}
 	prepare := func(i int) prepared { return u.prepare(listing.Files[i]) }
 	write := func(_ int, p prepared) error { return u.add(ctx, p) }
-	if err := inOrder(ctx, len(listing.Files), workers, prepare, write); err != nil {
-		return u.res, err
-	}
+	err = inOrder(ctx, len(listing.Files), workers, prepare, write)
 	// An interrupted run drops the batch it was gathering: stopping
 	// promptly matters more than the few notes the next run writes again.
-	if err := ctx.Err(); err != nil {
-		return u.res, err
+	if err == nil && ctx.Err() == nil {
+		err = u.flush(ctx)
 	}
-	if err := u.flush(ctx); err != nil {
-		return u.res, err
+	if werr := u.collect(true); err == nil {
+		err = werr
 	}
-	if err := ctx.Err(); err != nil {
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
 		return u.res, err
 	}
 	return u.res, u.removeGone(ctx, listing)
@@ -163,13 +164,23 @@ type update struct {
 	// read this time and keep their stored version.
 	seen, keep map[string]bool
 	res        *Result
-	// batch are the files handled and not yet counted, in path order:
-	// records of them are to be written, bytes is their size, and the
-	// first was added at started.
-	batch   []prepared
+	// gathering is the batch being filled; writing, when not nil, the
+	// one before it, being written meanwhile.
+	gathering, writing *batch
+}
+
+// batch is a run of files handled and not yet counted, in path order, and
+// the notes among them to write: bytes is their size, and the first was
+// added at started. Once written is closed, the first stored of records
+// are in the store and err says why the others are not.
+type batch struct {
+	files   []prepared
 	records []*store.DocumentRecord
 	bytes   int64
 	started time.Time
+	written chan struct{}
+	stored  int
+	err     error
 }
 
 // prepared is one file read and cut, ready to be written.
@@ -182,43 +193,85 @@ type prepared struct {
 	err       error
 }
 
-// add takes the next prepared file, in path order, into the batch, and
-// writes the batch when it is full. A file that failed to be prepared ends
-// the run, after the files before it are written.
+// add takes the next prepared file, in path order, into the batch being
+// gathered, and writes the batch when it is full. A file that failed to be
+// prepared ends the run, after the files before it are written.
 func (u *update) add(ctx context.Context, p prepared) error {
+	if err := u.collect(false); err != nil {
+		return err
+	}
 	if p.err != nil {
 		if err := u.flush(ctx); err != nil {
 			return err
 		}
+		if err := u.collect(true); err != nil {
+			return err
+		}
 		return p.err
 	}
-	if len(u.batch) == 0 {
-		if p.record == nil {
+	b := u.gathering
+	if len(b.files) == 0 {
+		if p.record == nil && u.writing == nil {
 			u.count(p) // nothing to write, nothing to wait for
 			return nil
 		}
-		u.started = time.Now()
+		b.started = time.Now()
 	}
-	u.batch = append(u.batch, p)
+	b.files = append(b.files, p)
 	if p.record != nil {
-		u.records = append(u.records, p.record)
-		u.bytes += p.file.Size
+		b.records = append(b.records, p.record)
+		b.bytes += p.file.Size
 	}
-	if len(u.batch) >= u.cfg.BatchNotes || u.bytes >= u.cfg.BatchBytes || time.Since(u.started) >= u.cfg.BatchTime {
+	if len(b.files) >= u.cfg.BatchNotes || b.bytes >= u.cfg.BatchBytes || time.Since(b.started) >= u.cfg.BatchTime {
 		return u.flush(ctx)
 	}
 	return nil
 }
 
-// flush writes the notes of the batch and counts its files: all of them,
-// or, when a note fails, those before it.
+// flush starts writing the batch gathered, once the write before it has
+// ended, and returns; the files and notes of the next batch are prepared
+// meanwhile. It returns the error of the write before.
 func (u *update) flush(ctx context.Context) error {
-	var stored int
-	var err error
-	if len(u.records) > 0 {
-		stored, err = u.w.ReplaceDocuments(ctx, u.records)
+	if err := u.collect(true); err != nil {
+		return err
 	}
-	for _, p := range u.batch {
+	b := u.gathering
+	u.gathering = &batch{}
+	if len(b.records) == 0 {
+		for _, p := range b.files {
+			u.count(p)
+		}
+		return nil
+	}
+	b.written = make(chan struct{})
+	u.writing = b
+	go func() {
+		defer close(b.written)
+		b.stored, b.err = u.w.ReplaceDocuments(ctx, b.records)
+	}()
+	return nil
+}
+
+// collect counts the files of the batch being written, once its write has
+// ended (at once, or not before it ends when wait): all of them, or, when
+// a note failed, those before it, and returns the write's error.
+func (u *update) collect(wait bool) error {
+	b := u.writing
+	if b == nil {
+		return nil
+	}
+	if wait {
+		<-b.written
+	} else {
+		select {
+		case <-b.written:
+		default:
+			return nil
+		}
+	}
+	u.writing = nil
+	stored := b.stored
+	for _, p := range b.files {
 		if p.record != nil {
 			if stored == 0 {
 				break
@@ -227,10 +280,7 @@ func (u *update) flush(ctx context.Context) error {
 		}
 		u.count(p)
 	}
-	clear(u.batch)
-	clear(u.records)
-	u.batch, u.records, u.bytes = u.batch[:0], u.records[:0], 0
-	return err
+	return b.err
 }
 
 // count adds one handled file to the result and reports progress.

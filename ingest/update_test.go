@@ -94,6 +94,13 @@ func (w *memWriter) Redecide(ctx context.Context, decide store.Decider, meta map
 	return changed, nil
 }
 
+func (w *memWriter) has(root, path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.docs[root+"\x00"+path]
+	return ok
+}
+
 func (w *memWriter) takeLog() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -291,7 +298,7 @@ func TestUpdateBatches(t *testing.T) {
 			tc.set(&cfg)
 			var unstored []string
 			cfg.Progress = func(p Progress) {
-				if _, ok := w.docs[root+"\x00"+p.Path]; !ok && p.Path != "mapa.png" {
+				if !w.has(root, p.Path) && p.Path != "mapa.png" {
 					unstored = append(unstored, p.Path)
 				}
 			}

@@ -34,15 +34,112 @@ func (ix *Index) DocumentStates(ctx context.Context, root string) (map[string]Do
 // transaction: either the whole new version is visible afterwards or the old
 // one still is.
 func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
+	_, err := ix.ReplaceDocuments(ctx, []*DocumentRecord{d})
+	return err
+}
+
+// ReplaceDocuments stores notes like [Index.ReplaceDocument], in order, in
+// one transaction: a reader or a crash sees each note whole, with its
+// visibility, or not at all, and its earlier version until then. It
+// returns how many notes it stored, always the first ones; when that is
+// fewer than len(ds), the error is that of the next note, which names it
+// (or, when no note is to blame, that of the write), and the notes after
+// it were not tried.
+func (ix *Index) ReplaceDocuments(ctx context.Context, ds []*DocumentRecord) (int, error) {
+	if len(ds) == 0 {
+		return 0, nil
+	}
+	good, err := ix.writeDocuments(ctx, ds)
+	if err == nil {
+		return len(ds), nil
+	}
+	if good == 0 || good == len(ds) || ctx.Err() != nil {
+		return 0, err
+	}
+	// A note failed and took the transaction with it: the notes before it
+	// are stored again, without it. Failures are rare, so this costs less
+	// than a savepoint around every note.
+	if n, err := ix.ReplaceDocuments(ctx, ds[:good]); err != nil {
+		return n, err
+	}
+	return good, err
+}
+
+// writeDocuments stores ds in one transaction, all or none. On failure it
+// returns how many notes were written before the one that failed (len(ds)
+// when the commit failed) and the error.
+func (ix *Index) writeDocuments(ctx context.Context, ds []*DocumentRecord) (int, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("storing %q: %w", d.Path, err)
+		return 0, fmt.Errorf("storing %q: %w", ds[0].Path, err)
 	}
 	defer tx.Rollback()
+	w, err := newDocumentWriter(ctx, tx)
+	if err != nil {
+		return 0, fmt.Errorf("storing %q: %w", ds[0].Path, err)
+	}
+	defer w.close()
+	for i, d := range ds {
+		if err := w.replace(ctx, d); err != nil {
+			return i, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		if len(ds) == 1 {
+			return 1, fmt.Errorf("storing %q: %w", ds[0].Path, err)
+		}
+		return len(ds), fmt.Errorf("storing %d notes, %q to %q: %w", len(ds), ds[0].Path, ds[len(ds)-1].Path, err)
+	}
+	return len(ds), nil
+}
+
+// documentWriter writes notes in one transaction with statements prepared
+// once for all of them.
+type documentWriter struct {
+	tx                                 *sql.Tx
+	insDoc, insChunk, insChild, insFTS *sql.Stmt
+}
+
+func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error) {
+	w := &documentWriter{tx: tx}
+	for _, s := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&w.insDoc, `INSERT INTO documents(root, path, sha256, size, title, metadata, visibility, stamp, ingested_at,
+			restricted, dm_reason, dm_detail, link, front_raw)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insChunk, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
+			word_start, word_end, byte_start, byte_end, text, hash, embed_hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insChild, `INSERT INTO children(chunk_id, ordinal, byte_start, byte_end) VALUES(?, ?, ?, ?)`},
+		{&w.insFTS, `INSERT INTO children_fts(rowid, headings, body) VALUES(?, ?, ?)`},
+	} {
+		st, err := tx.PrepareContext(ctx, s.sql)
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		*s.stmt = st
+	}
+	return w, nil
+}
+
+func (w *documentWriter) close() {
+	for _, st := range []*sql.Stmt{w.insDoc, w.insChunk, w.insChild, w.insFTS} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// replace writes one note, its chunks, paragraphs and keyword rows, and
+// its visibility, in place of any earlier version.
+func (w *documentWriter) replace(ctx context.Context, d *DocumentRecord) error {
+	tx := w.tx
 	// A note players could see that becomes DM-only leaves its names in
 	// the players' compendium until it is rebuilt: stop serving it now.
 	var wasPublic bool
-	err = tx.QueryRowContext(ctx, `SELECT restricted = 0 FROM documents WHERE root = ? AND path = ?`, d.Root, d.Path).Scan(&wasPublic)
+	err := tx.QueryRowContext(ctx, `SELECT restricted = 0 FROM documents WHERE root = ? AND path = ?`, d.Root, d.Path).Scan(&wasPublic)
 	if err != nil && err != sql.ErrNoRows {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
@@ -64,10 +161,7 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 	} else if reason == "" {
 		reason = "unknown"
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO documents(root, path, sha256, size, title, metadata, visibility, stamp, ingested_at,
-		restricted, dm_reason, dm_detail, link, front_raw)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		d.Root, d.Path, d.SHA256, d.Size, d.Title, string(meta), d.Visibility, d.Stamp, time.Now().Unix(),
+	res, err := w.insDoc.ExecContext(ctx, d.Root, d.Path, d.SHA256, d.Size, d.Title, string(meta), d.Visibility, d.Stamp, time.Now().Unix(),
 		d.DMOnly, reason, d.DMDetail, d.Link, d.FrontRaw)
 	if err != nil {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
@@ -76,22 +170,6 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 	if err != nil {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
-	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
-		word_start, word_end, byte_start, byte_end, text, hash, embed_hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("storing %q: %w", d.Path, err)
-	}
-	defer insChunk.Close()
-	insChild, err := tx.PrepareContext(ctx, `INSERT INTO children(chunk_id, ordinal, byte_start, byte_end) VALUES(?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("storing %q: %w", d.Path, err)
-	}
-	defer insChild.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO children_fts(rowid, headings, body) VALUES(?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("storing %q: %w", d.Path, err)
-	}
-	defer insFTS.Close()
 	for i := range d.Chunks {
 		c := &d.Chunks[i]
 		var session any
@@ -102,7 +180,7 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 		if err != nil {
 			return fmt.Errorf("storing %q: %w", d.Path, err)
 		}
-		res, err := insChunk.ExecContext(ctx, c.UID, docID, c.Ordinal, session, string(headings), c.Label,
+		res, err := w.insChunk.ExecContext(ctx, c.UID, docID, c.Ordinal, session, string(headings), c.Label,
 			c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.Text, c.Hash, c.EmbedHash)
 		if err != nil {
 			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
@@ -112,7 +190,7 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
 		}
 		for _, ch := range c.Children {
-			res, err := insChild.ExecContext(ctx, chunkID, ch.Ordinal, ch.ByteStart, ch.ByteEnd)
+			res, err := w.insChild.ExecContext(ctx, chunkID, ch.Ordinal, ch.ByteStart, ch.ByteEnd)
 			if err != nil {
 				return fmt.Errorf("storing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
 			}
@@ -120,13 +198,10 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 			if err != nil {
 				return fmt.Errorf("storing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
 			}
-			if _, err := insFTS.ExecContext(ctx, childID, c.HeadingTerms, ch.Terms); err != nil {
+			if _, err := w.insFTS.ExecContext(ctx, childID, c.HeadingTerms, ch.Terms); err != nil {
 				return fmt.Errorf("indexing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
 			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/store"
@@ -31,10 +32,29 @@ type Config struct {
 	Workers int
 	// MaxBytes is the largest file read (default DefaultMaxBytes).
 	MaxBytes int64
-	// Progress, when set, is called after each file, on the goroutine
-	// that called Update.
+	// BatchNotes, BatchBytes and BatchTime bound one write to the store:
+	// the files handled are written together once BatchNotes of them
+	// have gathered, BatchBytes of new or changed notes, or BatchTime
+	// after the first of them (defaults DefaultBatchNotes,
+	// DefaultBatchBytes, DefaultBatchTime).
+	BatchNotes int
+	BatchBytes int64
+	BatchTime  time.Duration
+	// Progress, when set, is called after each file, once its note is
+	// stored (so in bursts, one a write), on the goroutine that called
+	// Update.
 	Progress func(Progress)
 }
+
+// The bounds of one write to the store. Writing many notes in one
+// transaction spares a commit and an FTS5 segment per note; the bounds
+// keep the memory an ingest holds, and the work a crash or an
+// interruption loses, small.
+const (
+	DefaultBatchNotes = 1000
+	DefaultBatchBytes = 4 << 20
+	DefaultBatchTime  = time.Second
+)
 
 // Progress reports how far [Update] is in one folder.
 type Progress struct {
@@ -74,11 +94,13 @@ type Result struct {
 // see it), and written with its decision in one write; unchanged notes are
 // left alone, and notes whose files are gone are removed. Files are read
 // and cut in parallel but written in path order, so that the same notes
-// always get the same row ids (and ties rank the same).
+// always get the same row ids (and ties rank the same); they are written in
+// batches (see [Config.BatchNotes]), each note whole.
 //
 // An interrupted or failed run leaves every note either as it was or as
-// it is now, and reports what it did so far; only a complete walk removes
-// notes. The error of a file names it.
+// it is now, and reports what it did so far: the files whose notes were
+// stored (a file that failed does not undo the notes before it); only a
+// complete walk removes notes. The error of a file names it.
 func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config) (*Result, error) {
 	if cfg.Terms == nil || cfg.Decide == nil {
 		return nil, errors.New("ingest: updating a folder needs Terms and Decide")
@@ -91,7 +113,7 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if err != nil {
 		return nil, err
 	}
-	u := &update{w: w, root: root, cfg: cfg, states: states, total: len(listing.Files),
+	u := &update{w: w, root: root, cfg: cfg, states: states, total: len(listing.Files), gathering: &batch{},
 		seen: make(map[string]bool, len(listing.Files)), keep: map[string]bool{},
 		res: &Result{Files: len(listing.Files)}}
 	for _, sk := range listing.Skipped {
@@ -101,12 +123,30 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	prepare := func(i int) prepared { return u.prepare(listing.Files[i]) }
-	write := func(_ int, p prepared) error { return u.write(ctx, p) }
-	if err := inOrder(ctx, len(listing.Files), workers, prepare, write); err != nil {
-		return u.res, err
+	if u.cfg.BatchNotes <= 0 {
+		u.cfg.BatchNotes = DefaultBatchNotes
 	}
-	if err := ctx.Err(); err != nil {
+	if u.cfg.BatchBytes <= 0 {
+		u.cfg.BatchBytes = DefaultBatchBytes
+	}
+	if u.cfg.BatchTime <= 0 {
+		u.cfg.BatchTime = DefaultBatchTime
+	}
+	prepare := func(i int) prepared { return u.prepare(listing.Files[i]) }
+	write := func(_ int, p prepared) error { return u.add(ctx, p) }
+	err = inOrder(ctx, len(listing.Files), workers, prepare, write)
+	// An interrupted run drops the batch it was gathering: stopping
+	// promptly matters more than the few notes the next run writes again.
+	if err == nil && ctx.Err() == nil {
+		err = u.flush(ctx)
+	}
+	if werr := u.collect(true); err == nil {
+		err = werr
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
 		return u.res, err
 	}
 	return u.res, u.removeGone(ctx, listing)
@@ -124,6 +164,23 @@ type update struct {
 	// read this time and keep their stored version.
 	seen, keep map[string]bool
 	res        *Result
+	// gathering is the batch being filled; writing, when not nil, the
+	// one before it, being written meanwhile.
+	gathering, writing *batch
+}
+
+// batch is a run of files handled and not yet counted, in path order, and
+// the notes among them to write: bytes is their size, and the first was
+// added at started. Once written is closed, the first stored of records
+// are in the store and err says why the others are not.
+type batch struct {
+	files   []prepared
+	records []*store.DocumentRecord
+	bytes   int64
+	started time.Time
+	written chan struct{}
+	stored  int
+	err     error
 }
 
 // prepared is one file read and cut, ready to be written.
@@ -136,14 +193,102 @@ type prepared struct {
 	err       error
 }
 
-// write stores one prepared file, in path order, and counts it.
-func (u *update) write(ctx context.Context, p prepared) error {
+// add takes the next prepared file, in path order, into the batch being
+// gathered, and writes the batch when it is full. A file that failed to be
+// prepared ends the run, after the files before it are written.
+func (u *update) add(ctx context.Context, p prepared) error {
+	if err := u.collect(false); err != nil {
+		return err
+	}
+	if p.err != nil {
+		if err := u.flush(ctx); err != nil {
+			return err
+		}
+		if err := u.collect(true); err != nil {
+			return err
+		}
+		return p.err
+	}
+	b := u.gathering
+	if len(b.files) == 0 {
+		if p.record == nil && u.writing == nil {
+			u.count(p) // nothing to write, nothing to wait for
+			return nil
+		}
+		b.started = time.Now()
+	}
+	b.files = append(b.files, p)
+	if p.record != nil {
+		b.records = append(b.records, p.record)
+		b.bytes += p.file.Size
+	}
+	if len(b.files) >= u.cfg.BatchNotes || b.bytes >= u.cfg.BatchBytes || time.Since(b.started) >= u.cfg.BatchTime {
+		return u.flush(ctx)
+	}
+	return nil
+}
+
+// flush starts writing the batch gathered, once the write before it has
+// ended, and returns; the files and notes of the next batch are prepared
+// meanwhile. It returns the error of the write before.
+func (u *update) flush(ctx context.Context) error {
+	if err := u.collect(true); err != nil {
+		return err
+	}
+	b := u.gathering
+	u.gathering = &batch{}
+	if len(b.records) == 0 {
+		for _, p := range b.files {
+			u.count(p)
+		}
+		return nil
+	}
+	b.written = make(chan struct{})
+	u.writing = b
+	go func() {
+		defer close(b.written)
+		b.stored, b.err = u.w.ReplaceDocuments(ctx, b.records)
+	}()
+	return nil
+}
+
+// collect counts the files of the batch being written, once its write has
+// ended (at once, or not before it ends when wait): all of them, or, when
+// a note failed, those before it, and returns the write's error.
+func (u *update) collect(wait bool) error {
+	b := u.writing
+	if b == nil {
+		return nil
+	}
+	if wait {
+		<-b.written
+	} else {
+		select {
+		case <-b.written:
+		default:
+			return nil
+		}
+	}
+	u.writing = nil
+	stored := b.stored
+	for _, p := range b.files {
+		if p.record != nil {
+			if stored == 0 {
+				break
+			}
+			stored--
+		}
+		u.count(p)
+	}
+	return b.err
+}
+
+// count adds one handled file to the result and reports progress.
+func (u *update) count(p prepared) {
 	u.done++
 	u.seen[p.file.Path] = true
 	u.res.Bytes += p.file.Size
 	switch {
-	case p.err != nil:
-		return p.err
 	case p.skip != nil:
 		u.res.Skipped = append(u.res.Skipped, Problem{Root: u.root, Path: p.skip.Path, Reason: string(p.skip.Reason), Detail: p.skip.Detail})
 		if p.skip.Reason == ReasonUnreadable {
@@ -154,9 +299,6 @@ func (u *update) write(ctx context.Context, p prepared) error {
 	case p.unchanged:
 		u.res.Unchanged++
 	default:
-		if err := u.w.ReplaceDocument(ctx, p.record); err != nil {
-			return err
-		}
 		u.res.Indexed++
 		u.res.NewChunks += len(p.record.Chunks)
 	}
@@ -171,7 +313,6 @@ func (u *update) write(ctx context.Context, p prepared) error {
 	if u.cfg.Progress != nil {
 		u.cfg.Progress(Progress{Done: u.done, Total: u.total, Bytes: u.res.Bytes, Path: p.file.Path})
 	}
-	return nil
 }
 
 // removeGone removes the stored notes whose files are gone, in path order.

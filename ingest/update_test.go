@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/store"
@@ -25,6 +26,8 @@ type memWriter struct {
 	log []string
 	// failOn names the path whose write fails.
 	failOn string
+	// batches are the sizes of the writes of ReplaceDocuments.
+	batches []int
 }
 
 var _ store.DocumentWriter = (*memWriter)(nil)
@@ -57,6 +60,18 @@ func (w *memWriter) ReplaceDocument(ctx context.Context, d *store.DocumentRecord
 	return nil
 }
 
+func (w *memWriter) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
+	w.mu.Lock()
+	w.batches = append(w.batches, len(ds))
+	w.mu.Unlock()
+	for i, d := range ds {
+		if err := w.ReplaceDocument(ctx, d); err != nil {
+			return i, err
+		}
+	}
+	return len(ds), nil
+}
+
 func (w *memWriter) DeleteDocument(ctx context.Context, root, path string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -77,6 +92,13 @@ func (w *memWriter) Redecide(ctx context.Context, decide store.Decider, meta map
 		d.DMOnly, d.DMReason, d.DMDetail = dm, reason, detail
 	}
 	return changed, nil
+}
+
+func (w *memWriter) has(root, path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.docs[root+"\x00"+path]
+	return ok
 }
 
 func (w *memWriter) takeLog() []string {
@@ -236,6 +258,7 @@ func TestUpdateCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := testConfig()
+	cfg.BatchNotes = 4
 	cfg.Progress = func(p Progress) {
 		if p.Done == 5 {
 			cancel()
@@ -251,5 +274,68 @@ func TestUpdateCancelled(t *testing.T) {
 	}
 	if _, ok := w.docs[root+"\x00gone.md"]; !ok {
 		t.Error("an interrupted run removed a note")
+	}
+}
+
+// TestUpdateBatches: notes are written in batches within the bounds, in
+// path order, and a file is reported only once its note is stored.
+func TestUpdateBatches(t *testing.T) {
+	ctx := context.Background()
+	root := notesFolder(t, 30)
+	for _, tc := range []struct {
+		name  string
+		set   func(*Config)
+		sizes []int
+	}{
+		{"by notes", func(c *Config) { c.BatchNotes = 8 }, []int{8, 8, 8, 7}},
+		{"by bytes", func(c *Config) { c.BatchBytes = 1 }, slices.Repeat([]int{1}, 31)},
+		{"by time", func(c *Config) { c.BatchTime = time.Nanosecond }, slices.Repeat([]int{1}, 31)},
+		{"defaults", func(*Config) {}, []int{31}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newMemWriter()
+			cfg := testConfig()
+			tc.set(&cfg)
+			var unstored []string
+			cfg.Progress = func(p Progress) {
+				if !w.has(root, p.Path) && p.Path != "mapa.png" {
+					unstored = append(unstored, p.Path)
+				}
+			}
+			res, err := Update(ctx, w, root, cfg)
+			if err != nil || res.Indexed != 31 {
+				t.Fatalf("%+v, %v", res, err)
+			}
+			if !reflect.DeepEqual(w.batches, tc.sizes) {
+				t.Errorf("writes of %v notes, want %v", w.batches, tc.sizes)
+			}
+			if log := w.takeLog(); !slices.IsSorted(log) || len(log) != 31 {
+				t.Errorf("writes %q: want every note, in path order", log)
+			}
+			if len(unstored) > 0 {
+				t.Errorf("reported before they were stored: %q", unstored)
+			}
+		})
+	}
+}
+
+// TestUpdateFailingFileInBatch: a note that cannot be stored does not undo
+// the notes before it in its batch; those after it are not written.
+func TestUpdateFailingFileInBatch(t *testing.T) {
+	ctx := context.Background()
+	root := notesFolder(t, 30)
+	w := newMemWriter()
+	w.failOn = "Sesiones/Sesion 006.md"
+	cfg := testConfig()
+	cfg.BatchNotes = 4
+	var done int
+	cfg.Progress = func(p Progress) { done = p.Done }
+	res, err := Update(ctx, w, root, cfg)
+	if !errors.Is(err, errDiskFull) || !strings.Contains(err.Error(), `"Sesiones/Sesion 006.md"`) {
+		t.Fatalf("error %v: want the store's error naming the file", err)
+	}
+	// DM/secreto.md, then Sesion 001 to 005; mapa.png comes after.
+	if log := w.takeLog(); len(log) != 6 || log[5] != "put Sesiones/Sesion 005.md" || res.Indexed != 6 || done != 6 {
+		t.Errorf("writes %q, %+v, %d reported", log, res, done)
 	}
 }

@@ -187,6 +187,13 @@ type DocumentWriter interface {
 	// earlier version, all or none: no reader ever sees the note without
 	// its visibility, nor half of it.
 	ReplaceDocument(ctx context.Context, d *DocumentRecord) error
+	// ReplaceDocuments stores notes like ReplaceDocument, in order, in one
+	// write: each note is stored whole or not at all, a crash included.
+	// It returns how many notes it stored, always the first ones; when
+	// that is fewer than len(ds), the error is that of the next note,
+	// which names it (or, when no note is to blame, that of the write),
+	// and the notes after it were not tried.
+	ReplaceDocuments(ctx context.Context, ds []*DocumentRecord) (int, error)
 	// DeleteDocument removes a note and everything derived from it.
 	DeleteDocument(ctx context.Context, root, path string) error
 	// Redecide decides every note's visibility again and stores meta, all

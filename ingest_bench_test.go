@@ -1,0 +1,143 @@
+package oraculo_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/ingest"
+	"github.com/oraculo/oraculo/internal/synth"
+	"github.com/oraculo/oraculo/store"
+	"github.com/oraculo/oraculo/visibility"
+)
+
+// benchIngestConfig is the configuration a fresh engine ingests with: the
+// default language and chunking, every note public.
+func benchIngestConfig(b *testing.B) ingest.Config {
+	b.Helper()
+	an, err := analysis.New(oraculo.DefaultLang)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ingest.Config{
+		Stamp:    "bench",
+		Chunking: chunk.Options{MaxWords: chunk.DefaultMaxWords, OverlapWords: chunk.DefaultOverlapWords, Lang: oraculo.DefaultLang},
+		Terms:    an.Terms,
+		Decide:   func(store.VisibilityRecord) visibility.Decision { return visibility.Decision{} },
+	}
+}
+
+// recordWriter keeps the records an ingest would store, in order.
+type recordWriter struct {
+	mu   sync.Mutex
+	docs []*store.DocumentRecord
+}
+
+func (w *recordWriter) DocumentStates(context.Context, string) (map[string]store.DocumentState, error) {
+	return nil, nil
+}
+
+func (w *recordWriter) ReplaceDocument(_ context.Context, d *store.DocumentRecord) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.docs = append(w.docs, d)
+	return nil
+}
+
+func (w *recordWriter) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
+	for _, d := range ds {
+		w.ReplaceDocument(ctx, d)
+	}
+	return len(ds), nil
+}
+
+func (w *recordWriter) DeleteDocument(context.Context, string, string) error { return nil }
+
+func (w *recordWriter) Redecide(context.Context, store.Decider, map[string]string) (int, error) {
+	return 0, nil
+}
+
+// BenchmarkIngestRawFTS5 is the floor BenchmarkIngest is measured
+// against: the paragraphs of the same notes (analysed beforehand, not
+// timed) inserted straight into an FTS5 table like the index's, in one
+// transaction, on a fresh file with the index's journal settings. MB/s are
+// of the notes, as in BenchmarkIngest.
+func BenchmarkIngestRawFTS5(b *testing.B) {
+	notes := b.TempDir()
+	size, err := synth.Write(notes, 2000, 10, 400)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	w := &recordWriter{}
+	if _, err := ingest.Update(ctx, w, notes, benchIngestConfig(b)); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := range b.N {
+		path := filepath.Join(b.TempDir(), fmt.Sprintf("raw%d.db", i))
+		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Exec(`CREATE VIRTUAL TABLE fts USING fts5(headings, body, tokenize = "ascii", content = '', contentless_delete = 1)`); err != nil {
+			b.Fatal(err)
+		}
+		tx, err := db.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins, err := tx.Prepare(`INSERT INTO fts(rowid, headings, body) VALUES(?, ?, ?)`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rowid int64
+		for _, d := range w.docs {
+			for _, c := range d.Chunks {
+				for _, ch := range c.Children {
+					rowid++
+					if _, err := ins.Exec(rowid, c.HeadingTerms, ch.Terms); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		db.Close()
+	}
+}
+
+// BenchmarkIngestNotes measures the notes stage of an ingest alone (walk,
+// read, hash, chunk, analyse and write into a fresh index: ingest.Update),
+// without the compendium BenchmarkIngest also builds.
+func BenchmarkIngestNotes(b *testing.B) {
+	notes := b.TempDir()
+	size, err := synth.Write(notes, 2000, 10, 400)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	cfg := benchIngestConfig(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := range b.N {
+		ix, err := index.Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("n%d.db", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ingest.Update(ctx, ix, notes, cfg); err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
+	}
+}

@@ -25,8 +25,9 @@ var ErrNewerSchema = errors.New("index schema is newer than this program")
 
 // Index is an open SQLite index file.
 type Index struct {
-	db   *sql.DB
-	path string
+	db    *sql.DB
+	path  string
+	terms termCounts
 }
 
 // Open opens (creating if needed) the index file at path and brings its

@@ -65,6 +65,11 @@ const BM25Pool = 80
 // a zero score are dropped before the jump to their parent; a paragraph
 // whose parent is missing is an error.
 //
+// Which paragraphs are scored follows [MatchBudget]: the question's
+// rarest terms choose them, every term that tells paragraphs apart scores
+// them. A question whose every term is in half the paragraphs or more
+// finds nothing.
+//
 // The order does not depend on n: the parents of the best BM25Pool
 // paragraphs come first, ranked over that pool; when they are fewer than
 // n, the pool grows four times at a time and the parents it adds follow,
@@ -97,10 +102,14 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 		return nil, fmt.Errorf("searching %q: %w", query, err)
 	}
 	defer tx.Rollback()
+	plan, err := ix.planBM25(ctx, tx, terms)
+	if err != nil || plan.match == "" {
+		return nil, err
+	}
 	var order []int64
 	best := map[int64]bestChild{}
 	for limit := BM25Pool; ; limit *= 4 {
-		tier, scored, rows, err := bestParents(ctx, tx, query, hw, sibling, limit, opts.Public, opts.Filter)
+		tier, scored, rows, err := bestParents(ctx, tx, plan, hw, sibling, limit, opts.Public, opts.Filter)
 		if err != nil {
 			return nil, err
 		}
@@ -160,10 +169,19 @@ func (b bestChild) rest() float64 {
 const notHidden = ` AND rowid NOT IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
 	JOIN documents d ON d.id = k.doc_id WHERE d.restricted != 0)`
 
+// paragraph is one scored paragraph and where it sits; the pointers are
+// nil when its rows are missing.
+type paragraph struct {
+	id                           int64
+	score                        float64
+	chunkID, ordinal, start, end *int64
+	parentID                     *int64
+}
+
 // bestParents returns the parent ids of the best limit paragraphs in rank
 // order, each parent's best child, and how many paragraph rows the query
 // returned.
-func bestParents(ctx context.Context, db queryer, query string, hw, sibling float64, limit int, public bool, f Filter) ([]int64, map[int64]bestChild, int, error) {
+func bestParents(ctx context.Context, db queryer, plan bm25Plan, hw, sibling float64, limit int, public bool, f Filter) ([]int64, map[int64]bestChild, int, error) {
 	filter := ""
 	var args []any
 	if public {
@@ -175,50 +193,43 @@ func bestParents(ctx context.Context, db queryer, query string, hw, sibling floa
 			JOIN documents d ON d.id = k.doc_id WHERE ` + cond + `)`
 		args = fargs
 	}
-	rows, err := db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
-		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
-		      FROM children_fts WHERE children_fts MATCH ?`+filter+` ORDER BY score LIMIT ?) m
-		LEFT JOIN children c ON c.id = m.id
-		LEFT JOIN chunks k ON k.id = c.chunk_id
-		ORDER BY m.score, m.id`, append(append([]any{hw, query}, args...), limit)...)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
+	if plan.fromRowid > 0 {
+		filter += ` AND rowid >= ?`
+		args = append(args, plan.fromRowid)
 	}
-	defer rows.Close()
+	var found []paragraph
+	var err error
+	if plan.rescore == "" {
+		found, err = scoreParagraphs(ctx, db, plan.match, filter, args, hw, limit)
+	} else {
+		found, err = rescoreParagraphs(ctx, db, plan, filter, args, hw, limit)
+	}
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("searching %q: %w", plan.match, err)
+	}
 	var order []int64
 	best := make(map[int64]bestChild)
-	count := 0
-	for rows.Next() {
-		count++
-		var childID int64
-		var score float64
-		var chunkID, ordinal, start, end, parentID *int64
-		if err := rows.Scan(&childID, &score, &chunkID, &ordinal, &start, &end, &parentID); err != nil {
-			return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
-		}
+	for _, p := range found {
 		// FTS5's bm25 is negative, better is lower; zero means no real match.
-		if score >= 0 {
+		if p.score >= 0 {
 			continue
 		}
-		if chunkID == nil || parentID == nil {
-			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", ErrMissingParent, childID)
+		if p.chunkID == nil || p.parentID == nil {
+			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", ErrMissingParent, p.id)
 		}
-		if b, ok := best[*chunkID]; ok {
+		if b, ok := best[*p.chunkID]; ok {
 			// Rows come best first: the first Siblings others are the best.
 			for i := range b.next {
 				if b.next[i] == 0 {
-					b.next[i] = -score
+					b.next[i] = -p.score
 					break
 				}
 			}
-			best[*chunkID] = b
+			best[*p.chunkID] = b
 			continue
 		}
-		order = append(order, *chunkID)
-		best[*chunkID] = bestChild{score: -score, child: int(*ordinal), start: int(*start), end: int(*end)}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, 0, fmt.Errorf("searching %q: %w", query, err)
+		order = append(order, *p.chunkID)
+		best[*p.chunkID] = bestChild{score: -p.score, child: int(*p.ordinal), start: int(*p.start), end: int(*p.end)}
 	}
 	if sibling > 0 {
 		for id, b := range best {
@@ -227,7 +238,104 @@ func bestParents(ctx context.Context, db queryer, query string, hw, sibling floa
 		}
 		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })
 	}
-	return order, best, count, nil
+	return order, best, len(found), nil
+}
+
+// scoreParagraphs returns the best limit paragraphs by bm25 over match,
+// best first.
+func scoreParagraphs(ctx context.Context, db queryer, match, filter string, args []any, hw float64, limit int) ([]paragraph, error) {
+	rows, err := db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
+		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
+		      FROM children_fts WHERE children_fts MATCH ?`+filter+` ORDER BY score LIMIT ?) m
+		LEFT JOIN children c ON c.id = m.id
+		LEFT JOIN chunks k ON k.id = c.chunk_id
+		ORDER BY m.score, m.id`, append(append([]any{hw, match}, args...), limit)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []paragraph
+	for rows.Next() {
+		var p paragraph
+		if err := rows.Scan(&p.id, &p.score, &p.chunkID, &p.ordinal, &p.start, &p.end, &p.parentID); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// rescoreParagraphs scores the paragraphs plan.match finds by bm25 over
+// every informative term (plan.rescore's, less plan.match's own) and
+// returns the best limit, best first.
+func rescoreParagraphs(ctx context.Context, db queryer, plan bm25Plan, filter string, args []any, hw float64, limit int) ([]paragraph, error) {
+	own, err := allScores(ctx, db, plan.match, filter, args, hw)
+	if err != nil {
+		return nil, err
+	}
+	both, err := allScores(ctx, db, plan.rescore, filter, args, hw)
+	if err != nil {
+		return nil, err
+	}
+	found := make([]paragraph, 0, len(both))
+	for id, s := range both {
+		found = append(found, paragraph{id: id, score: s - own[id]})
+	}
+	sort.Slice(found, func(i, j int) bool {
+		if found[i].score != found[j].score {
+			return found[i].score < found[j].score
+		}
+		return found[i].id < found[j].id
+	})
+	if len(found) > limit {
+		found = found[:limit]
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	at := make(map[int64]int, len(found))
+	ids := make([]any, len(found))
+	for i, p := range found {
+		at[p.id] = i
+		ids[i] = p.id
+	}
+	rows, err := db.QueryContext(ctx, `SELECT c.id, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
+		FROM children c LEFT JOIN chunks k ON k.id = c.chunk_id
+		WHERE c.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var chunkID, ordinal, start, end, parentID *int64
+		if err := rows.Scan(&id, &chunkID, &ordinal, &start, &end, &parentID); err != nil {
+			return nil, err
+		}
+		p := &found[at[id]]
+		p.chunkID, p.ordinal, p.start, p.end, p.parentID = chunkID, ordinal, start, end, parentID
+	}
+	return found, rows.Err()
+}
+
+// allScores returns bm25 over match of every paragraph it finds.
+func allScores(ctx context.Context, db queryer, match, filter string, args []any, hw float64) (map[int64]float64, error) {
+	rows, err := db.QueryContext(ctx, `SELECT rowid, bm25(children_fts, ?, 1.0) FROM children_fts WHERE children_fts MATCH ?`+filter,
+		append([]any{hw, match}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var s float64
+		if err := rows.Scan(&id, &s); err != nil {
+			return nil, err
+		}
+		out[id] = s
+	}
+	return out, rows.Err()
 }
 
 // TermUsed reports whether an analysed term occurs in any paragraph (of a

@@ -1,0 +1,115 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// commonIndex holds 10,000 one-paragraph chunks: "tod" in every paragraph
+// (half or more: no weight), "comun" in three of seven (over the budget,
+// still informative), "rar" in 80 of them (a few twice with "comun"), and
+// the notes "secret*.md" DM-only.
+func commonIndex(t *testing.T) *Index {
+	t.Helper()
+	ctx := context.Background()
+	ix := testIndex(t)
+	for d := range 250 {
+		path := fmt.Sprintf("n%03d.md", d)
+		if d%50 == 7 {
+			path = fmt.Sprintf("secret%03d.md", d)
+		}
+		var chunks [][]string
+		for p := range 40 {
+			i := d*40 + p
+			text := "tod"
+			if i%7 < 3 {
+				text += " comun"
+				if i%11 == 0 {
+					text += " comun"
+				}
+			}
+			if i%250 == 3 || i%250 == 4 {
+				text += " rar"
+			}
+			chunks = append(chunks, []string{text + fmt.Sprintf(" p%d", i)})
+		}
+		rec := doc(path, chunks...)
+		rec.DMOnly = d%50 == 7
+		if err := ix.ReplaceDocument(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ix
+}
+
+func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	terms := []string{"comun", "rar", "tod"}
+	plan, err := ix.planBM25(ctx, ix.db, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.match != `"rar"` || plan.rescore != `("comun" OR "rar") AND ("rar")` || plan.fromRowid != 0 {
+		t.Fatalf("plan: %+v", plan)
+	}
+	for _, public := range []bool{false, true} {
+		got, err := ix.SearchBM25(ctx, terms, 80, BM25Options{Public: public})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The exact ranking: every term in the query, every paragraph scored.
+		order, best, _, err := bestParents(ctx, ix.db, bm25Plan{match: MatchQuery(terms)}, 1, DefaultSiblingWeight, 10000, public, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for i := range 10000 {
+			if (i%250 == 3 || i%250 == 4) && !(public && i/40%50 == 7) {
+				want++
+			}
+		}
+		if len(got) != want {
+			t.Fatalf("public %v: %d chunks, want the %d holding rar", public, len(got), want)
+		}
+		// Equal but for "tod", which bm25 weighs 1e-6 and the plan leaves out.
+		for i, m := range got {
+			if m.Chunk.ID != order[i] || math.Abs(m.Score-best[order[i]].score) > 1e-5 {
+				t.Fatalf("public %v, rank %d: chunk %d score %v, exact ranking has %d score %v",
+					public, i, m.Chunk.ID, m.Score, order[i], best[order[i]].score)
+			}
+			if public && strings.HasPrefix(m.Chunk.Path, "secret") {
+				t.Fatalf("a player got %q", m.Chunk.Path)
+			}
+		}
+	}
+}
+
+func TestPlanForCommonTerms(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	// In every paragraph: it tells none from another.
+	if m, err := ix.SearchBM25(ctx, []string{"tod"}, 10, BM25Options{}); err != nil || len(m) != 0 {
+		t.Fatalf("a term in every paragraph: %d matches, %v", len(m), err)
+	}
+	// Over the budget: its latest paragraphs are scored, not all of them.
+	plan, err := ix.planBM25(ctx, ix.db, []string{"comun", "tod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.match != `"comun"` || plan.rescore != "" || plan.fromRowid <= 1 {
+		t.Fatalf("plan: %+v", plan)
+	}
+	m, err := ix.SearchBM25(ctx, []string{"comun", "tod"}, 10, BM25Options{Public: true})
+	if err != nil || len(m) != 10 {
+		t.Fatalf("common term: %d matches, %v", len(m), err)
+	}
+	for _, x := range m {
+		if strings.HasPrefix(x.Chunk.Path, "secret") {
+			t.Fatalf("a player got %q", x.Chunk.Path)
+		}
+	}
+}

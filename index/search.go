@@ -195,8 +195,10 @@ func bestParents(ctx context.Context, db queryer, plan bm25Plan, hw, sibling flo
 	}
 	if !f.IsZero() {
 		cond, fargs := filterWhere(f)
-		filter += ` AND rowid IN (SELECT c.id FROM children c JOIN chunks k ON k.id = c.chunk_id
-			JOIN documents d ON d.id = k.doc_id WHERE ` + cond + `)`
+		// The same fixed join order as notHidden's: notes, their chunks,
+		// the paragraphs of those that pass, not every paragraph first.
+		filter += ` AND rowid IN (SELECT c.id FROM documents d CROSS JOIN chunks k ON k.doc_id = d.id
+			CROSS JOIN children c ON c.chunk_id = k.id WHERE ` + cond + `)`
 		args = fargs
 	}
 	if plan.fromRowid > 0 {

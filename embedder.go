@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -320,9 +321,61 @@ func idsSignature(ids []int64) string {
 	return fmt.Sprintf("%d:%x", len(ids), h.Sum64())
 }
 
-// graphHolds reports whether a graph holds exactly the given ids.
+// maxTombstones is how many chunks a graph may hold that no longer have
+// a vector (removed or edited notes' old chunks, which a search drops as
+// it reads them): a tenth of those that do; past it, ingest builds anew.
+func maxTombstones(live int) int { return max(live/10, 1) }
+
+// updateGraph adds to the stored graph the chunks that gained a vector
+// since it was built, when the change is small: added chunks and
+// tombstones together at most maxTombstones, and every chunk the graph
+// holds still has the vector it was built with. It returns nil when the
+// graph must be built anew. At 30k chunks an edited note rebuilt the whole
+// graph (half a minute).
+func (e *Engine) updateGraph(ctx context.Context, model string, vs *index.Vectors) (*vector.HNSW, error) {
+	r, err := e.idx.GraphReader(ctx, model)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	h, err := vector.LoadHNSW(r)
+	r.Close()
+	if err != nil || h.Dims() != vs.Dims {
+		return nil, nil // unreadable or another size: built anew
+	}
+	d := vs.Dims
+	gids, gdata := h.Matrix()
+	pos := make(map[int64]int, len(gids))
+	for i, id := range gids {
+		pos[id] = i
+	}
+	var addIDs []int64
+	var addRows [][]float32
+	for i, id := range vs.IDs {
+		row := vs.Data[i*d : (i+1)*d]
+		if j, ok := pos[id]; ok {
+			if !slices.Equal(row, gdata[j*d:(j+1)*d]) {
+				return nil, nil // an id now names another vector
+			}
+			continue
+		}
+		addIDs, addRows = append(addIDs, id), append(addRows, row)
+	}
+	tombstones := len(gids) - (len(vs.IDs) - len(addIDs))
+	if len(addIDs)+tombstones > maxTombstones(len(vs.IDs)) {
+		return nil, nil
+	}
+	if len(addIDs) > 0 {
+		if _, err := interruptible.Run(ctx, func() (struct{}, error) { return struct{}{}, h.AddBatch(addIDs, addRows) }); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// graphHolds reports whether a graph holds every given id, and at most
+// maxTombstones others.
 func graphHolds(h *vector.HNSW, ids []int64) bool {
-	if h.Len() != len(ids) {
+	if h.Len() < len(ids) || h.Len()-len(ids) > maxTombstones(len(ids)) {
 		return false
 	}
 	for _, id := range ids {
@@ -377,9 +430,14 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	if progress != nil {
 		progress(0, len(st.vectors.IDs))
 	}
-	h, err := interruptible.Run(ctx, st.buildHNSW)
+	h, err := e.updateGraph(ctx, model, vs)
 	if err != nil {
 		return err
+	}
+	if h == nil {
+		if h, err = interruptible.Run(ctx, st.buildHNSW); err != nil {
+			return err
+		}
 	}
 	var buf bytes.Buffer
 	if err := h.Save(&buf); err != nil {

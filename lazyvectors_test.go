@@ -11,6 +11,7 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/store"
+	"github.com/oraculo/oraculo/vector"
 )
 
 // countingStore counts the reads of vectors and of vector graphs.
@@ -115,4 +116,48 @@ func TestVectorsLoadedOnlyWhenSearchedDensely(t *testing.T) {
 	if v, g := cs.reads(); v != 0 || g != 1 {
 		t.Errorf("after the rebuild, a dense search read the vectors %d times and the graph %d times, want 0 and 1", v, g)
 	}
+	// One note of thirty changed: its new chunk was added to the stored
+	// graph, and its old one stays there as a tombstone that no search
+	// returns (a rebuild would hold exactly the 30).
+	if n := graphSize(t, ix); n != 31 {
+		t.Errorf("the graph after one edit holds %d vectors, want 31 (updated, not rebuilt)", n)
+	}
+	hits, err = eng.Search(ctx, "La nota habla de dragones barcos y del número x", oraculo.SearchOptions{K: 31, Paths: []string{"dense"}})
+	if err != nil || len(hits) != 30 {
+		t.Fatalf("a search over every vector: %d hits (want the 30 live chunks), %v", len(hits), err)
+	}
+	// Four more edits: tombstones and additions past a tenth of the
+	// graph, so it is built anew.
+	for _, n := range []string{"notaii.md", "notaiii.md", "notaiiii.md", "notaiiiii.md"} {
+		write(t, filepath.Join(notes, "n", n), "# Nota\n\nAhora habla de "+n+".\n")
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := graphSize(t, ix); n != 30 {
+		t.Errorf("the graph after five edits holds %d vectors, want 30 (built anew)", n)
+	}
+}
+
+// graphSize decodes the stored graph and counts its vectors.
+func graphSize(t *testing.T, ix *index.Index) int {
+	t.Helper()
+	ctx := context.Background()
+	models, err := ix.EmbeddingCounts(ctx)
+	if err != nil || len(models) != 1 {
+		t.Fatalf("models %v %v", models, err)
+	}
+	for m := range models {
+		r, err := ix.GraphReader(ctx, m)
+		if err != nil || r == nil {
+			t.Fatalf("no graph: %v", err)
+		}
+		defer r.Close()
+		h, err := vector.LoadHNSW(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.Len()
+	}
+	return 0
 }

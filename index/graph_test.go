@@ -63,18 +63,7 @@ func TestGraphStoredInParts(t *testing.T) {
 func TestMigrationToV8KeepsTheGraph(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v7.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v, m := range migrations[:7] {
-		if _, err := db.Exec(m); err != nil {
-			t.Fatalf("migration %d: %v", v+1, err)
-		}
-	}
-	if _, err := db.Exec(`PRAGMA user_version = ` + strconv.Itoa(7)); err != nil {
-		t.Fatal(err)
-	}
+	db := dbAtVersion(t, path, 7)
 	if _, err := db.Exec(`INSERT INTO ann_graphs(model, vectors, graph, built_at) VALUES('m', 3, x'0102030405', 0);
 		INSERT INTO meta(key, value) VALUES('graph_ids/m', '3:abc'), ('graph_idsXm', 'kept')`); err != nil {
 		t.Fatal(err)
@@ -94,4 +83,23 @@ func TestMigrationToV8KeepsTheGraph(t *testing.T) {
 	if v, _ := ix.Meta(ctx, "graph_idsXm"); v != "kept" {
 		t.Errorf("another key was dropped: %q", v)
 	}
+}
+
+// dbAtVersion makes an index file at path with the schema of version v,
+// as an older program left it, and returns it open (raw SQL).
+func dbAtVersion(t *testing.T, path string, v int) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range migrations[:v] {
+		if _, err := db.Exec(m); err != nil {
+			t.Fatalf("migration %d: %v", i+1, err)
+		}
+	}
+	if _, err := db.Exec(`PRAGMA user_version = ` + strconv.Itoa(v)); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }

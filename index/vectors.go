@@ -116,10 +116,8 @@ func (ix *Index) LoadVectors(ctx context.Context, model string) (v *Vectors, mis
 	if len(v.IDs) == 0 {
 		v.Dims, v.Data = 0, nil
 	}
-	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
-		(SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)`, model).Scan(&missing)
-	if err != nil {
-		return nil, 0, fmt.Errorf("counting chunks without vectors: %w", err)
+	if missing, err = missingVectors(ctx, tx, model); err != nil {
+		return nil, 0, err
 	}
 	return v, missing, nil
 }
@@ -149,12 +147,21 @@ func (ix *Index) VectorIDs(ctx context.Context, model string) (ids []int64, miss
 	if err := rows.Err(); err != nil {
 		return nil, 0, err
 	}
-	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
-		(SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)`, model).Scan(&missing)
-	if err != nil {
-		return nil, 0, fmt.Errorf("counting chunks without vectors: %w", err)
+	if missing, err = missingVectors(ctx, tx, model); err != nil {
+		return nil, 0, err
 	}
 	return ids, missing, nil
+}
+
+// missingVectors counts the chunks that have no vector for model.
+func missingVectors(ctx context.Context, tx *sql.Tx, model string) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
+		(SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)`, model).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting chunks without vectors: %w", err)
+	}
+	return n, nil
 }
 
 // VectorRows counts the chunks that have a vector for model: the rows

@@ -2,9 +2,7 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
-	"strconv"
 	"testing"
 )
 
@@ -14,18 +12,7 @@ import (
 func TestMigrationToV7FailsClosed(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v6.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v, m := range migrations[:6] {
-		if _, err := db.Exec(m); err != nil {
-			t.Fatalf("migration %d: %v", v+1, err)
-		}
-	}
-	if _, err := db.Exec(`PRAGMA user_version = ` + strconv.Itoa(6)); err != nil {
-		t.Fatal(err)
-	}
+	db := dbAtVersion(t, path, 6)
 	// A public note as v6 left it (restricted = 0).
 	if _, err := db.Exec(`INSERT INTO documents(root, path, sha256, size, title, metadata, visibility, stamp, ingested_at)
 		VALUES('/n', 'Sesiones/s1.md', 'x', 1, 't', '{}', '', 's', 0)`); err != nil {

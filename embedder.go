@@ -169,6 +169,9 @@ type denseState struct {
 	exact   *vector.Exact
 	search  vector.Searcher
 	missing int
+	// gone counts the graph's tombstones: vectors of chunks that no
+	// longer exist (see updateGraph).
+	gone int
 	// graph is the HNSW graph built for VectorsApprox when search scans
 	// exactly.
 	graph lazy[*vector.HNSW]
@@ -306,7 +309,7 @@ func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, int,
 		return nil, missing, fmt.Errorf("loading vectors of %q: %w", model, err)
 	}
 	vs := &index.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
-	return &denseState{model: model, vectors: vs, exact: ex, search: h, missing: missing}, missing, nil
+	return &denseState{model: model, vectors: vs, exact: ex, search: h, missing: missing, gone: len(gids) - len(ids)}, missing, nil
 }
 
 // idsSignature names a set of chunk ids (given in order): their count and

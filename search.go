@@ -138,7 +138,7 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 		}
 	}
 	if st != nil {
-		d := retrieve.Dense{Embedder: v.embedder, Searcher: st.search, Index: e.idx, Public: player, Allow: allow}
+		d := retrieve.Dense{Embedder: v.embedder, Searcher: st.search, Index: e.idx, Public: player, Allow: allow, Gone: st.gone}
 		if player {
 			if d.Exclude, err = e.restrictedOf(ctx, v); err != nil {
 				return nil, err

@@ -112,6 +112,10 @@ type Dense struct {
 	// filter): every vector is then ranked, and the others dropped before
 	// the n best are kept.
 	Allow map[int64]bool
+	// Gone is how many of the searcher's vectors may belong to chunks that
+	// no longer exist (an updated graph's tombstones): the search asks for
+	// that many more, so that n chunks that do exist still come back.
+	Gone int
 }
 
 // Name implements [Path].
@@ -128,7 +132,7 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	if len(vecs) != 1 || !vector.Normalize(vecs[0]) {
 		return nil, fmt.Errorf("dense path: %w: the model returned no usable vector for the question", embed.ErrResponse)
 	}
-	depth := n + len(p.Exclude)
+	depth := n + len(p.Exclude) + p.Gone
 	if p.Allow != nil {
 		depth = p.Searcher.Len()
 	}
@@ -139,8 +143,8 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	if len(p.Exclude) > 0 || p.Allow != nil {
 		hits = slices.DeleteFunc(hits, func(h vector.Hit) bool { return p.Exclude[h.ID] || (p.Allow != nil && !p.Allow[h.ID]) })
 	}
-	if len(hits) > n {
-		hits = hits[:n]
+	if len(hits) > n+p.Gone {
+		hits = hits[:n+p.Gone]
 	}
 	ids := make([]int64, len(hits))
 	scores := make([]float64, len(hits))
@@ -152,6 +156,9 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	out, err := readResults(ctx, p.Index, ids, scores, p.Public)
 	if err != nil {
 		return nil, fmt.Errorf("dense path: %w", err)
+	}
+	if len(out) > n {
+		out = out[:n]
 	}
 	return out, nil
 }

@@ -378,4 +378,14 @@ func TestDensePathOnFakeStore(t *testing.T) {
 	if got := ids(res); slices.Contains(got, 2) || len(got) != 2 || got[0] != 1 {
 		t.Errorf("after chunk 2 was replaced: chunks %v, want [1 3]", got)
 	}
+	// Asked for two, with one vector known to be gone: two chunks that
+	// exist come back, not one (without Gone the gone one takes a slot).
+	for _, tc := range []struct {
+		gone, want int
+	}{{0, 1}, {1, 2}} {
+		res, err = retrieve.Dense{Embedder: em, Searcher: ix, Index: s, Gone: tc.gone}.Retrieve(ctx, question, 2)
+		if err != nil || len(res) != tc.want {
+			t.Errorf("Gone %d, asked for 2: chunks %v (%v), want %d", tc.gone, ids(res), err, tc.want)
+		}
+	}
 }

@@ -256,17 +256,17 @@ func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState,
 	}
 	var warnings []string
 	if rows >= e.annThreshold() {
-		st, missing, err := e.loadGraph(ctx, model)
+		st, err := e.loadGraph(ctx, model)
 		if err != nil {
 			return nil, nil, err
 		}
-		if missing > 0 {
-			warnings = append(warnings, missingWarning(missing, model))
-		}
 		if st != nil {
+			if st.missing > 0 {
+				warnings = append(warnings, missingWarning(st.missing, model))
+			}
 			return st, warnings, nil
 		}
-		warnings = append(warnings[:0], fmt.Sprintf("the vector graph of %q is missing or out of date: searching exactly until the next oraculo ingest rebuilds it", model))
+		warnings = append(warnings, fmt.Sprintf("the vector graph of %q is missing or out of date: searching exactly until the next oraculo ingest rebuilds it", model))
 	}
 	vs, missing, err := e.idx.LoadVectors(ctx, model)
 	if err != nil || len(vs.IDs) == 0 {
@@ -286,30 +286,30 @@ func missingWarning(missing int, model string) string {
 	return fmt.Sprintf("%d chunks have no vector for %q yet: run oraculo ingest to embed them", missing, model)
 }
 
-// loadGraph loads the stored graph of model when it holds exactly the
-// chunks that have a vector now (nil otherwise), with an exact index over
-// the graph's own vectors; missing counts the chunks with no vector.
-func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, int, error) {
+// loadGraph loads the stored graph of model when it holds every chunk that
+// has a vector now and at most maxTombstones others (nil otherwise), with
+// an exact index over the graph's own vectors.
+func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, error) {
 	ids, missing, err := e.idx.VectorIDs(ctx, model)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	r, err := e.idx.GraphReader(ctx, model)
 	if err != nil || r == nil {
-		return nil, missing, err
+		return nil, err
 	}
 	h, err := vector.LoadHNSW(r)
 	r.Close()
 	if err != nil || !graphHolds(h, ids) {
-		return nil, missing, nil
+		return nil, nil
 	}
 	gids, data := h.Matrix()
 	ex, err := vector.NewExactFromMatrix(h.Dims(), gids, data)
 	if err != nil {
-		return nil, missing, fmt.Errorf("loading vectors of %q: %w", model, err)
+		return nil, fmt.Errorf("loading vectors of %q: %w", model, err)
 	}
 	vs := &index.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
-	return &denseState{model: model, vectors: vs, exact: ex, search: h, missing: missing, gone: len(gids) - len(ids)}, missing, nil
+	return &denseState{model: model, vectors: vs, exact: ex, search: h, missing: missing, gone: len(gids) - len(ids)}, nil
 }
 
 // idsSignature names a set of chunk ids (given in order): their count and

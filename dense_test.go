@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -261,6 +263,28 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 	if err != nil || check == nil || !check.InUse || check.Vectors != 30 || check.Recall < 0.5 {
 		t.Fatalf("ANN check: %+v %v", check, err)
 	}
+	// The graph is mapped from its file beside the index; where that file
+	// cannot be written, it is read into memory, with a warning, and
+	// finds the same.
+	if files, err := filepath.Glob(filepath.Join(ix.GraphDir(), "*.hnsw")); err != nil || len(files) != 1 {
+		t.Fatalf("graph files: %v %v", files, err)
+	}
+	if err := os.RemoveAll(ix.GraphDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ix.GraphDir(), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eng2b := reopen(t, db, oraculo.WithANNThreshold(10), warn, oraculo.WithEmbedder(oraculo.EmbedderConfig{}))
+	hits2, err := eng2b.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 5, Paths: []string{"dense"}})
+	if err != nil || fmt.Sprint(hitIDs(hits2)) != fmt.Sprint(hitIDs(hits)) {
+		t.Fatalf("search with the graph read into memory: %v, %v, want %v", err, hitIDs(hits2), hitIDs(hits))
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "into memory") {
+		t.Fatalf("warnings: %q", warnings)
+	}
+	warnings = nil
+	os.Remove(ix.GraphDir())
 
 	// Another note: ingest rebuilds the graph with it.
 	write(t, filepath.Join(notes, "n", "nueva.md"), "# Nueva\n\nUna nota nueva sobre krakens.\n")
@@ -333,4 +357,12 @@ func TestSearchVectors(t *testing.T) {
 	if _, err := eng.Search(ctx, "dragones", oraculo.SearchOptions{Vectors: 9}); err == nil {
 		t.Error("an unknown vector search mode was accepted")
 	}
+}
+
+func hitIDs(hits []oraculo.Hit) []string {
+	var ids []string
+	for _, h := range hits {
+		ids = append(ids, h.ID)
+	}
+	return ids
 }

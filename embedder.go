@@ -17,6 +17,7 @@ import (
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/interruptible"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/vector"
 )
 
@@ -256,10 +257,11 @@ func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState,
 	}
 	var warnings []string
 	if rows >= e.annThreshold() {
-		st, err := e.loadGraph(ctx, model)
+		st, warned, err := e.loadGraph(ctx, model)
 		if err != nil {
 			return nil, nil, err
 		}
+		warnings = append(warnings, warned...)
 		if st != nil {
 			if st.missing > 0 {
 				warnings = append(warnings, missingWarning(st.missing, model))
@@ -288,28 +290,45 @@ func missingWarning(missing int, model string) string {
 
 // loadGraph loads the stored graph of model when it holds every chunk that
 // has a vector now and at most maxTombstones others (nil otherwise), with
-// an exact index over the graph's own vectors.
-func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, error) {
+// an exact index over the graph's own vectors. A store that keeps its
+// graphs in files maps them ([store.GraphMapper]): nothing is copied, the
+// pages are read as searches touch them and shared between processes.
+// When that fails the graph is decoded into memory, and a warning says why.
+func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, []string, error) {
 	ids, missing, err := e.idx.VectorIDs(ctx, model)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r, err := e.idx.GraphReader(ctx, model)
-	if err != nil || r == nil {
-		return nil, err
+	var h *vector.HNSW
+	var warnings []string
+	if m, ok := e.idx.(store.GraphMapper); ok {
+		if h, err = m.MapGraph(ctx, model); err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			warnings = append(warnings, fmt.Sprintf("%v: reading it into memory instead", err))
+			h = nil
+		} else if h == nil {
+			return nil, nil, nil
+		}
 	}
-	h, err := vector.LoadHNSW(r)
-	r.Close()
-	if err != nil || !graphHolds(h, ids) {
-		return nil, nil
+	if h == nil {
+		r, err := e.idx.GraphReader(ctx, model)
+		if err != nil || r == nil {
+			return nil, nil, err
+		}
+		h, err = vector.LoadHNSW(r)
+		r.Close()
+		if err != nil {
+			return nil, nil, nil
+		}
+	}
+	if !graphHolds(h, ids) {
+		return nil, nil, nil
 	}
 	gids, data := h.Matrix()
-	ex, err := vector.NewExactFromMatrix(h.Dims(), gids, data)
-	if err != nil {
-		return nil, fmt.Errorf("loading vectors of %q: %w", model, err)
-	}
 	vs := &index.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
-	return &denseState{model: model, vectors: vs, exact: ex, search: h, missing: missing, gone: len(gids) - len(ids)}, nil
+	return &denseState{model: model, vectors: vs, exact: h.Exact(), search: h, missing: missing, gone: len(gids) - len(ids)}, warnings, nil
 }
 
 // idsSignature names a set of chunk ids (given in order): their count and

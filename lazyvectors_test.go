@@ -18,6 +18,19 @@ import (
 type countingStore struct {
 	store.Store
 	vectors, graphs atomic.Int32
+	// maps counts the graphs mapped from their file (mappingStore), also
+	// counted in graphs.
+	maps atomic.Int32
+}
+
+// mappingStore is a countingStore whose graphs are mapped from files, as
+// the index's are.
+type mappingStore struct{ *countingStore }
+
+func (m mappingStore) MapGraph(ctx context.Context, model string) (*vector.HNSW, error) {
+	m.graphs.Add(1)
+	m.maps.Add(1)
+	return m.Store.(store.GraphMapper).MapGraph(ctx, model)
 }
 
 func (c *countingStore) LoadVectors(ctx context.Context, model string) (*store.Vectors, int, error) {
@@ -43,8 +56,18 @@ func (c *countingStore) reads() (vectors, graphs int32) {
 // no vector and no graph; a BM25-only search, an entity-only one and the
 // stats load none either; a search with the dense path walks the stored
 // graph without reading the vectors' rows (the graph holds them); an
-// edited note makes the next ingest read them once and build again.
+// edited note makes the next ingest read them once and build again. Run
+// on a store that maps its graphs from files (the index) and on one that
+// only streams them.
 func TestVectorsLoadedOnlyWhenSearchedDensely(t *testing.T) {
+	for _, mapped := range []bool{true, false} {
+		t.Run(map[bool]string{true: "mapped", false: "streamed"}[mapped], func(t *testing.T) {
+			testVectorsLoadedOnlyWhenSearchedDensely(t, mapped)
+		})
+	}
+}
+
+func testVectorsLoadedOnlyWhenSearchedDensely(t *testing.T, mapped bool) {
 	ctx := context.Background()
 	notes := t.TempDir()
 	for i := range 30 {
@@ -60,7 +83,11 @@ func TestVectorsLoadedOnlyWhenSearchedDensely(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := &countingStore{Store: ix}
-	eng, err := oraculo.OpenStore(ctx, cs, oraculo.WithANNThreshold(10),
+	var s store.Store = cs
+	if mapped {
+		s = mappingStore{cs}
+	}
+	eng, err := oraculo.OpenStore(ctx, s, oraculo.WithANNThreshold(10),
 		oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing, Dims: 64}))
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +128,9 @@ func TestVectorsLoadedOnlyWhenSearchedDensely(t *testing.T) {
 	if v, g := cs.reads(); v != 0 || g != 1 {
 		t.Errorf("a dense search read the vectors %d times and the graph %d times, want 0 and 1", v, g)
 	}
+	if m := cs.maps.Swap(0); mapped != (m == 1) {
+		t.Errorf("the graph was mapped %d times, on a store that maps: %v", m, mapped)
+	}
 
 	write(t, filepath.Join(notes, "n", "notai.md"), "# Nota\n\nAhora habla de krakens.\n")
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
@@ -115,6 +145,9 @@ func TestVectorsLoadedOnlyWhenSearchedDensely(t *testing.T) {
 	}
 	if v, g := cs.reads(); v != 0 || g != 1 {
 		t.Errorf("after the rebuild, a dense search read the vectors %d times and the graph %d times, want 0 and 1", v, g)
+	}
+	if m := cs.maps.Swap(0); mapped != (m == 1) {
+		t.Errorf("after the rebuild, the graph was mapped %d times, on a store that maps: %v", m, mapped)
 	}
 	// One note of thirty changed: its new chunk was added to the stored
 	// graph, and its old one stays there as a tombstone that no search

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"time"
@@ -259,15 +260,31 @@ func (ix *Index) SaveGraph(ctx context.Context, model string, vectors int, graph
 			return fmt.Errorf("storing the vector graph of %q: %w", model, err)
 		}
 	}
+	builtAt := time.Now().Unix()
 	_, err = tx.ExecContext(ctx, `INSERT INTO ann_graphs(model, vectors, graph, built_at) VALUES(?, ?, x'', ?)
 		ON CONFLICT(model) DO UPDATE SET vectors = excluded.vectors, graph = x'', built_at = excluded.built_at`,
-		model, vectors, time.Now().Unix())
+		model, vectors, builtAt)
 	if err != nil {
 		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
 	}
+	// The file searches map, written now from the same bytes (the first
+	// search would otherwise write it from the parts). It is a cache: when
+	// it cannot be written, that search tries again.
+	keep := ""
+	if len(graph) >= 16 && vector.Mappable(graph) {
+		name := graphFileName(model, binary.LittleEndian.Uint32(graph[len(graph)-4:]), int64(len(graph)), builtAt)
+		write := func(w io.Writer) error {
+			_, err := w.Write(graph)
+			return err
+		}
+		if _, err := ix.writeGraphFile(name, write, false); err == nil {
+			keep = name
+		}
+	}
+	ix.removeGraphFiles(model, keep)
 	return nil
 }
 
@@ -346,5 +363,6 @@ func (ix *Index) DeleteGraph(ctx context.Context, model string) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("removing the vector graph of %q: %w", model, err)
 	}
+	ix.removeGraphFiles(model, "")
 	return nil
 }

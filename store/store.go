@@ -25,6 +25,8 @@ import (
 	"context"
 	"errors"
 	"io"
+
+	"github.com/oraculo/oraculo/vector"
 )
 
 // ErrNoChunk is returned when no chunk has the id asked for.
@@ -123,6 +125,16 @@ type VectorStore interface {
 	GraphReader(ctx context.Context, model string) (io.ReadCloser, error)
 	// DeleteGraph removes the stored graph of model.
 	DeleteGraph(ctx context.Context, model string) error
+}
+
+// GraphMapper is a [VectorStore] that keeps its graphs also in files a
+// search maps into memory ([vector.MapHNSW]) instead of decoding them: the
+// vectors are not copied, and processes share their pages.
+type GraphMapper interface {
+	// MapGraph returns the stored graph of model, mapped read-only (nil
+	// when there is none). An error means it could not be mapped; it can
+	// still be read with GraphReader.
+	MapGraph(ctx context.Context, model string) (*vector.HNSW, error)
 }
 
 // MentionReader follows entities into the chunks that name them.

@@ -19,6 +19,8 @@ type Exact struct {
 	data []float32 // len(ids)*dims
 	ids  []int64
 	byID map[int64]int32
+	// owner keeps alive what data and ids point into (a mapped graph).
+	owner any
 }
 
 // NewExact returns an empty exact index of vectors with dims dimensions. A

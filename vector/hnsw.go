@@ -85,6 +85,7 @@ type HNSW struct {
 	upper    [][]uint32 // upper[i]: levels[i]*(m+1) values, layer l at (l-1)*(m+1)
 	entry    int64      // entry node, -1 when empty
 	maxLevel int
+	mapped   bool // the slices point into a read-only mapped file (MapHNSW)
 
 	pool sync.Pool // *scratch
 
@@ -413,6 +414,9 @@ func (h *HNSW) Add(id int64, v []float32) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.mapped {
+		return ErrReadOnly
+	}
 	if _, dup := h.byID[id]; dup {
 		return fmt.Errorf("%w: %d", ErrDuplicateID, id)
 	}
@@ -440,6 +444,9 @@ func (h *HNSW) AddBatch(ids []int64, vecs [][]float32) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.mapped {
+		return ErrReadOnly
+	}
 	if len(h.ids)+len(ids) > maxRows {
 		return fmt.Errorf("vector: index full (%d vectors)", len(h.ids))
 	}

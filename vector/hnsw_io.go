@@ -12,22 +12,32 @@ import (
 	"slices"
 )
 
-// The saved form of an HNSW index, all little-endian:
+// The saved form of an HNSW index, all little-endian. Version 2 lays every
+// array out at an offset aligned for its type, so that [MapHNSW] can use a
+// memory-mapped file in place, without copying or decoding it:
 //
-//	magic "ORVHNSW\x00", version u32 = 1
+//	magic "ORVHNSW\x00", version u32 = 2
 //	dims, M, M0, EfConstruction, EfSearch u32; mL f64; level PRNG state u64
 //	n u64; entry i64 (-1 when empty); top level u32
-//	n × (id i64, level u8)
+//	upper u64: how many u32 the upper-layer links take
+//	zeros up to byte 128 (the header's size)
+//	n i64 ids
+//	n u8 levels, then zeros up to a multiple of 4
 //	n·dims f32 vectors
 //	n·(M0+1) u32 layer-0 links (count, then M0 slots)
 //	for each node with level > 0, in node order: level·(M+1) u32
 //	CRC-32C (Castagnoli) of every byte above, u32
 //
+// Version 1 (still read by LoadHNSW) had no upper count nor padding, and
+// each node's id and level together after the header.
+//
 // LoadHNSW checks every field and the checksum, so a truncated or corrupt
 // file is an error, never a panic or a graph that fails later.
 const (
 	hnswMagic   = "ORVHNSW\x00"
-	hnswVersion = 1
+	hnswVersion = 2
+	// hnswHeader is the size of a version 2 header.
+	hnswHeader = 128
 )
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
@@ -77,17 +87,21 @@ func (b *binWriter) f32s(v []float32) {
 }
 
 // Save writes the index (vectors, ids, graph and options) to w so that
-// [LoadHNSW] restores it without a rebuild. Searches of the loaded index
-// return exactly what this one returns.
+// [LoadHNSW] restores it without a rebuild, and [MapHNSW] maps it from a
+// file. Searches of the loaded index return exactly what this one returns.
 func (h *HNSW) Save(w io.Writer) error {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
+	return h.save(w, hnswVersion)
+}
+
+func (h *HNSW) save(w io.Writer, version int) error {
 	if h.dims < 1 || h.dims > maxDims {
 		return fmt.Errorf("%w: index has %d dimensions", ErrDims, h.dims)
 	}
 	bw := &binWriter{w: bufio.NewWriterSize(w, 1<<16), crc: crc32.New(crcTable), buf: make([]byte, 0, 1<<16)}
 	bw.write([]byte(hnswMagic))
-	bw.u32(hnswVersion)
+	bw.u32(uint32(version))
 	for _, v := range []int{h.dims, h.m, h.m0, h.efC, h.efS} {
 		bw.u32(uint32(v))
 	}
@@ -97,9 +111,28 @@ func (h *HNSW) Save(w io.Writer) error {
 	bw.u64(uint64(n))
 	bw.u64(uint64(h.entry))
 	bw.u32(uint32(h.maxLevel))
-	for i, id := range h.ids {
-		p := binary.LittleEndian.AppendUint64(bw.buf[:0], uint64(id))
-		bw.write(append(p, h.levels[i]))
+	if version == 1 {
+		for i, id := range h.ids {
+			p := binary.LittleEndian.AppendUint64(bw.buf[:0], uint64(id))
+			bw.write(append(p, h.levels[i]))
+		}
+	} else {
+		upper := 0
+		for _, up := range h.upper {
+			upper += len(up)
+		}
+		bw.u64(uint64(upper))
+		bw.write(make([]byte, hnswHeader-hnswFixed))
+		for i := 0; i < n && bw.err == nil; i += 1 << 13 {
+			p := bw.buf[:0]
+			for _, id := range h.ids[i:min(n, i+1<<13)] {
+				p = binary.LittleEndian.AppendUint64(p, uint64(id))
+			}
+			bw.buf = p
+			bw.write(p)
+		}
+		bw.write(h.levels)
+		bw.write(make([]byte, pad4(n)))
 	}
 	bw.f32s(h.vecs)
 	bw.u32s(h.links0)
@@ -118,6 +151,13 @@ func (h *HNSW) Save(w io.Writer) error {
 	}
 	return nil
 }
+
+// hnswFixed is the size of the fields of a version 2 header, before its
+// padding.
+const hnswFixed = 8 + 4 + 5*4 + 8 + 8 + 8 + 8 + 4 + 8
+
+// pad4 is the padding after n one-byte levels.
+func pad4(n int) int { return (4 - n%4) % 4 }
 
 type binReader struct {
 	r   *bufio.Reader
@@ -204,9 +244,75 @@ func corrupt(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, a...))
 }
 
-// LoadHNSW reads an index written by [HNSW.Save]. It returns an error
-// wrapping [ErrCorrupt] for a file that is not such an index, is truncated,
-// or fails its checks or checksum.
+// header holds the fixed fields of a saved index.
+type header struct {
+	version         int
+	dims, m, m0     int
+	efC, efS        int
+	ml              float64
+	rng             uint64
+	n               int
+	entry           int64
+	top             int
+	upper           int // version 2: u32 values of upper-layer links
+	n64, upperCount uint64
+}
+
+// readHeader reads the header's fields after the magic.
+func readHeader(br *binReader) header {
+	var hd header
+	hd.version = int(br.u32())
+	hd.dims, hd.m, hd.m0 = int(br.u32()), int(br.u32()), int(br.u32())
+	hd.efC, hd.efS = int(br.u32()), int(br.u32())
+	hd.ml = math.Float64frombits(br.u64())
+	hd.rng = br.u64()
+	hd.n64 = br.u64()
+	hd.entry = int64(br.u64())
+	hd.top = int(br.u32())
+	if hd.version == 2 {
+		hd.upperCount = br.u64()
+	}
+	return hd
+}
+
+// check validates the header's fields.
+func (hd *header) check() error {
+	switch {
+	case hd.version != 1 && hd.version != 2:
+		return corrupt("unknown version %d", hd.version)
+	case hd.dims < 1 || hd.dims > maxDims:
+		return corrupt("dimensions %d", hd.dims)
+	case hd.m < 2 || hd.m > maxM || hd.m0 != 2*hd.m:
+		return corrupt("M %d, M0 %d", hd.m, hd.m0)
+	case hd.efC < 1 || hd.efC > maxEf || hd.efS < 1 || hd.efS > maxEf:
+		return corrupt("ef %d/%d", hd.efC, hd.efS)
+	case !(hd.ml > 0 && hd.ml < 10):
+		return corrupt("level factor %v", hd.ml)
+	case hd.n64 > maxRows:
+		return corrupt("%d vectors", hd.n64)
+	case hd.top > maxLevelCap:
+		return corrupt("top level %d", hd.top)
+	case hd.upperCount > uint64(hd.n64)*uint64(maxLevelCap*(hd.m+1)):
+		return corrupt("%d upper links for %d vectors", hd.upperCount, hd.n64)
+	}
+	hd.n, hd.upper = int(hd.n64), int(hd.upperCount)
+	if (hd.n == 0) != (hd.entry == -1) || hd.entry < -1 || hd.entry >= int64(hd.n) {
+		return corrupt("entry node %d of %d", hd.entry, hd.n)
+	}
+	return nil
+}
+
+// newFromHeader returns an empty index with the header's options.
+func newFromHeader(hd header) *HNSW {
+	return &HNSW{
+		dims: hd.dims, m: hd.m, m0: hd.m0, efC: hd.efC, efS: hd.efS, ml: hd.ml, rng: hd.rng,
+		entry: hd.entry, maxLevel: hd.top, byID: make(map[int64]uint32, min(hd.n, 1<<20)),
+	}
+}
+
+// LoadHNSW reads an index written by [HNSW.Save] (either version). It
+// returns an error wrapping [ErrCorrupt] for a file that is not such an
+// index, is truncated, or fails its checks or checksum.
 func LoadHNSW(r io.Reader) (*HNSW, error) {
 	br := &binReader{r: bufio.NewReaderSize(r, 1<<16), crc: crc32.New(crcTable)}
 	if string(br.read(len(hnswMagic))) != hnswMagic {
@@ -215,63 +321,77 @@ func LoadHNSW(r io.Reader) (*HNSW, error) {
 		}
 		return nil, corrupt("not a saved vector graph")
 	}
-	if v := br.u32(); v != hnswVersion {
-		return nil, corrupt("unknown version %d", v)
-	}
-	dims, m, m0 := int(br.u32()), int(br.u32()), int(br.u32())
-	efC, efS := int(br.u32()), int(br.u32())
-	ml := math.Float64frombits(br.u64())
-	rng := br.u64()
-	n64 := br.u64()
-	entry := int64(br.u64())
-	top := int(br.u32())
-	switch {
-	case br.err != nil:
+	hd := readHeader(br)
+	if br.err != nil {
 		return nil, corrupt("reading header: %v", br.err)
-	case dims < 1 || dims > maxDims:
-		return nil, corrupt("dimensions %d", dims)
-	case m < 2 || m > maxM || m0 != 2*m:
-		return nil, corrupt("M %d, M0 %d", m, m0)
-	case efC < 1 || efC > maxEf || efS < 1 || efS > maxEf:
-		return nil, corrupt("ef %d/%d", efC, efS)
-	case !(ml > 0 && ml < 10):
-		return nil, corrupt("level factor %v", ml)
-	case n64 > maxRows:
-		return nil, corrupt("%d vectors", n64)
-	case top > maxLevelCap:
-		return nil, corrupt("top level %d", top)
 	}
-	n := int(n64)
-	if (n == 0) != (entry == -1) || entry < -1 || entry >= int64(n) {
-		return nil, corrupt("entry node %d of %d", entry, n)
+	if err := hd.check(); err != nil {
+		return nil, err
 	}
-	h := &HNSW{
-		dims: dims, m: m, m0: m0, efC: efC, efS: efS, ml: ml, rng: rng,
-		entry: entry, maxLevel: top, byID: make(map[int64]uint32),
-	}
-	for i := 0; i < n && br.err == nil; i++ {
-		p := br.read(9)
-		if p == nil {
-			break
-		}
-		id, lv := int64(binary.LittleEndian.Uint64(p)), p[8]
+	n, top := hd.n, hd.top
+	h := newFromHeader(hd)
+	addNode := func(i int, id int64, lv uint8) error {
 		if int(lv) > top {
-			return nil, corrupt("node %d has level %d above the top %d", i, lv, top)
+			return corrupt("node %d has level %d above the top %d", i, lv, top)
 		}
 		if _, dup := h.byID[id]; dup {
-			return nil, corrupt("duplicate id %d", id)
+			return corrupt("duplicate id %d", id)
 		}
 		h.byID[id] = uint32(i)
-		h.ids = append(h.ids, id)
-		h.levels = append(h.levels, lv)
+		return nil
 	}
-	h.vecs = br.f32s(nil, n*dims)
-	h.links0 = br.u32s(nil, n*(m0+1))
+	if hd.version == 1 {
+		for i := 0; i < n && br.err == nil; i++ {
+			p := br.read(9)
+			if p == nil {
+				break
+			}
+			id, lv := int64(binary.LittleEndian.Uint64(p)), p[8]
+			if err := addNode(i, id, lv); err != nil {
+				return nil, err
+			}
+			h.ids = append(h.ids, id)
+			h.levels = append(h.levels, lv)
+		}
+	} else {
+		for _, b := range br.read(hnswHeader - hnswFixed) {
+			if b != 0 {
+				return nil, corrupt("header padding is not zero")
+			}
+		}
+		for i := 0; i < n && br.err == nil; i += 1 << 13 {
+			c := min(n-i, 1<<13)
+			h.ids = growFor(h.ids, c, n-i)
+			p := br.read(8 * c)
+			for j := 0; p != nil && j < c; j++ {
+				h.ids = append(h.ids, int64(binary.LittleEndian.Uint64(p[8*j:])))
+			}
+		}
+		for i := 0; i < n && br.err == nil; i += 1 << 16 {
+			c := min(n-i, 1<<16)
+			h.levels = growFor(h.levels, c, n-i)
+			h.levels = append(h.levels, br.read(c)...)
+		}
+		for _, b := range br.read(pad4(n)) {
+			if b != 0 {
+				return nil, corrupt("padding after the levels is not zero")
+			}
+		}
+		if br.err == nil {
+			for i, id := range h.ids {
+				if err := addNode(i, id, h.levels[i]); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	h.vecs = br.f32s(nil, n*hd.dims)
+	h.links0 = br.u32s(nil, n*(hd.m0+1))
 	if br.err != nil {
 		return nil, corrupt("reading nodes: %v", br.err)
 	}
-	if n > 0 && int(h.levels[entry]) != top {
-		return nil, corrupt("entry node %d is not on the top level", entry)
+	if err := h.checkLevels(hd); err != nil {
+		return nil, err
 	}
 	for _, x := range h.vecs {
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
@@ -281,7 +401,7 @@ func LoadHNSW(r io.Reader) (*HNSW, error) {
 	h.upper = make([][]uint32, n)
 	for i, lv := range h.levels {
 		if lv > 0 {
-			h.upper[i] = br.u32s(make([]uint32, 0, int(lv)*(m+1)), int(lv)*(m+1))
+			h.upper[i] = br.u32s(make([]uint32, 0, int(lv)*(hd.m+1)), int(lv)*(hd.m+1))
 		}
 	}
 	if br.err != nil {
@@ -295,18 +415,49 @@ func LoadHNSW(r io.Reader) (*HNSW, error) {
 	if binary.LittleEndian.Uint32(tail[:]) != want {
 		return nil, corrupt("checksum mismatch")
 	}
+	if err := h.checkLinks(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// checkLevels checks that the entry node is on the top level and, for
+// version 2, that the upper links take the room the header says.
+func (h *HNSW) checkLevels(hd header) error {
+	if hd.n > 0 && int(h.levels[hd.entry]) != hd.top {
+		return corrupt("entry node %d is not on the top level", hd.entry)
+	}
+	if hd.version == 2 {
+		sum := 0
+		for _, lv := range h.levels {
+			if int(lv) > hd.top {
+				return corrupt("a node has level %d above the top %d", lv, hd.top)
+			}
+			sum += int(lv) * (hd.m + 1)
+		}
+		if sum != hd.upper {
+			return corrupt("upper links take %d values, the header says %d", sum, hd.upper)
+		}
+	}
+	return nil
+}
+
+// checkLinks checks every link count and target, so that a search of the
+// graph cannot index out of range.
+func (h *HNSW) checkLinks() error {
+	n := len(h.ids)
 	for i := range n {
 		for l := 0; l <= int(h.levels[i]); l++ {
 			s := h.slot(uint32(i), l)
 			if int(s[0]) > h.capacity(l) {
-				return nil, corrupt("node %d has %d links on layer %d", i, s[0], l)
+				return corrupt("node %d has %d links on layer %d", i, s[0], l)
 			}
 			for _, x := range s[1 : 1+s[0]] {
 				if int(x) >= n || int(h.levels[x]) < l {
-					return nil, corrupt("node %d links to %d on layer %d", i, x, l)
+					return corrupt("node %d links to %d on layer %d", i, x, l)
 				}
 			}
 		}
 	}
-	return h, nil
+	return nil
 }

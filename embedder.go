@@ -251,13 +251,15 @@ func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState,
 		return nil, nil, nil
 	}
 	model := em.ID()
-	rows, err := e.idx.VectorRows(ctx, model)
-	if err != nil || rows == 0 {
+	// One read of the ids that have a vector: how many decides between
+	// the graph and the exact scan, and the graph must hold them all.
+	ids, missing, err := e.idx.VectorIDs(ctx, model)
+	if err != nil || len(ids) == 0 {
 		return nil, nil, err
 	}
 	var warnings []string
-	if rows >= e.annThreshold() {
-		st, warned, err := e.loadGraph(ctx, model)
+	if len(ids) >= e.annThreshold() {
+		st, warned, err := e.loadGraph(ctx, model, ids, missing)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -289,19 +291,16 @@ func missingWarning(missing int, model string) string {
 }
 
 // loadGraph loads the stored graph of model when it holds every chunk that
-// has a vector now and at most maxTombstones others (nil otherwise), with
+// has a vector now (ids) and at most maxTombstones others (nil otherwise), with
 // an exact index over the graph's own vectors. A store that keeps its
 // graphs in files maps them ([store.GraphMapper]): nothing is copied, the
 // pages are read as searches touch them and shared between processes.
 // When that fails the graph is decoded into memory, and a warning says why.
-func (e *Engine) loadGraph(ctx context.Context, model string) (*denseState, []string, error) {
-	ids, missing, err := e.idx.VectorIDs(ctx, model)
-	if err != nil {
-		return nil, nil, err
-	}
+func (e *Engine) loadGraph(ctx context.Context, model string, ids []int64, missing int) (*denseState, []string, error) {
 	var h *vector.HNSW
 	var warnings []string
 	if m, ok := e.idx.(store.GraphMapper); ok {
+		var err error
 		if h, err = m.MapGraph(ctx, model); err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()

@@ -272,6 +272,21 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 	if err := e.saveEmbedderConfig(ctx, e.embedCfg); err != nil {
 		return err
 	}
+	// When the chunks are as they were when this stage last finished with
+	// every chunk embedded and the graph stored (same model, same
+	// threshold), there is nothing to do: an unchanged re-ingest reads no
+	// vector, and does not even list the chunks that have one.
+	model := e.Embedder().ID()
+	version, err := e.idx.Meta(ctx, index.ChunksVersionKey)
+	if err != nil {
+		return err
+	}
+	mark := fmt.Sprintf("%s %d", version, e.annThreshold())
+	markKey := "dense_done/" + model
+	if done, err := e.idx.Meta(ctx, markKey); err != nil || done == mark {
+		rep.Embed = &EmbedReport{Model: model}
+		return err
+	}
 	var progress func(done, total int)
 	if opts.Progress != nil {
 		progress = func(done, total int) { opts.Progress(Progress{Stage: "embed", Done: done, Total: total}) }
@@ -296,6 +311,9 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 		return err
 	}
 	rep.Embed = &er
+	if er.Pending == 0 && er.Error == "" {
+		return e.idx.SetMeta(ctx, markKey, mark)
+	}
 	return nil
 }
 

@@ -21,6 +21,13 @@ type countingStore struct {
 	// maps counts the graphs mapped from their file (mappingStore), also
 	// counted in graphs.
 	maps atomic.Int32
+	// ids counts the listings of the chunks that have a vector.
+	ids atomic.Int32
+}
+
+func (c *countingStore) VectorIDs(ctx context.Context, model string) ([]int64, int, error) {
+	c.ids.Add(1)
+	return c.Store.VectorIDs(ctx, model)
 }
 
 // mappingStore is a countingStore whose graphs are mapped from files, as
@@ -99,11 +106,15 @@ func testVectorsLoadedOnlyWhenSearchedDensely(t *testing.T, mapped bool) {
 	if v, _ := cs.reads(); v != 1 {
 		t.Errorf("the first ingest read the vectors %d times, want once (to build the graph)", v)
 	}
+	cs.ids.Store(0)
 	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if v, g := cs.reads(); v != 0 || g != 0 {
 		t.Errorf("an unchanged re-ingest read the vectors %d times and the graph %d times", v, g)
+	}
+	if n := cs.ids.Swap(0); n != 0 {
+		t.Errorf("an unchanged re-ingest listed the chunks with vectors %d times", n)
 	}
 	for _, paths := range [][]string{{"bm25"}, {"entity"}, {"bm25", "entity"}} {
 		hits, err := eng.Search(ctx, "¿Qué dice Harbin Wester de los dragones?", oraculo.SearchOptions{K: 5, Paths: paths})

@@ -84,6 +84,9 @@ func (ix *Index) writeDocuments(ctx context.Context, ds []*DocumentRecord) (int,
 			return i, err
 		}
 	}
+	if err := bumpChunksVersion(ctx, tx); err != nil {
+		return 0, fmt.Errorf("storing %q: %w", ds[0].Path, err)
+	}
 	if err := tx.Commit(); err != nil {
 		if len(ds) == 1 {
 			return 1, fmt.Errorf("storing %q: %w", ds[0].Path, err)
@@ -216,6 +219,9 @@ func (ix *Index) DeleteDocument(ctx context.Context, root, path string) error {
 	if err := deleteDocument(ctx, tx, root, path); err != nil {
 		return fmt.Errorf("removing %q: %w", path, err)
 	}
+	if err := bumpChunksVersion(ctx, tx); err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("removing %q: %w", path, err)
 	}
@@ -245,4 +251,17 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// ChunksVersionKey is the setting that counts the transactions that wrote
+// or removed chunks: what was derived from the chunks (vectors, the vector
+// graph) at one count still holds at the same count.
+const ChunksVersionKey = "chunks_version"
+
+// bumpChunksVersion counts, in the transaction that changes chunks, one
+// more change.
+func bumpChunksVersion(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
+		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, ChunksVersionKey)
+	return err
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -44,6 +45,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd, rest := args[0], args[1:]
+	// ORACULO_CPUPROFILE=FILE writes a CPU profile of the command (for
+	// `go tool pprof`): where a slow ingest or search spends its time, on
+	// the user's own vault.
+	if path := os.Getenv("ORACULO_CPUPROFILE"); path != "" {
+		if f, err := os.Create(path); err != nil {
+			fmt.Fprintln(stderr, msg("error", err))
+		} else if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, msg("error", err))
+			f.Close()
+		} else {
+			defer f.Close()
+			defer pprof.StopCPUProfile()
+		}
+	}
 	var err error
 	switch cmd {
 	case "ingest":

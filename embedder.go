@@ -353,15 +353,27 @@ func maxTombstones(live int) int { return max(live/10, 1) }
 // holds still has the vector it was built with. It returns nil when the
 // graph must be built anew. At 30k chunks an edited note rebuilt the whole
 // graph (half a minute).
-func (e *Engine) updateGraph(ctx context.Context, model string, vs *index.Vectors) (*vector.HNSW, error) {
-	r, err := e.idx.GraphReader(ctx, model)
-	if err != nil || r == nil {
-		return nil, err
+func (e *Engine) updateGraph(ctx context.Context, model string, vs *index.Vectors) (h *vector.HNSW, added bool, err error) {
+	// The stored graph mapped from its file when the store keeps one
+	// (compared in place, copied only if it is to be added to), else read.
+	if m, ok := e.idx.(store.GraphMapper); ok {
+		if h, err = m.MapGraph(ctx, model); err != nil && ctx.Err() != nil {
+			return nil, false, ctx.Err()
+		}
 	}
-	h, err := vector.LoadHNSW(r)
-	r.Close()
-	if err != nil || h.Dims() != vs.Dims {
-		return nil, nil // unreadable or another size: built anew
+	if h == nil {
+		r, err := e.idx.GraphReader(ctx, model)
+		if err != nil || r == nil {
+			return nil, false, err
+		}
+		h, err = vector.LoadHNSW(r)
+		r.Close()
+		if err != nil {
+			return nil, false, nil // unreadable: built anew
+		}
+	}
+	if h.Dims() != vs.Dims {
+		return nil, false, nil // another size: built anew
 	}
 	d := vs.Dims
 	gids, gdata := h.Matrix()
@@ -375,7 +387,7 @@ func (e *Engine) updateGraph(ctx context.Context, model string, vs *index.Vector
 		row := vs.Data[i*d : (i+1)*d]
 		if j, ok := pos[id]; ok {
 			if !slices.Equal(row, gdata[j*d:(j+1)*d]) {
-				return nil, nil // an id now names another vector
+				return nil, false, nil // an id now names another vector
 			}
 			continue
 		}
@@ -383,14 +395,16 @@ func (e *Engine) updateGraph(ctx context.Context, model string, vs *index.Vector
 	}
 	tombstones := len(gids) - (len(vs.IDs) - len(addIDs))
 	if len(addIDs)+tombstones > maxTombstones(len(vs.IDs)) {
-		return nil, nil
+		return nil, false, nil
 	}
-	if len(addIDs) > 0 {
-		if _, err := interruptible.Run(ctx, func() (struct{}, error) { return struct{}{}, h.AddBatch(addIDs, addRows) }); err != nil {
-			return nil, err
-		}
+	if len(addIDs) == 0 { // only removals: the stored graph stands
+		return h, false, nil
 	}
-	return h, nil
+	h = h.Clone()
+	if _, err := interruptible.Run(ctx, func() (struct{}, error) { return struct{}{}, h.AddBatch(addIDs, addRows) }); err != nil {
+		return nil, false, err
+	}
+	return h, true, nil
 }
 
 // graphHolds reports whether a graph holds every given id, and at most
@@ -451,7 +465,7 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	if progress != nil {
 		progress(0, len(st.vectors.IDs))
 	}
-	h, err := e.updateGraph(ctx, model, vs)
+	h, added, err := e.updateGraph(ctx, model, vs)
 	if err != nil {
 		return err
 	}
@@ -459,13 +473,17 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 		if h, err = interruptible.Run(ctx, st.buildHNSW); err != nil {
 			return err
 		}
+		added = true
 	}
-	var buf bytes.Buffer
-	if err := h.Save(&buf); err != nil {
-		return fmt.Errorf("saving the vector graph: %w", err)
-	}
-	if err := e.idx.SaveGraph(ctx, st.model, h.Len(), buf.Bytes()); err != nil {
-		return err
+	if added {
+		var buf bytes.Buffer
+		buf.Grow(h.SavedSize())
+		if err := h.Save(&buf); err != nil {
+			return fmt.Errorf("saving the vector graph: %w", err)
+		}
+		if err := e.idx.SaveGraph(ctx, st.model, h.Len(), buf.Bytes()); err != nil {
+			return err
+		}
 	}
 	// The signature of the vectors' ids read now: a chunk added since
 	// makes the next ingest build again.

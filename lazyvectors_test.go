@@ -3,6 +3,7 @@ package oraculo_test
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -132,6 +133,7 @@ func testVectorsLoadedOnlyWhenSearchedDensely(t *testing.T, mapped bool) {
 	if v, g := cs.reads(); v != 0 || g != 0 {
 		t.Errorf("stats read the vectors %d times and the graph %d times", v, g)
 	}
+	cs.maps.Store(0)
 	hits, err := eng.Search(ctx, "dragones y barcos", oraculo.SearchOptions{K: 5})
 	if err != nil || len(hits) == 0 || hits[0].Paths["dense"] == 0 {
 		t.Fatalf("a fused search: %v %+v", err, hits)
@@ -150,6 +152,8 @@ func testVectorsLoadedOnlyWhenSearchedDensely(t *testing.T, mapped bool) {
 	if v, _ := cs.reads(); v != 1 {
 		t.Errorf("a re-ingest after an edit read the vectors %d times, want once", v)
 	}
+	cs.reads()
+	cs.maps.Store(0)
 	hits, err = eng.Search(ctx, "krakens", oraculo.SearchOptions{K: 1, Paths: []string{"dense"}})
 	if err != nil || len(hits) != 1 || hits[0].File != "n/notai.md" {
 		t.Fatalf("the rebuilt graph does not find the edit: %v %+v", err, hits)
@@ -180,6 +184,23 @@ func testVectorsLoadedOnlyWhenSearchedDensely(t *testing.T, mapped bool) {
 	}
 	if n := graphSize(t, ix); n != 30 {
 		t.Errorf("the graph after five edits holds %d vectors, want 30 (built anew)", n)
+	}
+	// A removed note leaves only a tombstone: the stored graph stands,
+	// not even saved again.
+	before, _ := os.ReadDir(ix.GraphDir())
+	if err := os.Remove(filepath.Join(notes, "n", "notaii.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadDir(ix.GraphDir())
+	if n := graphSize(t, ix); n != 30 || len(before) != 1 || len(after) != 1 || before[0].Name() != after[0].Name() {
+		t.Errorf("after a removal the graph holds %d vectors (want the same 30) and its files went from %v to %v", n, before, after)
+	}
+	hits, err = eng.Search(ctx, "La nota habla de dragones barcos y del número x", oraculo.SearchOptions{K: 31, Paths: []string{"dense"}})
+	if err != nil || len(hits) != 29 {
+		t.Fatalf("a search over every vector after a removal: %d hits (want the 29 live chunks), %v", len(hits), err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // The saved form of an HNSW index, all little-endian. Version 2 lays every
@@ -61,6 +62,10 @@ func (b *binWriter) u32(v uint32) { b.write(binary.LittleEndian.AppendUint32(b.b
 func (b *binWriter) u64(v uint64) { b.write(binary.LittleEndian.AppendUint64(b.buf[:0], v)) }
 
 func (b *binWriter) u32s(v []uint32) {
+	if littleEndian() { // the bytes in memory are the bytes on disk
+		b.write(asBytes(v))
+		return
+	}
 	for len(v) > 0 && b.err == nil {
 		c := min(len(v), 1<<14)
 		p := b.buf[:0]
@@ -74,6 +79,10 @@ func (b *binWriter) u32s(v []uint32) {
 }
 
 func (b *binWriter) f32s(v []float32) {
+	if littleEndian() {
+		b.write(asBytes(v))
+		return
+	}
 	for len(v) > 0 && b.err == nil {
 		c := min(len(v), 1<<14)
 		p := b.buf[:0]
@@ -84,6 +93,14 @@ func (b *binWriter) f32s(v []float32) {
 		b.write(p)
 		v = v[c:]
 	}
+}
+
+// asBytes returns the bytes that hold v.
+func asBytes[T uint32 | float32 | int64](v []T) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*int(unsafe.Sizeof(v[0])))
 }
 
 // Save writes the index (vectors, ids, graph and options) to w so that
@@ -205,26 +222,38 @@ func (b *binReader) u64() uint64 {
 // (append grows a large slice by a quarter at a time: at 100k vectors of
 // 1,024 dimensions that copying was most of the load).
 func (b *binReader) u32s(dst []uint32, count int) []uint32 {
-	for count > 0 && b.err == nil {
-		c := min(count, 1<<14)
-		dst = growFor(dst, c, count)
-		p := b.read(4 * c)
-		for i := 0; p != nil && i < c; i++ {
-			dst = append(dst, binary.LittleEndian.Uint32(p[4*i:]))
-		}
-		count -= c
-	}
-	return dst
+	return readInto(b, dst, count, binary.LittleEndian.Uint32, func(x uint32) uint32 { return x })
 }
 
 // f32s reads count values, growing the slice as u32s does.
 func (b *binReader) f32s(dst []float32, count int) []float32 {
+	return readInto(b, dst, count, binary.LittleEndian.Uint32, math.Float32frombits)
+}
+
+// readInto appends count 4-byte values to dst. On a little-endian machine
+// the bytes are read straight into the slice's memory; elsewhere each is
+// decoded.
+func readInto[T uint32 | float32](b *binReader, dst []T, count int, u func([]byte) uint32, conv func(uint32) T) []T {
 	for count > 0 && b.err == nil {
-		c := min(count, 1<<14)
+		c := min(count, 1<<16)
 		dst = growFor(dst, c, count)
-		p := b.read(4 * c)
-		for i := 0; p != nil && i < c; i++ {
-			dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(p[4*i:])))
+		if littleEndian() {
+			n := len(dst)
+			dst = dst[:n+c]
+			p := asBytes(dst[n:])
+			if _, err := io.ReadFull(b.r, p); err != nil {
+				if errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF
+				}
+				b.err = err
+				return dst[:n]
+			}
+			b.crc.Write(p)
+		} else {
+			p := b.read(4 * c)
+			for i := 0; p != nil && i < c; i++ {
+				dst = append(dst, conv(u(p[4*i:])))
+			}
 		}
 		count -= c
 	}
@@ -460,4 +489,16 @@ func (h *HNSW) checkLinks() error {
 		}
 	}
 	return nil
+}
+
+// SavedSize returns how many bytes Save writes: a buffer of that size
+// holds the graph without growing.
+func (h *HNSW) SavedSize() int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	n, upper := len(h.ids), 0
+	for _, up := range h.upper {
+		upper += len(up)
+	}
+	return hnswHeader + 8*n + n + pad4(n) + 4*len(h.vecs) + 4*len(h.links0) + 4*upper + 4
 }

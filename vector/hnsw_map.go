@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"runtime"
+	"slices"
 	"unsafe"
 )
 
@@ -166,4 +167,24 @@ func (h *HNSW) Exact() *Exact {
 // 12 bytes) is in the format [MapHNSW] maps.
 func Mappable(head []byte) bool {
 	return len(head) >= 12 && string(head[:8]) == hnswMagic && binary.LittleEndian.Uint32(head[8:]) == hnswVersion
+}
+
+// Clone returns a copy of the graph in memory of its own, which can be
+// added to: of a mapped graph, a copy that no longer needs the file.
+func (h *HNSW) Clone() *HNSW {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	c := &HNSW{
+		dims: h.dims, m: h.m, m0: h.m0, efC: h.efC, efS: h.efS, workers: h.workers, ml: h.ml, rng: h.rng,
+		vecs: slices.Clone(h.vecs), ids: slices.Clone(h.ids), levels: slices.Clone(h.levels),
+		links0: slices.Clone(h.links0), upper: make([][]uint32, len(h.upper)),
+		byID: make(map[int64]uint32, len(h.ids)), entry: h.entry, maxLevel: h.maxLevel,
+	}
+	for i, up := range h.upper {
+		c.upper[i] = slices.Clone(up)
+	}
+	for i, id := range c.ids {
+		c.byID[id] = uint32(i)
+	}
+	return c
 }

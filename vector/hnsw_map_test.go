@@ -31,6 +31,9 @@ func TestMapHNSW(t *testing.T) {
 		h := builtHNSW(t)[s.name]
 		path := filepath.Join(dir, s.name+".hnsw")
 		saved := saveTo(t, h, path)
+		if h.SavedSize() != len(saved) {
+			t.Fatalf("%s: SavedSize %d, Save wrote %d bytes", s.name, h.SavedSize(), len(saved))
+		}
 		for _, verify := range []bool{false, true} {
 			g, err := MapHNSW(path, verify)
 			if err != nil {
@@ -64,6 +67,19 @@ func TestMapHNSW(t *testing.T) {
 			}
 			if err := g.AddBatch([]int64{1 << 40}, [][]float32{row(s.queries, s.dims, 0)}); !errors.Is(err, ErrReadOnly) {
 				t.Fatalf("%s: AddBatch to a mapped graph: %v", s.name, err)
+			}
+			// A clone is the same graph, in memory of its own, and takes
+			// more vectors as the original would.
+			c := g.Clone()
+			if a, b := searchAll(t, h, s.queries, 10), searchAll(t, c, s.queries, 10); fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Fatalf("%s: the clone of a mapped graph returns different results", s.name)
+			}
+			var cb bytes.Buffer
+			if err := c.Save(&cb); err != nil || !bytes.Equal(cb.Bytes(), saved) {
+				t.Fatalf("%s: the clone saves differently (%v)", s.name, err)
+			}
+			if err := c.Add(1<<40, row(s.queries, s.dims, 0)); err != nil || c.Len() != g.Len()+1 || !c.Contains(1<<40) || g.Contains(1<<40) {
+				t.Fatalf("%s: adding to the clone: %v", s.name, err)
 			}
 			// The exact index keeps the mapping alive on its own.
 			e := g.Exact()

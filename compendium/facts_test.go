@@ -1,0 +1,54 @@
+package compendium
+
+import (
+	"reflect"
+	"testing"
+)
+
+// A corpus of facts stored and read back builds the compendium Build
+// builds from the texts.
+func TestCorpusOfStoredFacts(t *testing.T) {
+	notes := readVault(t, sampleDir)
+	for _, cfg := range []Config{{}, {SkipFolders: []string{"Lugares"}}, {MinNotes: 1, MinMentions: 1}} {
+		want, err := Build(notes, nil, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := NewCorpus(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range notes {
+			data, err := Extract(n.Text).MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f Facts
+			if err := f.UnmarshalBinary(data); err != nil {
+				t.Fatal(err)
+			}
+			c.Add(n, &f)
+		}
+		got, err := c.Build(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("config %+v: the corpus of stored facts built %d entities, Build %d, or they differ", cfg, len(got), len(want))
+		}
+	}
+}
+
+func TestFactsRejectMalformed(t *testing.T) {
+	data, _ := Extract("Hola [[Harbin]], dijo Tomás a Tomás.\n## La Torre Gris\n").MarshalBinary()
+	for i := 0; i < len(data); i++ {
+		var f Facts
+		if err := f.UnmarshalBinary(data[:i]); err == nil {
+			t.Errorf("%d of %d bytes decoded without error", i, len(data))
+		}
+	}
+	var f Facts
+	if err := f.UnmarshalBinary(data); err != nil || len(f.Links) != 1 || len(f.Headings) != 1 {
+		t.Errorf("decoded %+v, %v", f, err)
+	}
+}

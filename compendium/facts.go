@@ -85,11 +85,20 @@ func Extract(body string) *Facts {
 	}
 	for w, n := range raw {
 		// Only a word that may be a heuristic name is ever looked up.
-		if k := Normalize(w); !strings.Contains(k, " ") && goodCandidate(k) {
+		if k := Normalize(w); mayBeName(k) {
 			f.Lower[k] += n
 		}
 	}
 	return f
+}
+
+// mayBeName reports whether a normalised word may be a heuristic name
+// alone: goodCandidate for one word, without a space.
+func mayBeName(k string) bool {
+	if strings.Contains(k, " ") || utf8.RuneCountInString(k) < 3 {
+		return false
+	}
+	return !isStop(k) && !particles[k] && !isNumber(k) && !sessionWords[k] && !calendarWords[k] && !honorifics[k]
 }
 
 // sequences returns the facts' name sequences as the heuristics read them.

@@ -2,6 +2,7 @@ package compendium
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,19 @@ func TestFactsRejectMalformed(t *testing.T) {
 	var f Facts
 	if err := f.UnmarshalBinary(data); err != nil || len(f.Links) != 1 || len(f.Headings) != 1 {
 		t.Errorf("decoded %+v, %v", f, err)
+	}
+}
+
+func TestMayBeName(t *testing.T) {
+	words := []string{"iglesia", "voz", "de", "la", "enero", "sesion", "maese", "123", "ab", "luego", "brumal", "a1b", "ñandu", "cafe con"}
+	for _, n := range readVault(t, sampleDir) {
+		words = append(words, strings.Fields(n.Text)...)
+	}
+	for _, w := range words {
+		k := Normalize(w)
+		want := !strings.Contains(k, " ") && goodCandidate(k)
+		if got := mayBeName(k); got != want {
+			t.Errorf("mayBeName(%q) = %v, goodCandidate says %v", k, got, want)
+		}
 	}
 }

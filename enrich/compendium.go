@@ -10,8 +10,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/internal/interruptible"
@@ -164,15 +167,12 @@ func extractFacts(ctx context.Context, s CompendiumStore, ids []int64) error {
 		}
 		ids = ids[n:]
 		facts := make([]store.NoteFacts, len(notes))
-		for i, note := range notes {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			data, err := compendium.Extract(note.Text).MarshalBinary()
-			if err != nil {
-				return err
-			}
-			facts[i] = store.NoteFacts{DocID: note.DocID, Data: data}
+		parallel(len(notes), func(i int) {
+			data, _ := compendium.Extract(notes[i].Text).MarshalBinary() // never fails
+			facts[i] = store.NoteFacts{DocID: notes[i].DocID, Data: data}
+		})
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		if err := s.PutNoteFacts(ctx, facts); err != nil {
 			return err
@@ -261,9 +261,14 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			need := make([]bool, len(chunks))
+			parallel(len(chunks), func(j int) {
+				c := &chunks[j]
+				need[j] = c.Pending || u.changed != nil && len(u.changed.Find(c.Text)) > 0
+			})
 			var redo []store.ChunkText
-			for _, c := range chunks {
-				if c.Pending || u.changed != nil && len(u.changed.Find(c.Text)) > 0 {
+			for j, c := range chunks {
+				if need[j] && !(i == 1 && c.Restricted && u.fresh) {
 					redo = append(redo, c)
 				}
 			}
@@ -276,21 +281,29 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 					return err
 				}
 			}
-			found := map[int64]map[int]int{}
-			for _, c := range redo {
-				if i == 1 && c.Restricted {
-					continue // players see nothing of a DM-only note
-				}
-				counts := dmFound[c.ID]
-				if i == 0 || !same || counts == nil {
-					counts = map[int]int{}
+			counts := make([]map[int]int, len(redo))
+			parallel(len(redo), func(j int) {
+				c := &redo[j]
+				switch {
+				case i == 1 && c.Restricted:
+					// Players see nothing of a DM-only note.
+				case i == 1 && same && dmFound[c.ID] != nil:
+					counts[j] = dmFound[c.ID]
+				default:
+					counts[j] = map[int]int{}
 					for _, mt := range u.matcher.Find(c.Text) {
-						counts[mt.Entity]++
+						counts[j][mt.Entity]++
 					}
 				}
-				found[c.ID] = counts
-				for _, e := range slices.Sorted(maps.Keys(counts)) {
-					if err := w.AddMention(ctx, u.ids[e], c.ID, counts[e]); err != nil {
+			})
+			found := make(map[int64]map[int]int, len(redo))
+			for j, c := range redo {
+				if counts[j] == nil {
+					continue
+				}
+				found[c.ID] = counts[j]
+				for _, e := range slices.Sorted(maps.Keys(counts[j])) {
+					if err := w.AddMention(ctx, u.ids[e], c.ID, counts[j][e]); err != nil {
 						return err
 					}
 				}
@@ -299,6 +312,28 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 		}
 	}
 	return w.Finish(ctx, compendiumSigKey, sig)
+}
+
+// parallel calls fn(0) ... fn(n-1) on as many goroutines as there are
+// processors and returns when all have returned.
+func parallel(n int, fn func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // changedNames returns a matcher of the names and aliases that name an

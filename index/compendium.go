@@ -112,9 +112,14 @@ func (ix *Index) UpdateCompendium(ctx context.Context, fn func(store.CompendiumW
 // compendiumWriter is [store.CompendiumWriter] over one transaction.
 type compendiumWriter struct {
 	tx     *sql.Tx
-	insM   *sql.Stmt
+	insM   *sql.Stmt    // mentionRows rows at once
 	chunks [2]*sql.Stmt // all, pending
+	// rows are the mentions not yet inserted: entity, chunk, count.
+	rows []any
 }
+
+// mentionRows is how many mentions one statement inserts.
+const mentionRows = 200
 
 func (w *compendiumWriter) close() {
 	for _, st := range []*sql.Stmt{w.insM, w.chunks[0], w.chunks[1]} {
@@ -229,6 +234,9 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 	if len(chunks) == 0 {
 		return nil
 	}
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
 	ids := make([]string, len(chunks))
 	for i, id := range chunks {
 		ids[i] = strconv.FormatInt(id, 10)
@@ -242,20 +250,42 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 }
 
 func (w *compendiumWriter) AddMention(ctx context.Context, entity, chunk int64, count int) error {
-	if w.insM == nil {
-		st, err := w.tx.PrepareContext(ctx, `INSERT INTO mentions(entity_id, chunk_id, count) VALUES(?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("storing the compendium: %w", err)
-		}
-		w.insM = st
+	w.rows = append(w.rows, entity, chunk, count)
+	if len(w.rows) < 3*mentionRows {
+		return nil
 	}
-	if _, err := w.insM.ExecContext(ctx, entity, chunk, count); err != nil {
+	return w.flush(ctx)
+}
+
+// flush inserts the mentions gathered.
+func (w *compendiumWriter) flush(ctx context.Context) error {
+	if len(w.rows) == 0 {
+		return nil
+	}
+	const q = `INSERT INTO mentions(entity_id, chunk_id, count) VALUES(?, ?, ?)`
+	var err error
+	if len(w.rows) == 3*mentionRows {
+		if w.insM == nil {
+			w.insM, err = w.tx.PrepareContext(ctx, q+strings.Repeat(", (?, ?, ?)", mentionRows-1))
+			if err != nil {
+				return fmt.Errorf("storing mentions: %w", err)
+			}
+		}
+		_, err = w.insM.ExecContext(ctx, w.rows...)
+	} else {
+		_, err = w.tx.ExecContext(ctx, q+strings.Repeat(", (?, ?, ?)", len(w.rows)/3-1), w.rows...)
+	}
+	w.rows = w.rows[:0]
+	if err != nil {
 		return fmt.Errorf("storing mentions: %w", err)
 	}
 	return nil
 }
 
 func (w *compendiumWriter) Finish(ctx context.Context, key, value string) error {
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
 	for _, q := range []struct {
 		sql  string
 		args []any

@@ -86,7 +86,8 @@ type CompendiumWriter interface {
 	Chunks(ctx context.Context, after int64, n int, pending bool) ([]ChunkText, error)
 	// ClearMentions deletes a scope's mentions in the chunks.
 	ClearMentions(ctx context.Context, scope string, chunks []int64) error
-	// AddMention records that a chunk names an entity count times.
+	// AddMention records that a chunk names an entity count times (stored
+	// by ClearMentions or Finish at the latest).
 	AddMention(ctx context.Context, entity, chunk int64, count int) error
 	// Finish marks every chunk's mentions as stored, the players'
 	// compendium as fresh, and stores the setting key.

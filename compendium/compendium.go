@@ -257,7 +257,7 @@ func build(corpus *Corpus, file *File, extra [][]Entity) ([]Entity, error) {
 	}
 	b.addLevel(lvExtra, ex)
 	if c.minMentions >= 0 {
-		b.addHeuristics(v, corpus.lower)
+		b.addHeuristics(v, corpus)
 	}
 	if file != nil {
 		b.applyFile(file)

@@ -12,8 +12,10 @@ import (
 // Facts is what Build reads from one note's text, whatever the other notes
 // say: its wikilinks, its headings, its capitalised word sequences and the
 // words it writes in lowercase. A caller that keeps the facts of each note
-// (MarshalBinary) need not read an unchanged note again: a Corpus of facts
-// builds the same compendium as the notes' texts.
+// (MarshalBinary, and MarshalLower for the lowercase words, which are most
+// of the bytes and are read only for the names that need them) need not
+// read an unchanged note again: a Corpus of facts builds the same
+// compendium as the notes' texts.
 type Facts struct {
 	// Links are the wikilinks outside code, embeds and empty targets
 	// left out, in order.
@@ -102,13 +104,13 @@ func mayBeName(k string) bool {
 }
 
 // sequences returns the facts' name sequences as the heuristics read them.
-func (f *Facts) sequences() []countedSeq {
+func (f *Facts) sequences(norm func(string) string) []countedSeq {
 	out := make([]countedSeq, len(f.Names))
 	for i, n := range f.Names {
 		parts := strings.Split(n.Surface, " ")
 		ws := make([]word, len(parts))
 		for j, p := range parts {
-			ws[j] = word{text: p, norm: Normalize(p), particle: particles[p]}
+			ws[j] = word{text: p, norm: norm(p), particle: particles[p]}
 		}
 		out[i] = countedSeq{sequence{words: ws, start: n.Start, dateCtx: n.Date}, n.Count}
 	}
@@ -124,7 +126,8 @@ type countedSeq struct {
 // factsVersion is the first byte of MarshalBinary's encoding.
 const factsVersion = 1
 
-// MarshalBinary encodes the facts compactly.
+// MarshalBinary encodes the facts compactly but for the lowercase words
+// (see MarshalLower).
 func (f *Facts) MarshalBinary() ([]byte, error) {
 	b := []byte{factsVersion}
 	b = binary.AppendUvarint(b, uint64(len(f.Links)))
@@ -151,12 +154,17 @@ func (f *Facts) MarshalBinary() ([]byte, error) {
 		}
 		b = binary.AppendUvarint(b, flags)
 	}
-	b = binary.AppendUvarint(b, uint64(len(f.Lower)))
+	return b, nil
+}
+
+// MarshalLower encodes the facts' lowercase words, for AddLower.
+func (f *Facts) MarshalLower() []byte {
+	var b []byte
 	for _, k := range sortedKeys(f.Lower) {
 		b = appendStr(b, k)
 		b = binary.AppendUvarint(b, uint64(f.Lower[k]))
 	}
-	return b, nil
+	return b
 }
 
 func appendStr(b []byte, s string) []byte {
@@ -166,7 +174,7 @@ func appendStr(b []byte, s string) []byte {
 
 var errFacts = errors.New("compendium: malformed note facts")
 
-// UnmarshalBinary decodes what MarshalBinary encoded.
+// UnmarshalBinary decodes what MarshalBinary encoded (Lower stays nil).
 func (f *Facts) UnmarshalBinary(data []byte) error {
 	d := decoder{b: data}
 	if len(data) == 0 || data[0] != factsVersion {
@@ -191,12 +199,6 @@ func (f *Facts) UnmarshalBinary(data []byte) error {
 		s := d.str()
 		flags := d.uint()
 		f.Names = append(f.Names, NameFact{Surface: s, Start: flags&1 != 0, Date: flags&2 != 0, Count: int(flags >> 2)})
-	}
-	n = d.count()
-	f.Lower = make(map[string]int, n)
-	for i := 0; i < n && d.err == nil; i++ {
-		k := d.str()
-		f.Lower[k] = int(d.uint())
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errFacts
@@ -244,12 +246,17 @@ func (d *decoder) str() string {
 
 // Corpus gathers the notes a compendium is built from, one at a time, so
 // that a caller need not hold every note's text: each note's facts are
-// kept (its lowercase words only as a sum over the notes).
+// kept, its lowercase words only as a sum over the notes.
 type Corpus struct {
 	cfg   *settings
 	notes []NoteInput
 	facts []*Facts
 	lower map[string]int
+	// norms caches Normalize for the words of names.
+	norms map[string]string
+	// need holds the words of names: the only lowercase words that are
+	// ever looked up (nil until AddLower).
+	need map[string]*int
 }
 
 // NewCorpus starts an empty corpus for cfg. The error reports an invalid
@@ -259,12 +266,12 @@ func NewCorpus(cfg Config) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Corpus{cfg: c, lower: map[string]int{}}, nil
+	return &Corpus{cfg: c, lower: map[string]int{}, norms: map[string]string{}}, nil
 }
 
 // Add adds a note with its facts (nil: read from in.Text). The note's
-// text is not kept, nor are its facts' lowercase words, which are added
-// to the corpus's own counts: f.Lower is consumed.
+// text is not kept; its facts' lowercase words, if any, are added to the
+// corpus's counts. Every Add comes before any AddLower.
 func (c *Corpus) Add(in NoteInput, f *Facts) {
 	if f == nil {
 		f = Extract(in.Text)
@@ -279,6 +286,62 @@ func (c *Corpus) Add(in NoteInput, f *Facts) {
 	f = &Facts{Links: f.Links, Headings: f.Headings, Names: f.Names}
 	c.notes = append(c.notes, in)
 	c.facts = append(c.facts, f)
+}
+
+// AddLower adds the lowercase words of a note added without them
+// (MarshalLower's encoding). Only the words that occur in the corpus's
+// names are counted: no other is ever looked up.
+func (c *Corpus) AddLower(data []byte) error {
+	if c.need == nil {
+		c.need = map[string]*int{}
+		for _, f := range c.facts {
+			for _, n := range f.Names {
+				for _, w := range strings.Split(n.Surface, " ") {
+					if k := c.norm(w); c.need[k] == nil {
+						c.need[k] = new(int)
+					}
+				}
+			}
+		}
+	}
+	for len(data) > 0 {
+		l, n := binary.Uvarint(data)
+		if n <= 0 || l > uint64(len(data)-n) {
+			return errFacts
+		}
+		word := data[n : n+int(l)]
+		data = data[n+int(l):]
+		v, n := binary.Uvarint(data)
+		if n <= 0 {
+			return errFacts
+		}
+		data = data[n:]
+		if p := c.need[string(word)]; p != nil {
+			*p += int(v)
+		}
+	}
+	return nil
+}
+
+// norm is Normalize, cached.
+func (c *Corpus) norm(w string) string {
+	k, ok := c.norms[w]
+	if !ok {
+		k = Normalize(w)
+		c.norms[w] = k
+	}
+	return k
+}
+
+// lowerCounts returns the lowercase words counted.
+func (c *Corpus) lowerCounts() map[string]int {
+	for k, p := range c.need {
+		if *p > 0 {
+			c.lower[k] += *p
+		}
+	}
+	c.need = nil
+	return c.lower
 }
 
 // Build extracts the compendium from the corpus, the user's file (may be

@@ -19,8 +19,10 @@ func TestCorpusOfStoredFacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var lower [][]byte
 		for _, n := range notes {
-			data, err := Extract(n.Text).MarshalBinary()
+			ex := Extract(n.Text)
+			data, err := ex.MarshalBinary()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -29,6 +31,12 @@ func TestCorpusOfStoredFacts(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.Add(n, &f)
+			lower = append(lower, ex.MarshalLower())
+		}
+		for _, l := range lower {
+			if err := c.AddLower(l); err != nil {
+				t.Fatal(err)
+			}
 		}
 		got, err := c.Build(nil)
 		if err != nil {

@@ -18,7 +18,7 @@ type candidate struct {
 // addHeuristics finds capitalised names in the notes (see BuildWith) and
 // adds those that pass the thresholds as aliases or new entities.
 // lower counts the words the notes write in lowercase (see Extract).
-func (b *builder) addHeuristics(v *vault, lower map[string]int) {
+func (b *builder) addHeuristics(v *vault, c *Corpus) {
 	known := b.knownKeys()
 	type occ struct {
 		seq  sequence
@@ -27,7 +27,7 @@ func (b *builder) addHeuristics(v *vault, lower map[string]int) {
 	}
 	var occs []occ
 	for i, n := range v.notes {
-		for _, s := range n.facts.sequences() {
+		for _, s := range n.facts.sequences(c.norm) {
 			occs = append(occs, occ{s.seq, s.n, i})
 		}
 	}
@@ -58,6 +58,7 @@ func (b *builder) addHeuristics(v *vault, lower map[string]int) {
 			c.dates += o.n
 		}
 	}
+	lower := c.lowerCounts()
 	var keep []*candidate
 	for _, c := range cands {
 		// A single word written in lowercase at least as often as

@@ -48,6 +48,9 @@ type CompendiumStore interface {
 	PutNoteFacts(ctx context.Context, facts []store.NoteFacts) error
 	// EachNoteFacts calls fn with the stored facts of every note.
 	EachNoteFacts(ctx context.Context, fn func(store.NoteFacts) error) error
+	// EachNoteLower calls fn with the stored lowercase words of every
+	// note.
+	EachNoteLower(ctx context.Context, fn func(restricted bool, lower []byte) error) error
 	// UpdateCompendium runs fn in one transaction.
 	UpdateCompendium(ctx context.Context, fn func(store.CompendiumWriter) error) error
 }
@@ -168,8 +171,9 @@ func extractFacts(ctx context.Context, s CompendiumStore, ids []int64) error {
 		ids = ids[n:]
 		facts := make([]store.NoteFacts, len(notes))
 		parallel(len(notes), func(i int) {
-			data, _ := compendium.Extract(notes[i].Text).MarshalBinary() // never fails
-			facts[i] = store.NoteFacts{DocID: notes[i].DocID, Data: data}
+			f := compendium.Extract(notes[i].Text)
+			data, _ := f.MarshalBinary() // never fails
+			facts[i] = store.NoteFacts{DocID: notes[i].DocID, Data: data, Lower: f.MarshalLower()}
 		})
 		if err := ctx.Err(); err != nil {
 			return err
@@ -202,6 +206,20 @@ func corpora(ctx context.Context, s CompendiumStore) (dm, players *compendium.Co
 			restricted = true
 		} else {
 			players.Add(in, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	// Then the lowercase words, which the corpora count only for the words
+	// of their names.
+	err = s.EachNoteLower(ctx, func(dmOnly bool, lower []byte) error {
+		if err := dm.AddLower(lower); err != nil {
+			return err
+		}
+		if !dmOnly && restricted {
+			return players.AddLower(lower)
 		}
 		return nil
 	})

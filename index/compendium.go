@@ -50,14 +50,14 @@ func (ix *Index) PutNoteFacts(ctx context.Context, facts []store.NoteFacts) erro
 		return fmt.Errorf("storing the compendium's notes: %w", err)
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO compendium_notes(doc_id, restricted, matched, facts)
-		SELECT id, restricted, 0, ? FROM documents WHERE id = ?`)
+	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO compendium_notes(doc_id, restricted, matched, facts, lower)
+		SELECT id, restricted, 0, ?, ? FROM documents WHERE id = ?`)
 	if err != nil {
 		return fmt.Errorf("storing the compendium's notes: %w", err)
 	}
 	defer st.Close()
 	for _, f := range facts {
-		if _, err := st.ExecContext(ctx, f.Data, f.DocID); err != nil {
+		if _, err := st.ExecContext(ctx, f.Data, nonNilBytes(f.Lower), f.DocID); err != nil {
 			return fmt.Errorf("storing the compendium's notes: %w", err)
 		}
 	}
@@ -84,6 +84,34 @@ func (ix *Index) EachNoteFacts(ctx context.Context, fn func(store.NoteFacts) err
 		}
 		f.Metadata = json.RawMessage(meta)
 		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func nonNilBytes(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// EachNoteLower calls fn with the stored lowercase words of every note,
+// with the note's visibility now; lower is valid only until fn returns.
+func (ix *Index) EachNoteLower(ctx context.Context, fn func(restricted bool, lower []byte) error) error {
+	rows, err := ix.db.QueryContext(ctx, `SELECT d.restricted, c.lower FROM compendium_notes c JOIN documents d ON d.id = c.doc_id`)
+	if err != nil {
+		return fmt.Errorf("reading the compendium's notes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var restricted bool
+		var lower sql.RawBytes
+		if err := rows.Scan(&restricted, &lower); err != nil {
+			return fmt.Errorf("reading the compendium's notes: %w", err)
+		}
+		if err := fn(restricted, lower); err != nil {
 			return err
 		}
 	}

@@ -35,7 +35,7 @@ func TestMigrationToV9(t *testing.T) {
 	}
 	// Facts stored are pending until the compendium is, and go with
 	// their note.
-	if err := ix.PutNoteFacts(ctx, []store.NoteFacts{{DocID: missing[0], Data: []byte{1}}}); err != nil {
+	if err := ix.PutNoteFacts(ctx, []store.NoteFacts{{DocID: missing[0], Data: []byte{1}, Lower: []byte{2}}}); err != nil {
 		t.Fatal(err)
 	}
 	if missing, pending, err = ix.SyncCompendiumNotes(ctx); err != nil || len(missing) != 0 || !pending {

@@ -58,7 +58,9 @@ type NoteFacts struct {
 	Metadata          json.RawMessage
 	// Restricted notes are DM-only.
 	Restricted bool
-	Data       []byte
+	// Data is all but the lowercase words, Lower those (see
+	// compendium.Facts.MarshalLower).
+	Data, Lower []byte
 }
 
 // ChunkText is a chunk as the compendium's mention matcher reads it.

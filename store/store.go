@@ -160,8 +160,11 @@ type EntityStore interface {
 	// are not stored yet).
 	PutNoteFacts(ctx context.Context, facts []NoteFacts) error
 	// EachNoteFacts calls fn with the stored facts of every note, in path
-	// order.
+	// order, without their lowercase words.
 	EachNoteFacts(ctx context.Context, fn func(NoteFacts) error) error
+	// EachNoteLower calls fn with the stored lowercase words of every
+	// note, in no set order; lower is valid only until fn returns.
+	EachNoteLower(ctx context.Context, fn func(restricted bool, lower []byte) error) error
 	// UpdateCompendium runs fn in one transaction, committed when fn
 	// returns nil.
 	UpdateCompendium(ctx context.Context, fn func(CompendiumWriter) error) error

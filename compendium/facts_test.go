@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/oraculo/oraculo/text"
 )
 
 // A corpus of facts stored and read back builds the compendium Build
@@ -72,6 +74,26 @@ func TestMayBeName(t *testing.T) {
 		want := !strings.Contains(k, " ") && goodCandidate(k)
 		if got := mayBeName(k); got != want {
 			t.Errorf("mayBeName(%q) = %v, goodCandidate says %v", k, got, want)
+		}
+	}
+}
+
+// Normalize's shortcut for plain ASCII words gives what the general way
+// gives.
+func TestNormalizePlainWords(t *testing.T) {
+	general := func(s string) string {
+		var buf []byte
+		for start, end := range text.Words(s) {
+			if len(buf) > 0 {
+				buf = append(buf, ' ')
+			}
+			buf = text.AppendFold(buf, s[start:end])
+		}
+		return string(buf)
+	}
+	for _, s := range []string{"", "a", "Garrik", "GARRIK", "abc123", "A1b2", "Kael-Dur", "Tomás", "x y", "Z"} {
+		if got, want := Normalize(s), general(s); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -69,7 +69,7 @@ type CompendiumOptions struct {
 type CompendiumResult struct {
 	// Entities is how many entities the DM's compendium holds.
 	Entities int
-	// Rebuilt says the stored compendiums were replaced.
+	// Rebuilt says the stored compendiums were updated.
 	Rebuilt bool
 	// Unread are the compendium files left out, with why.
 	Unread []FileWarning

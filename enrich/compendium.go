@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -234,7 +235,8 @@ type scopeUpdate struct {
 	// changed finds the names and aliases added or dropped since the
 	// stored compendium (nil: none): a chunk where none occurs keeps its
 	// mentions.
-	changed *compendium.Matcher
+	changed    *compendium.Matcher
+	changedKey string // the names changed.Find looks for
 	// fresh: the scope held no entity, so no chunk holds mentions.
 	fresh bool
 }
@@ -252,7 +254,11 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 		for j, en := range ents[i] {
 			recs[j] = store.Entity{Name: en.Name, Kind: string(en.Kind), Aliases: en.Aliases, Note: en.Note, Source: en.Source}
 		}
-		u := &scopeUpdate{scope: scope, fresh: len(old) == 0, changed: changedNames(old, recs)}
+		u := &scopeUpdate{scope: scope, fresh: len(old) == 0}
+		u.changed, u.changedKey = changedNames(old, recs)
+		if i == 1 && ups[0].changed != nil && u.changedKey == ups[0].changedKey {
+			u.changed = ups[0].changed // the same names changed: look once
+		}
 		if i == 1 && same {
 			u.matcher = ups[0].matcher
 		} else {
@@ -275,15 +281,18 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 		}
 		after = chunks[len(chunks)-1].ID
 		var dmFound map[int64]map[int]int // chunk → entity → count, for the players'
+		var need []bool
 		for i, u := range ups {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			need := make([]bool, len(chunks))
-			parallel(len(chunks), func(j int) {
-				c := &chunks[j]
-				need[j] = c.Pending || u.changed != nil && len(u.changed.Find(c.Text)) > 0
-			})
+			if i == 0 || u.changed != ups[0].changed {
+				need = make([]bool, len(chunks))
+				parallel(len(chunks), func(j int) {
+					c := &chunks[j]
+					need[j] = c.Pending || u.changed != nil && len(u.changed.Find(c.Text)) > 0
+				})
+			}
 			var redo []store.ChunkText
 			for j, c := range chunks {
 				if need[j] && !(i == 1 && c.Restricted && u.fresh) {
@@ -358,8 +367,8 @@ func parallel(n int, fn func(i int)) {
 // entity in one of old and recs and not in the other (or name another
 // entity, or as a name rather than an alias), or nil when there is none:
 // the mentions of a chunk in which none of them occurs are the same under
-// either compendium.
-func changedNames(old, recs []store.Entity) *compendium.Matcher {
+// either compendium. key lists those names.
+func changedNames(old, recs []store.Entity) (m *compendium.Matcher, key string) {
 	set := func(ents []store.Entity) map[[3]string]bool {
 		m := map[[3]string]bool{}
 		for _, e := range ents {
@@ -383,13 +392,14 @@ func changedNames(old, recs []store.Entity) *compendium.Matcher {
 		}
 	}
 	if len(names) == 0 {
-		return nil
+		return nil, ""
 	}
 	var ents []compendium.Entity
-	for _, n := range slices.Sorted(maps.Keys(names)) {
+	sorted := slices.Sorted(maps.Keys(names))
+	for _, n := range sorted {
 		ents = append(ents, compendium.Entity{Name: n, Kind: compendium.KindOther})
 	}
-	return compendium.NewMatcher(ents)
+	return compendium.NewMatcher(ents), strings.Join(sorted, "\x00")
 }
 
 // readCompendiumFiles reads the compendium files of every folder in the

@@ -19,7 +19,7 @@ type entityState struct {
 	units    int
 }
 
-// buildCompendium rebuilds the compendiums, when what they are built from
+// buildCompendium updates the compendiums, when what they are built from
 // changed (see [enrich.BuildCompendium]), and reports how many entities
 // the DM's holds and the compendium files left out.
 func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *IngestReport) error {

@@ -84,7 +84,7 @@ type IngestReport struct {
 	Warnings []Problem `json:"warnings"`
 	// NewChunks is how many chunks this run wrote.
 	NewChunks int `json:"new_chunks"`
-	// Entities is how many entities the rebuilt compendium holds.
+	// Entities is how many entities the DM's compendium holds.
 	Entities int `json:"entities"`
 	// Embed says what was done for the dense path (nil without embedder).
 	Embed *EmbedReport `json:"embed,omitempty"`

@@ -216,10 +216,19 @@ func Build(notes []NoteInput, file *File, cfg Config) ([]Entity, error) {
 //
 // The error reports an invalid configuration or file (an unknown kind).
 func BuildWith(notes []NoteInput, file *File, cfg Config, extra ...[]Entity) ([]Entity, error) {
-	c, err := newSettings(cfg)
+	c, err := NewCorpus(cfg)
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range notes {
+		c.Add(n, nil)
+	}
+	return build(c, file, extra)
+}
+
+// build is BuildWith over a corpus.
+func build(corpus *Corpus, file *File, extra [][]Entity) ([]Entity, error) {
+	c := corpus.cfg
 	b := newBuilder(c, file)
 	if file != nil {
 		var cl []claim
@@ -232,7 +241,7 @@ func BuildWith(notes []NoteInput, file *File, cfg Config, extra ...[]Entity) ([]
 		}
 		b.addLevel(lvFile, cl)
 	}
-	v := newVault(notes, c)
+	v := newVault(corpus)
 	b.addLevel(lvNote, v.noteClaims())
 	b.addLevel(lvWikilink, v.wikilinkClaims())
 	b.addLevel(lvHeading, v.headingClaims())
@@ -248,7 +257,7 @@ func BuildWith(notes []NoteInput, file *File, cfg Config, extra ...[]Entity) ([]
 	}
 	b.addLevel(lvExtra, ex)
 	if c.minMentions >= 0 {
-		b.addHeuristics(v)
+		b.addHeuristics(v, corpus)
 	}
 	if file != nil {
 		b.applyFile(file)
@@ -610,27 +619,33 @@ type noteInfo struct {
 	kind       Kind   // from folder, else tags; "" if none
 	collection Kind   // kind of the entities of its "## Name" sections, "" if not a collection note
 	entity     bool   // is itself an entity (level note)
-	code       string // Text with code and comments removed
+	facts      *Facts // what its text says
 }
 
-func newVault(notes []NoteInput, cfg *settings) *vault {
+// skippedPath reports whether a note lies under a SkipFolders folder.
+func skippedPath(p string, cfg *settings) bool {
+	if len(cfg.skip) == 0 {
+		return false
+	}
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if cfg.skip[Normalize(d)] {
+			return true
+		}
+	}
+	return false
+}
+
+func newVault(c *Corpus) *vault {
+	cfg := c.cfg
 	v := &vault{cfg: cfg, exact: map[string][]*noteInfo{}, byAlias: map[string][]*noteInfo{}}
-	for _, in := range notes {
-		n := &noteInfo{in: in}
+	for i, in := range c.notes {
+		n := &noteInfo{in: in, facts: c.facts[i]}
 		n.stem = strings.TrimSuffix(path.Base(in.Path), path.Ext(in.Path))
 		dirs := strings.Split(path.Dir(in.Path), "/")
-		skipped := false
 		for i := len(dirs) - 1; i >= 0; i-- {
-			k := Normalize(dirs[i])
-			if cfg.skip[k] {
-				skipped = true
-			}
-			if kind := cfg.folderKinds[k]; kind != "" && n.kind == "" {
+			if kind := cfg.folderKinds[Normalize(dirs[i])]; kind != "" && n.kind == "" {
 				n.kind = kind
 			}
-		}
-		if skipped {
-			continue
 		}
 		if n.kind == "" {
 			for _, t := range in.Tags {
@@ -653,7 +668,6 @@ func newVault(notes []NoteInput, cfg *settings) *vault {
 			n.kind = "" // a note listing gods is not a god
 		}
 		n.entity = n.kind != "" || len(in.Aliases) > 0
-		n.code = stripCode(in.Text)
 		v.notes = append(v.notes, n)
 		for _, s := range []string{n.stem, n.name, strings.TrimSuffix(in.Path, path.Ext(in.Path))} {
 			if k := Normalize(s); k != "" {
@@ -745,20 +759,15 @@ func (v *vault) resolve(target string) *noteInfo {
 func (v *vault) wikilinkClaims() []claim {
 	var out []claim
 	for _, n := range v.notes {
-		for _, line := range strings.Split(n.code, "\n") {
-			scanWikilinks(line, func(l Wikilink, _, _ int) {
-				if l.Embed || l.Target == "" {
-					return
-				}
-				c, ok := v.linkClaim(l)
-				if !ok {
-					return
-				}
-				if d := cleanName(l.Display); d != "" && !allStop(Normalize(d)) {
-					c.aliases = []string{d}
-				}
-				out = append(out, c)
-			})
+		for _, l := range n.facts.Links {
+			c, ok := v.linkClaim(l)
+			if !ok {
+				continue
+			}
+			if d := cleanName(l.Display); d != "" && !allStop(Normalize(d)) {
+				c.aliases = []string{d}
+			}
+			out = append(out, c)
 		}
 	}
 	return out
@@ -800,13 +809,13 @@ func (v *vault) headingClaims() []claim {
 		if n.collection == "" && n.kind == "" {
 			continue
 		}
-		for _, h := range headings(n.code) {
+		for _, h := range n.facts.Headings {
 			var c claim
 			if n.collection != "" {
-				if h.level != 2 {
+				if h.Level != 2 {
 					continue
 				}
-				name, epithet, ok := headingName(h.text, true)
+				name, epithet, ok := headingName(h.Text, true)
 				if !ok {
 					continue
 				}
@@ -815,10 +824,10 @@ func (v *vault) headingClaims() []claim {
 					c.aliases = []string{epithet}
 				}
 			} else {
-				if h.level != 2 && h.level != 3 {
+				if h.Level != 2 && h.Level != 3 {
 					continue
 				}
-				name, epithet, ok := headingName(h.text, false)
+				name, epithet, ok := headingName(h.Text, false)
 				if !ok || Normalize(name) == Normalize(n.name) {
 					continue
 				}

@@ -3,7 +3,6 @@ package compendium
 import (
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -18,19 +17,18 @@ type candidate struct {
 
 // addHeuristics finds capitalised names in the notes (see BuildWith) and
 // adds those that pass the thresholds as aliases or new entities.
-func (b *builder) addHeuristics(v *vault) {
+// lower counts the words the notes write in lowercase (see Extract).
+func (b *builder) addHeuristics(v *vault, c *Corpus) {
 	known := b.knownKeys()
 	type occ struct {
 		seq  sequence
+		n    int // times seen in the note
 		note int
 	}
 	var occs []occ
 	for i, n := range v.notes {
-		for _, line := range strings.Split(n.code, "\n") {
-			line = cleanLine(line)
-			for _, s := range lineSequences(lineWords(line)) {
-				occs = append(occs, occ{s, i})
-			}
+		for _, s := range n.facts.sequences(c.norm) {
+			occs = append(occs, occ{s.seq, s.n, i})
 		}
 	}
 	// Pass 1: the names seen not at a sentence start.
@@ -53,14 +51,14 @@ func (b *builder) addHeuristics(v *vault) {
 			c = &candidate{key: k, notes: map[int]bool{}, surfaces: map[string]int{}}
 			cands[k] = c
 		}
-		c.mentions++
+		c.mentions += o.n
 		c.notes[o.note] = true
-		c.surfaces[surface(ws)]++
+		c.surfaces[surface(ws)] += o.n
 		if o.seq.dateCtx {
-			c.dates++
+			c.dates += o.n
 		}
 	}
-	lower := lowercaseWords(v)
+	lower := c.lowerCounts()
 	var keep []*candidate
 	for _, c := range cands {
 		// A single word written in lowercase at least as often as
@@ -289,23 +287,4 @@ func (b *builder) knownKeys() map[string]bool {
 		}
 	}
 	return known
-}
-
-// lowercaseWords counts, by normalised form, the words the notes write
-// starting with a lowercase letter.
-func lowercaseWords(v *vault) map[string]int {
-	raw := map[string]int{}
-	for _, n := range v.notes {
-		for _, w := range strings.FieldsFunc(n.code, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) {
-				raw[w]++
-			}
-		}
-	}
-	// Normalise each distinct spelling once.
-	out := make(map[string]int, len(raw))
-	for w, n := range raw {
-		out[Normalize(w)] += n
-	}
-	return out
 }

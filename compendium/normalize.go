@@ -1,6 +1,10 @@
 package compendium
 
-import "github.com/oraculo/oraculo/text"
+import (
+	"strings"
+
+	"github.com/oraculo/oraculo/text"
+)
 
 // Normalize returns the form of s used to compare names: its words
 // ([text.Words]: runs of letters and digits, so hyphens and apostrophes
@@ -15,6 +19,24 @@ import "github.com/oraculo/oraculo/text"
 // for "Peñaurora"), and two entity names that differ only by ñ are rarer
 // than that. Matching (Matcher) uses exactly this folding, word by word.
 func Normalize(s string) string {
+	// Most words are plain ASCII letters and digits: one word, folded by
+	// lowering its case.
+	plain, upper := s != "", false
+	for i := 0; i < len(s) && plain; i++ {
+		switch c := s[i]; {
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		default:
+			plain = false
+		}
+	}
+	if plain {
+		if upper {
+			return strings.ToLower(s)
+		}
+		return s
+	}
 	var buf []byte
 	for start, end := range text.Words(s) {
 		if len(buf) > 0 {

@@ -10,8 +10,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/internal/interruptible"
@@ -26,23 +30,30 @@ const CompendiumFile = "compendium.yaml"
 const compendiumSigKey = "compendium_sig"
 
 // CompendiumStore is what [BuildCompendium] reads and writes: parts of the
-// roles [store.Catalog], [store.ChunkFilter] and [store.EntityStore], and
-// [store.Settings].
+// roles [store.Catalog] and [store.EntityStore], and [store.Settings].
 type CompendiumStore interface {
 	store.Settings
 	// Roots lists the folders notes were ingested from.
 	Roots(ctx context.Context) ([]string, error)
-	// NoteSources returns every note reassembled from its chunks.
-	NoteSources(ctx context.Context) ([]store.NoteSource, error)
-	// RestrictedChunks returns the ids of the chunks of DM-only notes.
-	RestrictedChunks(ctx context.Context) (map[int64]bool, error)
 	// EntityCount returns how many entities a scope's compendium holds.
 	EntityCount(ctx context.Context, scope string) (int, error)
-	// ReplaceEntities swaps a scope's compendium for a new one.
-	ReplaceEntities(ctx context.Context, scope string, ents []store.Entity) error
 	// PlayersCompendiumStale reports whether the players' compendium
 	// must be rebuilt.
 	PlayersCompendiumStale(ctx context.Context) (bool, error)
+	// SyncCompendiumNotes lists the notes whose facts are not stored and
+	// says whether any note's mentions are pending.
+	SyncCompendiumNotes(ctx context.Context) (missing []int64, pending bool, err error)
+	// NoteSourcesOf returns notes reassembled from their chunks.
+	NoteSourcesOf(ctx context.Context, docIDs []int64) ([]store.NoteSource, error)
+	// PutNoteFacts stores the facts of notes, pending.
+	PutNoteFacts(ctx context.Context, facts []store.NoteFacts) error
+	// EachNoteFacts calls fn with the stored facts of every note.
+	EachNoteFacts(ctx context.Context, fn func(store.NoteFacts) error) error
+	// EachNoteLower calls fn with the stored lowercase words of every
+	// note.
+	EachNoteLower(ctx context.Context, fn func(restricted bool, lower []byte) error) error
+	// UpdateCompendium runs fn in one transaction.
+	UpdateCompendium(ctx context.Context, fn func(store.CompendiumWriter) error) error
 }
 
 // CompendiumOptions say what changed since the stored compendium was built.
@@ -59,7 +70,7 @@ type CompendiumOptions struct {
 type CompendiumResult struct {
 	// Entities is how many entities the DM's compendium holds.
 	Entities int
-	// Rebuilt says the stored compendiums were replaced.
+	// Rebuilt says the stored compendiums were updated.
 	Rebuilt bool
 	// Unread are the compendium files left out, with why.
 	Unread []FileWarning
@@ -70,14 +81,30 @@ type FileWarning struct {
 	Root, Path, Detail string
 }
 
-// BuildCompendium rebuilds both compendiums from every note in s and the
-// compendium.yaml of each folder, and records where each entity is
-// mentioned; when nothing they are built from changed, the stored ones
+// noteBatch is how many notes are read at once to extract their facts,
+// and chunkBatch how many chunks to find mentions in: what the stage holds
+// in memory besides the facts.
+const (
+	noteBatch  = 256
+	chunkBatch = 512
+)
+
+// BuildCompendium brings both compendiums up to date with every note in s
+// and the compendium.yaml of each folder, and records where each entity
+// is mentioned; when nothing they are built from changed, the stored ones
 // stand. The DM's is built from every note, the players' from the notes
 // players may see, so that neither an entity known only from a DM note nor
 // an alias or mention found there reaches a player. A compendium file that
 // cannot be read or parsed is left out and reported. The result is
 // returned also with an error, with what was done so far.
+//
+// The update gives what a build from scratch gives, without reading every
+// note again: what the builder reads from a note's text (its
+// [compendium.Facts]) is stored, so only new and changed notes are read,
+// in batches; the entities are combined anew from the stored facts (that
+// is cheap); mentions are found in the chunks of new and changed notes,
+// and in the other chunks only when a name or alias changed, and then only
+// in the chunks where a changed name may occur.
 func BuildCompendium(ctx context.Context, s CompendiumStore, opts CompendiumOptions) (*CompendiumResult, error) {
 	res := &CompendiumResult{}
 	sig, err := compendiumSignature(ctx, s, opts)
@@ -88,43 +115,303 @@ func BuildCompendium(ctx context.Context, s CompendiumStore, opts CompendiumOpti
 	if err != nil {
 		return res, err
 	}
-	if old, err := s.Meta(ctx, compendiumSigKey); err != nil {
-		return res, err
-	} else if old == sig && !opts.NotesChanged && !stale {
-		res.Entities, err = s.EntityCount(ctx, store.ScopeDM)
-		return res, err
-	}
-	notes, err := s.NoteSources(ctx)
+	missing, pending, err := s.SyncCompendiumNotes(ctx)
 	if err != nil {
 		return res, err
 	}
-	file := readCompendiumFiles(opts.Roots, notes, res)
-	if err := replaceEntities(ctx, s, notes, file, res); err != nil {
+	if old, err := s.Meta(ctx, compendiumSigKey); err != nil {
+		return res, err
+	} else if old == sig && !opts.NotesChanged && !stale && !pending {
+		res.Entities, err = s.EntityCount(ctx, store.ScopeDM)
 		return res, err
 	}
-	if err := s.SetMeta(ctx, compendiumSigKey, sig); err != nil {
+	if err := extractFacts(ctx, s, missing); err != nil {
+		return res, err
+	}
+	dm, players, restricted, err := corpora(ctx, s)
+	if err != nil {
+		return res, err
+	}
+	roots, err := s.Roots(ctx)
+	if err != nil {
+		return res, err
+	}
+	file := readCompendiumFiles(append(slices.Clone(opts.Roots), roots...), res)
+	ents, err := interruptible.Run(ctx, func() ([2][]compendium.Entity, error) {
+		var out [2][]compendium.Entity
+		var err error
+		if out[0], err = dm.Build(file); err != nil || !restricted {
+			out[1] = out[0] // no DM-only note: the players' compendium is the DM's
+			return out, err
+		}
+		out[1], err = players.Build(file)
+		return out, err
+	})
+	if err != nil {
+		return res, fmt.Errorf("building the compendium: %w", err)
+	}
+	res.Entities = len(ents[0])
+	if err := s.UpdateCompendium(ctx, func(w store.CompendiumWriter) error {
+		return storeCompendium(ctx, w, ents, !restricted, sig)
+	}); err != nil {
 		return res, err
 	}
 	res.Rebuilt = true
 	return res, nil
 }
 
+// extractFacts reads the notes ids names, a batch at a time, and stores
+// their facts.
+func extractFacts(ctx context.Context, s CompendiumStore, ids []int64) error {
+	for len(ids) > 0 {
+		n := min(len(ids), noteBatch)
+		notes, err := s.NoteSourcesOf(ctx, ids[:n])
+		if err != nil {
+			return err
+		}
+		ids = ids[n:]
+		facts := make([]store.NoteFacts, len(notes))
+		parallel(len(notes), func(i int) {
+			f := compendium.Extract(notes[i].Text)
+			data, _ := f.MarshalBinary() // never fails
+			facts[i] = store.NoteFacts{DocID: notes[i].DocID, Data: data, Lower: f.MarshalLower()}
+		})
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.PutNoteFacts(ctx, facts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// corpora reads the stored facts of every note into the DM's corpus and
+// the players' (without DM-only notes); restricted says whether any note
+// is DM-only.
+func corpora(ctx context.Context, s CompendiumStore) (dm, players *compendium.Corpus, restricted bool, err error) {
+	if dm, err = compendium.NewCorpus(compendium.Config{}); err != nil {
+		return nil, nil, false, err
+	}
+	if players, err = compendium.NewCorpus(compendium.Config{}); err != nil {
+		return nil, nil, false, err
+	}
+	err = s.EachNoteFacts(ctx, func(nf store.NoteFacts) error {
+		f := new(compendium.Facts)
+		if err := f.UnmarshalBinary(nf.Data); err != nil {
+			return fmt.Errorf("reading the compendium's facts of %q: %w", nf.Path, err)
+		}
+		in := noteInput(nf.Path, nf.Title, nf.Metadata)
+		dm.Add(in, f)
+		if nf.Restricted {
+			restricted = true
+		} else {
+			players.Add(in, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	// Then the lowercase words, which the corpora count only for the words
+	// of their names.
+	err = s.EachNoteLower(ctx, func(dmOnly bool, lower []byte) error {
+		if err := dm.AddLower(lower); err != nil {
+			return err
+		}
+		if !dmOnly && restricted {
+			return players.AddLower(lower)
+		}
+		return nil
+	})
+	return dm, players, restricted, err
+}
+
+// scopeUpdate is what storeCompendium does for one scope.
+type scopeUpdate struct {
+	scope   string
+	matcher *compendium.Matcher
+	ids     []int64
+	// changed finds the names and aliases added or dropped since the
+	// stored compendium (nil: none): a chunk where none occurs keeps its
+	// mentions.
+	changed    *compendium.Matcher
+	changedKey string // the names changed.Find looks for
+	// fresh: the scope held no entity, so no chunk holds mentions.
+	fresh bool
+}
+
+// storeCompendium stores both scopes' entities (same: the players' are
+// the DM's) and finds their mentions where they may have changed.
+func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]compendium.Entity, same bool, sig string) error {
+	var ups [2]*scopeUpdate
+	for i, scope := range []string{store.ScopeDM, store.ScopePlayer} {
+		old, err := w.Entities(ctx, scope)
+		if err != nil {
+			return err
+		}
+		recs := make([]store.Entity, len(ents[i]))
+		for j, en := range ents[i] {
+			recs[j] = store.Entity{Name: en.Name, Kind: string(en.Kind), Aliases: en.Aliases, Note: en.Note, Source: en.Source}
+		}
+		u := &scopeUpdate{scope: scope, fresh: len(old) == 0}
+		u.changed, u.changedKey = changedNames(old, recs)
+		if i == 1 && ups[0].changed != nil && u.changedKey == ups[0].changedKey {
+			u.changed = ups[0].changed // the same names changed: look once
+		}
+		if i == 1 && same {
+			u.matcher = ups[0].matcher
+		} else {
+			u.matcher = compendium.NewMatcher(ents[i])
+		}
+		if u.ids, err = w.SetEntities(ctx, scope, recs); err != nil {
+			return err
+		}
+		ups[i] = u
+	}
+	// Only the pending chunks, unless a name changed.
+	pendingOnly := ups[0].changed == nil && ups[1].changed == nil
+	for after := int64(0); ; {
+		chunks, err := w.Chunks(ctx, after, chunkBatch, pendingOnly)
+		if err != nil {
+			return err
+		}
+		if len(chunks) == 0 {
+			break
+		}
+		after = chunks[len(chunks)-1].ID
+		var dmFound map[int64]map[int]int // chunk → entity → count, for the players'
+		var need []bool
+		for i, u := range ups {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if i == 0 || u.changed != ups[0].changed {
+				need = make([]bool, len(chunks))
+				parallel(len(chunks), func(j int) {
+					c := &chunks[j]
+					need[j] = c.Pending || u.changed != nil && len(u.changed.Find(c.Text)) > 0
+				})
+			}
+			var redo []store.ChunkText
+			for j, c := range chunks {
+				if need[j] && !(i == 1 && c.Restricted && u.fresh) {
+					redo = append(redo, c)
+				}
+			}
+			if !u.fresh && len(redo) > 0 {
+				ids := make([]int64, len(redo))
+				for j, c := range redo {
+					ids[j] = c.ID
+				}
+				if err := w.ClearMentions(ctx, u.scope, ids); err != nil {
+					return err
+				}
+			}
+			counts := make([]map[int]int, len(redo))
+			parallel(len(redo), func(j int) {
+				c := &redo[j]
+				switch {
+				case i == 1 && c.Restricted:
+					// Players see nothing of a DM-only note.
+				case i == 1 && same && dmFound[c.ID] != nil:
+					counts[j] = dmFound[c.ID]
+				default:
+					counts[j] = map[int]int{}
+					for _, mt := range u.matcher.Find(c.Text) {
+						counts[j][mt.Entity]++
+					}
+				}
+			})
+			found := make(map[int64]map[int]int, len(redo))
+			for j, c := range redo {
+				if counts[j] == nil {
+					continue
+				}
+				found[c.ID] = counts[j]
+				for _, e := range slices.Sorted(maps.Keys(counts[j])) {
+					if err := w.AddMention(ctx, u.ids[e], c.ID, counts[j][e]); err != nil {
+						return err
+					}
+				}
+			}
+			dmFound = found
+		}
+	}
+	return w.Finish(ctx, compendiumSigKey, sig)
+}
+
+// parallel calls fn(0) ... fn(n-1) on as many goroutines as there are
+// processors and returns when all have returned.
+func parallel(n int, fn func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// changedNames returns a matcher of the names and aliases that name an
+// entity in one of old and recs and not in the other (or name another
+// entity, or as a name rather than an alias), or nil when there is none:
+// the mentions of a chunk in which none of them occurs are the same under
+// either compendium. key lists those names.
+func changedNames(old, recs []store.Entity) (m *compendium.Matcher, key string) {
+	set := func(ents []store.Entity) map[[3]string]bool {
+		m := map[[3]string]bool{}
+		for _, e := range ents {
+			m[[3]string{e.Name, "name", e.Name}] = true
+			for _, a := range e.Aliases {
+				m[[3]string{a, "alias", e.Name}] = true
+			}
+		}
+		return m
+	}
+	a, b := set(old), set(recs)
+	names := map[string]bool{}
+	for k := range a {
+		if !b[k] {
+			names[k[0]] = true
+		}
+	}
+	for k := range b {
+		if !a[k] {
+			names[k[0]] = true
+		}
+	}
+	if len(names) == 0 {
+		return nil, ""
+	}
+	var ents []compendium.Entity
+	sorted := slices.Sorted(maps.Keys(names))
+	for _, n := range sorted {
+		ents = append(ents, compendium.Entity{Name: n, Kind: compendium.KindOther})
+	}
+	return compendium.NewMatcher(ents), strings.Join(sorted, "\x00")
+}
+
 // readCompendiumFiles reads the compendium files of every folder in the
 // index, not only this run's, into one; those that cannot be read or
 // parsed go to res.Unread.
-func readCompendiumFiles(roots []string, notes []store.NoteSource, res *CompendiumResult) *compendium.File {
+func readCompendiumFiles(roots []string, res *CompendiumResult) *compendium.File {
 	seen := map[string]bool{}
 	var all []string
 	for _, r := range roots {
 		if !seen[r] {
 			seen[r] = true
 			all = append(all, r)
-		}
-	}
-	for _, n := range notes {
-		if !seen[n.Root] {
-			seen[n.Root] = true
-			all = append(all, n.Root)
 		}
 	}
 	file := &compendium.File{}
@@ -149,83 +436,20 @@ func readCompendiumFiles(roots []string, notes []store.NoteSource, res *Compendi
 	return file
 }
 
-// replaceEntities builds and stores the DM's compendium, then the
-// players'.
-func replaceEntities(ctx context.Context, s CompendiumStore, notes []store.NoteSource, file *compendium.File, res *CompendiumResult) error {
-	inputs := noteInputs(notes)
-	restricted := false
-	for _, n := range notes {
-		restricted = restricted || n.Restricted
+// noteInput is a note as the compendium builder reads it, without its
+// text.
+func noteInput(path, title string, metadata []byte) compendium.NoteInput {
+	var meta struct {
+		Aliases any `json:"aliases"`
+		Tags    any `json:"tags"`
 	}
-	var dmRecs []store.Entity
-	for _, scope := range []string{store.ScopeDM, store.ScopePlayer} {
-		var in []compendium.NoteInput
-		var from []store.NoteSource
-		for i, n := range notes {
-			if scope == store.ScopePlayer && n.Restricted {
-				continue
-			}
-			in = append(in, inputs[i])
-			from = append(from, n)
-		}
-		recs := dmRecs // no DM-only note: the players' compendium is the DM's
-		if scope == store.ScopeDM || restricted {
-			var err error
-			recs, err = interruptible.Run(ctx, func() ([]store.Entity, error) { return buildEntities(in, from, file) })
-			if err != nil {
-				return err
-			}
-		}
-		if err := s.ReplaceEntities(ctx, scope, recs); err != nil {
-			return err
-		}
-		if scope == store.ScopeDM {
-			dmRecs = recs
-			res.Entities = len(recs)
-		}
-	}
-	return nil
-}
-
-// noteInputs are the notes as the compendium builder reads them.
-func noteInputs(notes []store.NoteSource) []compendium.NoteInput {
-	inputs := make([]compendium.NoteInput, len(notes))
-	for i, n := range notes {
-		var meta struct {
-			Aliases any `json:"aliases"`
-			Tags    any `json:"tags"`
-		}
-		_ = json.Unmarshal(n.Metadata, &meta) // metadata was validated at ingest
-		inputs[i] = compendium.NoteInput{Path: n.Path, Title: n.Title, Aliases: stringsOf(meta.Aliases), Tags: stringsOf(meta.Tags), Text: n.Text}
-	}
-	return inputs
-}
-
-// buildEntities builds a compendium from notes and the user's file, with
-// every chunk of those notes that mentions each entity.
-func buildEntities(inputs []compendium.NoteInput, notes []store.NoteSource, file *compendium.File) ([]store.Entity, error) {
-	ents, err := compendium.Build(inputs, file, compendium.Config{})
-	if err != nil {
-		return nil, fmt.Errorf("building the compendium: %w", err)
-	}
-	m := compendium.NewMatcher(ents)
-	recs := make([]store.Entity, len(ents))
-	for i, en := range ents {
-		recs[i] = store.Entity{Name: en.Name, Kind: string(en.Kind), Aliases: en.Aliases, Note: en.Note, Source: en.Source, Mentions: map[int64]int{}}
-	}
-	for _, n := range notes {
-		for i, text := range n.ChunkTexts {
-			for _, mt := range m.Find(text) {
-				recs[mt.Entity].Mentions[n.ChunkIDs[i]]++
-			}
-		}
-	}
-	return recs, nil
+	_ = json.Unmarshal(metadata, &meta) // metadata was validated at ingest
+	return compendium.NoteInput{Path: path, Title: title, Aliases: stringsOf(meta.Aliases), Tags: stringsOf(meta.Tags)}
 }
 
 // compendiumSignature names what the compendium is built from besides the
-// notes: the compendium files of every ingested folder, the settings, and
-// which chunks are DM-only (the players' compendium leaves them out).
+// notes: the compendium files of every ingested folder and the settings.
+// (Which notes are DM-only is kept with each note's facts.)
 func compendiumSignature(ctx context.Context, s CompendiumStore, opts CompendiumOptions) (string, error) {
 	all, err := s.Roots(ctx)
 	if err != nil {
@@ -233,15 +457,8 @@ func compendiumSignature(ctx context.Context, s CompendiumStore, opts Compendium
 	}
 	all = append(all, opts.Roots...)
 	sort.Strings(all)
-	restricted, err := s.RestrictedChunks(ctx)
-	if err != nil {
-		return "", err
-	}
 	h := sha256.New()
-	fmt.Fprintf(h, "compendium-v1 %s\n", opts.Stamp)
-	for _, id := range slices.Sorted(maps.Keys(restricted)) {
-		fmt.Fprintf(h, "dm %d\n", id)
-	}
+	fmt.Fprintf(h, "compendium-v2 %s\n", opts.Stamp)
 	prev := ""
 	for _, r := range all {
 		if r == prev {

@@ -2,86 +2,155 @@ package enrich
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/oraculo/oraculo/compendium"
+	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/store"
 )
 
-// memCompendium is an in-memory CompendiumStore over notes given whole.
-type memCompendium struct {
-	roots []string
-	notes []store.NoteSource
-	meta  map[string]string
-	ents  map[string][]store.Entity
-	stale bool
-	// replaced counts the compendiums written.
-	replaced int
+var _ CompendiumStore = (*index.Index)(nil)
+
+// testNote is a note as the tests write it: chunks of text.
+type testNote struct {
+	path, title string
+	aliases     []string
+	restricted  bool
+	chunks      []string
 }
 
-var _ CompendiumStore = (*memCompendium)(nil)
-
-func (s *memCompendium) Meta(ctx context.Context, key string) (string, error) {
-	return s.meta[key], nil
-}
-
-func (s *memCompendium) SetMeta(ctx context.Context, key, value string) error {
-	s.meta[key] = value
-	return nil
-}
-
-func (s *memCompendium) Roots(ctx context.Context) ([]string, error) { return s.roots, nil }
-
-func (s *memCompendium) NoteSources(ctx context.Context) ([]store.NoteSource, error) {
-	return s.notes, nil
-}
-
-func (s *memCompendium) RestrictedChunks(ctx context.Context) (map[int64]bool, error) {
-	out := map[int64]bool{}
-	for _, n := range s.notes {
-		for _, id := range n.ChunkIDs {
-			if n.Restricted {
-				out[id] = true
-			}
-		}
+// putNote stores a note in ix under root, one chunk per text, laid one
+// after the other.
+func putNote(t testing.TB, ix *index.Index, root string, n testNote) {
+	t.Helper()
+	meta := `{}`
+	if len(n.aliases) > 0 {
+		meta = `{"aliases": ["` + strings.Join(n.aliases, `", "`) + `"]}`
 	}
-	return out, nil
-}
-
-func (s *memCompendium) EntityCount(ctx context.Context, scope string) (int, error) {
-	return len(s.ents[scope]), nil
-}
-
-func (s *memCompendium) ReplaceEntities(ctx context.Context, scope string, ents []store.Entity) error {
-	s.ents[scope] = ents
-	s.replaced++
-	if scope == store.ScopePlayer {
-		s.stale = false
+	d := &store.DocumentRecord{Root: root, Path: n.path, SHA256: fmt.Sprint(n), Title: n.title, Metadata: []byte(meta), Stamp: "s", DMOnly: n.restricted}
+	if n.restricted {
+		d.DMReason = "front matter"
 	}
-	return nil
+	at := 0
+	for i, text := range n.chunks {
+		d.Chunks = append(d.Chunks, store.ChunkRecord{ChunkData: store.ChunkData{UID: fmt.Sprintf("%s#%d#%s", n.path, i, d.SHA256), Hash: "x", Ordinal: i,
+			Label: n.path, ByteStart: at, ByteEnd: at + len(text), Text: text}, Children: []store.ChildRecord{{Terms: "x"}}})
+		at += len(text) + 1
+	}
+	if err := ix.ReplaceDocument(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
 }
 
-func (s *memCompendium) PlayersCompendiumStale(ctx context.Context) (bool, error) {
-	return s.stale, nil
+func openIndex(t testing.TB) *index.Index {
+	t.Helper()
+	ix, err := index.Open(context.Background(), filepath.Join(t.TempDir(), "i.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
 }
 
-// campaign is a folder of three notes, one of them DM-only, with chunk
-// ids from 1.
-func campaign(t *testing.T) (root string, s *memCompendium) {
+// campaign is a folder of three notes, one of them DM-only.
+func campaign(t *testing.T) (root string, ix *index.Index, notes []testNote) {
 	t.Helper()
 	root = t.TempDir()
-	note := func(path, title, text string, restricted bool, id int64) store.NoteSource {
-		return store.NoteSource{Root: root, Path: path, Title: title, Restricted: restricted, Metadata: []byte(`{"aliases": ["el ` + strings.ToLower(title) + `"]}`),
-			Text: text, ChunkIDs: []int64{id}, ChunkTexts: []string{text}}
+	ix = openIndex(t)
+	notes = []testNote{
+		{"DM/Quembilda.md", "Quembilda", []string{"la bruja"}, true, []string{"# Quembilda\n\nLa bruja del pantano.\n"}},
+		{"NPCs/Garrik.md", "Garrik", []string{"el mercader"}, false, []string{"# Garrik\n\nEl mercader.\n"}},
+		{"Sesiones/Sesión 1.md", "Sesión 1", nil, false, []string{"# Sesión 1\n\nGarrik vende cajas. El garrik llega tarde.\n"}},
 	}
-	s = &memCompendium{roots: []string{root}, meta: map[string]string{}, ents: map[string][]store.Entity{}, notes: []store.NoteSource{
-		note("DM/Quembilda.md", "Quembilda", "# Quembilda\n\nLa bruja del pantano.\n", true, 1),
-		note("NPCs/Garrik.md", "Garrik", "# Garrik\n\nEl mercader.\n", false, 2),
-		note("Sesiones/Sesión 1.md", "Sesión 1", "# Sesión 1\n\nGarrik vende cajas. El garrik llega tarde.\n", false, 3),
-	}}
-	return root, s
+	for _, n := range notes {
+		putNote(t, ix, root, n)
+	}
+	return root, ix, notes
+}
+
+// stored reads a scope's compendium with its mentions.
+func stored(t testing.TB, ix *index.Index, scope string) []store.Entity {
+	t.Helper()
+	ctx := context.Background()
+	ents, err := ix.Entities(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, len(ents))
+	for i, e := range ents {
+		ids[i] = e.ID
+	}
+	ms, err := ix.MentionsOf(ctx, ids, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ents {
+		ents[i].Mentions = map[int64]int{}
+		for _, m := range ms[ents[i].ID] {
+			ents[i].Mentions[m.ChunkID] = m.Count
+		}
+		ents[i].ID = 0
+		if ents[i].Aliases == nil {
+			ents[i].Aliases = []string{}
+		}
+	}
+	return ents
+}
+
+// fullBuild builds both compendiums from scratch the simple way, every
+// note read whole and every chunk matched: what the stored ones must equal.
+func fullBuild(t testing.TB, ix *index.Index, roots []string) [2][]store.Entity {
+	t.Helper()
+	notes, err := ix.NoteSources(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := readCompendiumFiles(roots, &CompendiumResult{})
+	var out [2][]store.Entity
+	for i, scope := range []string{store.ScopeDM, store.ScopePlayer} {
+		var in []compendium.NoteInput
+		var from []store.NoteSource
+		for _, n := range notes {
+			if scope == store.ScopePlayer && n.Restricted {
+				continue
+			}
+			x := noteInput(n.Path, n.Title, n.Metadata)
+			x.Text = n.Text
+			in = append(in, x)
+			from = append(from, n)
+		}
+		ents, err := compendium.Build(in, file, compendium.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := compendium.NewMatcher(ents)
+		recs := make([]store.Entity, len(ents))
+		for j, en := range ents {
+			recs[j] = store.Entity{Name: en.Name, Kind: string(en.Kind), Aliases: en.Aliases, Note: en.Note, Source: en.Source, Mentions: map[int64]int{}}
+			if recs[j].Aliases == nil {
+				recs[j].Aliases = []string{}
+			}
+		}
+		for _, n := range from {
+			for k, text := range n.ChunkTexts {
+				for _, mt := range m.Find(text) {
+					recs[mt.Entity].Mentions[n.ChunkIDs[k]]++
+				}
+			}
+		}
+		// Stored compendiums are read back by name.
+		slices.SortFunc(recs, func(a, b store.Entity) int { return strings.Compare(a.Name, b.Name) })
+		out[i] = recs
+	}
+	return out
 }
 
 func entityNamed(ents []store.Entity, name string) *store.Entity {
@@ -93,20 +162,34 @@ func entityNamed(ents []store.Entity, name string) *store.Entity {
 	return nil
 }
 
-func TestBuildCompendium(t *testing.T) {
-	ctx := context.Background()
-	root, s := campaign(t)
-	opts := CompendiumOptions{Roots: []string{root}, Stamp: "v1", NotesChanged: true}
-	res, err := BuildCompendium(ctx, s, opts)
+func chunkIDs(t testing.TB, ix *index.Index) map[string]int64 {
+	t.Helper()
+	notes, err := ix.NoteSources(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	dm, player := s.ents[store.ScopeDM], s.ents[store.ScopePlayer]
-	if !res.Rebuilt || res.Entities != len(dm) || len(res.Unread) != 0 || s.meta[compendiumSigKey] == "" {
+	out := map[string]int64{}
+	for _, n := range notes {
+		out[n.Path] = n.ChunkIDs[0]
+	}
+	return out
+}
+
+func TestBuildCompendium(t *testing.T) {
+	ctx := context.Background()
+	root, ix, notes := campaign(t)
+	opts := CompendiumOptions{Roots: []string{root}, Stamp: "v1", NotesChanged: true}
+	res, err := BuildCompendium(ctx, ix, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dm, player := stored(t, ix, store.ScopeDM), stored(t, ix, store.ScopePlayer)
+	if sig, _ := ix.Meta(ctx, compendiumSigKey); !res.Rebuilt || res.Entities != len(dm) || len(res.Unread) != 0 || sig == "" {
 		t.Errorf("result %+v", res)
 	}
+	ids := chunkIDs(t, ix)
 	garrik := entityNamed(dm, "Garrik")
-	if garrik == nil || garrik.Mentions[3] == 0 || garrik.Mentions[2] == 0 || entityNamed(dm, "Quembilda") == nil {
+	if garrik == nil || garrik.Mentions[ids["Sesiones/Sesión 1.md"]] == 0 || garrik.Mentions[ids["NPCs/Garrik.md"]] == 0 || entityNamed(dm, "Quembilda") == nil {
 		t.Fatalf("the DM's compendium %+v", dm)
 	}
 	// The players' leaves out what only a DM note says.
@@ -114,30 +197,42 @@ func TestBuildCompendium(t *testing.T) {
 		t.Errorf("the players' compendium %+v", player)
 	}
 	for _, en := range player {
-		if en.Mentions[1] != 0 {
+		if en.Mentions[ids["DM/Quembilda.md"]] != 0 {
 			t.Errorf("the players' %q is mentioned in a DM-only chunk", en.Name)
 		}
 	}
 
 	// Nothing changed: the stored compendiums stand.
 	opts.NotesChanged = false
-	if res, err = BuildCompendium(ctx, s, opts); err != nil || res.Rebuilt || res.Entities != len(dm) || s.replaced != 2 {
-		t.Errorf("unchanged: %+v, %v, %d compendiums written", res, err, s.replaced)
+	if res, err = BuildCompendium(ctx, ix, opts); err != nil || res.Rebuilt || res.Entities != len(dm) {
+		t.Errorf("unchanged: %+v, %v", res, err)
 	}
 	// A stale players' compendium, new settings, a note that becomes
 	// DM-only: each rebuilds.
-	for name, change := range map[string]func(){
-		"stale":    func() { s.stale = true },
-		"settings": func() { opts.Stamp = "v2" },
-		"dm-only":  func() { s.notes[2].Restricted = true },
+	for _, c := range []struct {
+		name   string
+		change func()
+	}{
+		{"stale", func() { ix.SetMeta(ctx, "players_compendium_stale", "1") }},
+		{"settings", func() { opts.Stamp = "v2" }},
+		{"dm-only", func() {
+			if _, err := ix.Redecide(ctx, func(r store.VisibilityRecord) (bool, string, string) {
+				return r.DMOnly || r.Path == notes[2].path, "front matter", ""
+			}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	} {
-		change()
-		if res, err = BuildCompendium(ctx, s, opts); err != nil || !res.Rebuilt {
-			t.Errorf("%s: %+v, %v", name, res, err)
+		c.change()
+		if res, err = BuildCompendium(ctx, ix, opts); err != nil || !res.Rebuilt {
+			t.Errorf("%s: %+v, %v", c.name, res, err)
 		}
 	}
-	if entityNamed(s.ents[store.ScopePlayer], "Garrik").Mentions[3] != 0 {
-		t.Error("the players' compendium still counts a mention in a note that became DM-only")
+	if g := entityNamed(stored(t, ix, store.ScopePlayer), "Garrik"); g == nil || g.Mentions[ids["Sesiones/Sesión 1.md"]] != 0 {
+		t.Errorf("the players' compendium still counts a mention in a note that became DM-only: %+v", g)
+	}
+	if want := fullBuild(t, ix, []string{root}); !reflect.DeepEqual(want[1], stored(t, ix, store.ScopePlayer)) {
+		t.Errorf("the players' compendium differs from a full build")
 	}
 }
 
@@ -146,10 +241,14 @@ func TestBuildCompendium(t *testing.T) {
 // reported.
 func TestCompendiumFile(t *testing.T) {
 	ctx := context.Background()
-	root, s := campaign(t)
-	s.notes = s.notes[1:] // no DM-only note: one compendium for both
+	root := t.TempDir()
+	ix := openIndex(t)
+	_, _, notes := campaign(t)
+	for _, n := range notes[1:] { // no DM-only note: one compendium for both
+		putNote(t, ix, root, n)
+	}
 	opts := CompendiumOptions{Roots: []string{root}, Stamp: "v1", NotesChanged: true}
-	if _, err := BuildCompendium(ctx, s, opts); err != nil {
+	if _, err := BuildCompendium(ctx, ix, opts); err != nil {
 		t.Fatal(err)
 	}
 	opts.NotesChanged = false
@@ -157,39 +256,178 @@ func TestCompendiumFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("entities:\n  - {name: Caja Negra, kind: item, aliases: [cajas]}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := BuildCompendium(ctx, s, opts)
-	box := entityNamed(s.ents[store.ScopeDM], "Caja Negra")
-	if err != nil || !res.Rebuilt || box == nil || box.Source != "file" || box.Mentions[3] != 1 {
+	res, err := BuildCompendium(ctx, ix, opts)
+	dm := stored(t, ix, store.ScopeDM)
+	box := entityNamed(dm, "Caja Negra")
+	if err != nil || !res.Rebuilt || box == nil || box.Source != "file" || box.Mentions[chunkIDs(t, ix)["Sesiones/Sesión 1.md"]] != 1 {
 		t.Fatalf("with a compendium file: %+v, %v, %+v", res, err, box)
 	}
-	if p := s.ents[store.ScopePlayer]; entityNamed(p, "Caja Negra") == nil || len(p) != len(s.ents[store.ScopeDM]) {
+	if p := stored(t, ix, store.ScopePlayer); !reflect.DeepEqual(p, dm) {
 		t.Errorf("without DM-only notes the players' compendium is the DM's: %+v", p)
 	}
 	if err := os.WriteFile(file, []byte("entities:\n  - {name: Caja Negra, colour: black}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = BuildCompendium(ctx, s, opts)
+	res, err = BuildCompendium(ctx, ix, opts)
 	if err != nil || len(res.Unread) != 1 || res.Unread[0].Root != root || res.Unread[0].Path != CompendiumFile ||
 		!strings.Contains(res.Unread[0].Detail, "colour") || !strings.HasSuffix(res.Unread[0].Detail, "; the compendium was built without it") {
 		t.Fatalf("a bad compendium file: %+v, %v", res, err)
 	}
-	if entityNamed(s.ents[store.ScopeDM], "Caja Negra") != nil {
+	if entityNamed(stored(t, ix, store.ScopeDM), "Caja Negra") != nil {
 		t.Error("the entities of a bad compendium file were kept")
 	}
 }
 
-func TestStringsOf(t *testing.T) {
-	for _, c := range []struct {
-		in   any
-		want string
-	}{
-		{"uno", "uno"},
-		{[]any{"uno", 2, "tres"}, "uno|tres"},
-		{map[string]any{"x": "y"}, ""},
-		{nil, ""},
-	} {
-		if got := strings.Join(stringsOf(c.in), "|"); got != c.want {
-			t.Errorf("stringsOf(%v) = %q, want %q", c.in, got, c.want)
+// TestIncrementalCompendium edits, adds and removes notes at random, some
+// DM-only, and the compendium.yaml, over several rounds; after each, both
+// stored compendiums, mentions included, must be those a build from
+// scratch gives, and nothing of a DM-only note may reach the players'.
+func TestIncrementalCompendium(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	ix := openIndex(t)
+	rng := rand.New(rand.NewPCG(14, 3))
+	names := []string{"Garrik", "Quembilda", "Leoric Valcárcel", "Orden del Alba Quebrada", "Torre de Sal", "Maese Corvo", "Corvo",
+		"Caldemora", "Aurelith", "Valcarsel", "Dama Velada", "Brumal", "Sancho Rémol", "Iglesia", "Ezkarra", "Nix", "Kael-Dur", "Harbin Wester"}
+	words := []string{"el", "la", "de", "vende", "cajas", "llega", "tarde", "iglesia", "luego", "dijo", "que", "en", "3 de", "del 1347", "y", "con", "brumal"}
+	secret := []string{"Secreto Negro", "Culto de Vharn", "Nyssa la Roja"}
+	sentence := func(dm bool) string {
+		var b strings.Builder
+		for i := 0; i < 4+rng.IntN(12); i++ {
+			switch r := rng.IntN(10); {
+			case r < 3:
+				b.WriteString(names[rng.IntN(len(names))])
+			case r < 4 && dm:
+				b.WriteString(secret[rng.IntN(len(secret))])
+			case r < 5:
+				fmt.Fprintf(&b, "[[%s]]", names[rng.IntN(len(names))])
+			default:
+				b.WriteString(words[rng.IntN(len(words))])
+			}
+			b.WriteString(" ")
+		}
+		return strings.TrimSpace(b.String()) + ". "
+	}
+	newNote := func(i int) testNote {
+		dm := rng.IntN(4) == 0
+		n := testNote{path: fmt.Sprintf("Notas/n%02d.md", i), restricted: dm}
+		switch rng.IntN(4) {
+		case 0:
+			n.title = names[rng.IntN(len(names))]
+			n.path = "NPCs/" + n.title + ".md"
+		case 1:
+			if dm {
+				n.title = secret[rng.IntN(len(secret))]
+				n.aliases = []string{"el " + strings.ToLower(strings.Fields(n.title)[0])}
+				n.path = "DM/" + n.title + ".md"
+			}
+		}
+		if n.title == "" {
+			n.title = strings.TrimSuffix(filepath.Base(n.path), ".md")
+		}
+		for c := 0; c < 1+rng.IntN(3); c++ {
+			var b strings.Builder
+			if c == 0 {
+				b.WriteString("# " + n.title + "\n\n")
+			}
+			if rng.IntN(3) == 0 {
+				b.WriteString("## " + names[rng.IntN(len(names))] + "\n\n")
+			}
+			for s := 0; s < 1+rng.IntN(4); s++ {
+				b.WriteString(sentence(dm))
+			}
+			n.chunks = append(n.chunks, b.String())
+		}
+		return n
+	}
+	notes := map[string]testNote{}
+	next := 0
+	add := func() {
+		n := newNote(next)
+		next++
+		notes[n.path] = n
+		putNote(t, ix, root, n)
+	}
+	for range 25 {
+		add()
+	}
+	yaml := filepath.Join(root, CompendiumFile)
+	for round := range 12 {
+		opts := CompendiumOptions{Roots: []string{root}, Stamp: "v1", NotesChanged: true}
+		if _, err := BuildCompendium(ctx, ix, opts); err != nil {
+			t.Fatal(err)
+		}
+		want := fullBuild(t, ix, []string{root})
+		for i, scope := range []string{store.ScopeDM, store.ScopePlayer} {
+			got := stored(t, ix, scope)
+			if !reflect.DeepEqual(got, want[i]) {
+				for j := 0; j < max(len(got), len(want[i])); j++ {
+					var g, w store.Entity
+					if j < len(got) {
+						g = got[j]
+					}
+					if j < len(want[i]) {
+						w = want[i][j]
+					}
+					if !reflect.DeepEqual(g, w) {
+						t.Fatalf("round %d, %s: entity %d is %+v, a full build gives %+v", round, scope, j, g, w)
+					}
+				}
+			}
+		}
+		ids := chunkIDs(t, ix)
+		public := ""
+		for _, n := range notes {
+			if !n.restricted {
+				public += n.title + "\n" + strings.Join(n.chunks, "\n")
+			}
+		}
+		for _, e := range stored(t, ix, store.ScopePlayer) {
+			if slices.Contains(secret, e.Name) && !strings.Contains(public, e.Name) {
+				t.Fatalf("round %d: the players' compendium names %q, known only from DM notes", round, e.Name)
+			}
+			for _, n := range notes {
+				if n.restricted && e.Mentions[ids[n.path]] != 0 {
+					t.Fatalf("round %d: the players' %q is mentioned in DM-only %s", round, e.Name, n.path)
+				}
+			}
+		}
+		// Edit, add and remove notes; now and then the compendium.yaml.
+		paths := slices.Sorted(maps.Keys(notes))
+		for range 1 + rng.IntN(4) {
+			p := paths[rng.IntN(len(paths))]
+			n, ok := notes[p]
+			if !ok {
+				continue
+			}
+			switch rng.IntN(4) {
+			case 0:
+				if err := ix.DeleteDocument(ctx, root, p); err != nil {
+					t.Fatal(err)
+				}
+				delete(notes, p)
+			case 1:
+				n.restricted = !n.restricted
+				notes[p] = n
+				putNote(t, ix, root, n)
+			default:
+				k := rng.IntN(len(n.chunks))
+				n.chunks = slices.Clone(n.chunks)
+				n.chunks[k] += sentence(n.restricted)
+				notes[p] = n
+				putNote(t, ix, root, n)
+			}
+		}
+		if rng.IntN(2) == 0 {
+			add()
+		}
+		switch round % 4 {
+		case 1:
+			os.WriteFile(yaml, []byte("entities:\n  - {name: Caja Negra, kind: item, aliases: [cajas]}\nrename:\n  - {from: Corvo, to: Maese Corvo}\n"), 0o644)
+		case 2:
+			os.WriteFile(yaml, []byte("ban: [Iglesia]\nmerge:\n  - {into: Garrik, names: [Harbin Wester]}\n"), 0o644)
+		case 3:
+			os.Remove(yaml)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -126,8 +127,25 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool)
 
 // NoteSources returns every note with its chunks, in path order.
 func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT d.root, d.path, d.title, d.metadata, d.restricted, k.id, k.byte_start, k.text
-		FROM documents d JOIN chunks k ON k.doc_id = d.id ORDER BY d.root, d.path, k.ordinal`)
+	return ix.noteSources(ctx, "")
+}
+
+// NoteSourcesOf returns the notes with the given document ids with their
+// chunks, in path order.
+func (ix *Index) NoteSourcesOf(ctx context.Context, docIDs []int64) ([]NoteSource, error) {
+	if len(docIDs) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(docIDs))
+	for i, id := range docIDs {
+		ids[i] = strconv.FormatInt(id, 10)
+	}
+	return ix.noteSources(ctx, "WHERE d.id IN ("+strings.Join(ids, ",")+")")
+}
+
+func (ix *Index) noteSources(ctx context.Context, where string) ([]NoteSource, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, k.id, k.byte_start, k.text
+		FROM documents d JOIN chunks k ON k.doc_id = d.id `+where+` ORDER BY d.root, d.path, k.ordinal`)
 	if err != nil {
 		return nil, fmt.Errorf("reading notes: %w", err)
 	}
@@ -142,15 +160,15 @@ func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
 	}
 	for rows.Next() {
 		var root, path, title, meta, text string
-		var id int64
+		var doc, id int64
 		var start int
 		var restricted bool
-		if err := rows.Scan(&root, &path, &title, &meta, &restricted, &id, &start, &text); err != nil {
+		if err := rows.Scan(&doc, &root, &path, &title, &meta, &restricted, &id, &start, &text); err != nil {
 			return nil, fmt.Errorf("reading notes: %w", err)
 		}
-		if len(out) == 0 || out[len(out)-1].Root != root || out[len(out)-1].Path != path {
+		if len(out) == 0 || out[len(out)-1].DocID != doc {
 			flush()
-			out = append(out, NoteSource{Root: root, Path: path, Title: title, Metadata: json.RawMessage(meta), Restricted: restricted})
+			out = append(out, NoteSource{DocID: doc, Root: root, Path: path, Title: title, Metadata: json.RawMessage(meta), Restricted: restricted})
 		}
 		n := &out[len(out)-1]
 		n.ChunkIDs = append(n.ChunkIDs, id)

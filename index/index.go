@@ -249,6 +249,20 @@ var migrations = []string{
 	INSERT INTO ann_graph_parts(model, part, data) SELECT model, 0, graph FROM ann_graphs;
 	UPDATE ann_graphs SET graph = x'';
 	DELETE FROM meta WHERE key LIKE 'graph\_ids/%' ESCAPE '\';`,
+	// v9: the compendium is updated, not rebuilt: what it read from each
+	// note (compendium.Facts, encoded; its lowercase words apart, being
+	// most of the bytes and read only in part) is kept until the note changes,
+	// with the visibility the note had when its mentions were stored
+	// and whether they are (matched). The next ingest reads every note
+	// once more to fill it.
+	`CREATE TABLE compendium_notes (
+		doc_id     INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+		restricted INTEGER NOT NULL,
+		matched    INTEGER NOT NULL DEFAULT 0,
+		facts      BLOB NOT NULL,
+		lower      BLOB NOT NULL
+	);
+	DELETE FROM meta WHERE key = 'compendium_sig';`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -1,6 +1,9 @@
 package store
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Compendium scopes: every note, or only those players may see.
 const (
@@ -35,6 +38,7 @@ type Mention struct {
 // NoteSource is a note as the compendium builder needs it: reassembled
 // from its chunks (whitespace between chunks aside, the same text).
 type NoteSource struct {
+	DocID             int64
 	Root, Path, Title string
 	// Restricted notes are DM-only.
 	Restricted bool
@@ -43,4 +47,51 @@ type NoteSource struct {
 	// Chunks are the note's chunks: id and text.
 	ChunkIDs   []int64
 	ChunkTexts []string
+}
+
+// NoteFacts is what the compendium read from one note's text (an encoded
+// [github.com/oraculo/oraculo/compendium.Facts]), kept so that a note is
+// read again only when it changes, with what it is known by.
+type NoteFacts struct {
+	DocID             int64
+	Root, Path, Title string
+	Metadata          json.RawMessage
+	// Restricted notes are DM-only.
+	Restricted bool
+	// Data is all but the lowercase words, Lower those (see
+	// compendium.Facts.MarshalLower).
+	Data, Lower []byte
+}
+
+// ChunkText is a chunk as the compendium's mention matcher reads it.
+type ChunkText struct {
+	ID int64
+	// Restricted chunks belong to DM-only notes.
+	Restricted bool
+	// Pending chunks belong to notes whose mentions are not stored yet:
+	// new or changed, or whose visibility changed.
+	Pending bool
+	Text    string
+}
+
+// CompendiumWriter updates both compendiums in one transaction.
+type CompendiumWriter interface {
+	// Entities returns a scope's stored compendium, by name, with ids,
+	// stale or not.
+	Entities(ctx context.Context, scope string) ([]Entity, error)
+	// SetEntities makes a scope's compendium ents (their Mentions
+	// ignored): entities gone are deleted with their mentions, the others
+	// keep their ids and mentions. It returns the id of each of ents.
+	SetEntities(ctx context.Context, scope string, ents []Entity) ([]int64, error)
+	// Chunks returns up to n chunks with ids above after, by id; only
+	// pending ones when pending is set.
+	Chunks(ctx context.Context, after int64, n int, pending bool) ([]ChunkText, error)
+	// ClearMentions deletes a scope's mentions in the chunks.
+	ClearMentions(ctx context.Context, scope string, chunks []int64) error
+	// AddMention records that a chunk names an entity count times (stored
+	// by ClearMentions or Finish at the latest).
+	AddMention(ctx context.Context, entity, chunk int64, count int) error
+	// Finish marks every chunk's mentions as stored, the players'
+	// compendium as fresh, and stores the setting key.
+	Finish(ctx context.Context, key, value string) error
 }

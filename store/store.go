@@ -160,6 +160,26 @@ type EntityStore interface {
 	// PlayersCompendiumStale reports whether the players' compendium must
 	// not be served: a note it was built from has become DM-only since.
 	PlayersCompendiumStale(ctx context.Context) (bool, error)
+	// SyncCompendiumNotes lists, in path order, the notes whose facts are
+	// not stored (new or changed since), drops the facts of notes gone,
+	// and marks pending the notes whose visibility changed since their
+	// mentions were stored; pending says whether any note is.
+	SyncCompendiumNotes(ctx context.Context) (missing []int64, pending bool, err error)
+	// NoteSourcesOf returns the notes with the given document ids
+	// reassembled from their chunks, in path order.
+	NoteSourcesOf(ctx context.Context, docIDs []int64) ([]NoteSource, error)
+	// PutNoteFacts stores the facts of notes, pending (their mentions
+	// are not stored yet).
+	PutNoteFacts(ctx context.Context, facts []NoteFacts) error
+	// EachNoteFacts calls fn with the stored facts of every note, in path
+	// order, without their lowercase words.
+	EachNoteFacts(ctx context.Context, fn func(NoteFacts) error) error
+	// EachNoteLower calls fn with the stored lowercase words of every
+	// note, in no set order; lower is valid only until fn returns.
+	EachNoteLower(ctx context.Context, fn func(restricted bool, lower []byte) error) error
+	// UpdateCompendium runs fn in one transaction, committed when fn
+	// returns nil.
+	UpdateCompendium(ctx context.Context, fn func(CompendiumWriter) error) error
 }
 
 // AnnotationStore keeps the one-or-two-sentence annotations of chunks,

@@ -62,7 +62,7 @@ func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The exact ranking: every term in the query, every paragraph scored.
-		order, best, _, err := bestParents(ctx, ix.db, bm25Plan{match: MatchQuery(terms)}, 1, DefaultSiblingWeight, 10000, public, Filter{})
+		order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, public, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,6 +110,38 @@ func TestPlanForCommonTerms(t *testing.T) {
 	for _, x := range m {
 		if strings.HasPrefix(x.Chunk.Path, "secret") {
 			t.Fatalf("a player got %q", x.Chunk.Path)
+		}
+	}
+}
+
+// The pool scores once: its tiers, read one after another, are the
+// prefixes of the largest, as each was when every tier was scored anew.
+func TestPoolTiersArePrefixes(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	for _, terms := range [][]string{{"comun", "rar", "tod"}, {"comun", "tod"}, {"rar", "p3"}} {
+		plan, err := ix.planBM25(ctx, ix.db, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grown := newParagraphPool(ix.db, plan, 1, false, Filter{})
+		for _, limit := range []int{2, 8, 32, 128, 512, 2048, 8192} {
+			got, err := grown.top(ctx, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := newParagraphPool(ix.db, plan, 1, false, Filter{}).top(ctx, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%v, %d: %d paragraphs, want %d", terms, limit, len(got), len(want))
+			}
+			for i := range got {
+				if got[i].id != want[i].id || got[i].score != want[i].score || *got[i].chunkID != *want[i].chunkID {
+					t.Fatalf("%v, %d, rank %d: %+v, want %+v", terms, limit, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }

@@ -215,7 +215,13 @@ func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f Filt
 		cond, fargs := filterWhere(f)
 		// The same fixed join order as notHidden's: notes, their chunks,
 		// the paragraphs of those that pass, not every paragraph first.
-		p.filter += ` AND rowid IN (SELECT c.id FROM documents d CROSS JOIN chunks k ON k.doc_id = d.id
+		// Sessions are found from their chunks (chunks_session), not by
+		// reading every note's chunks.
+		from := `documents d CROSS JOIN chunks k ON k.doc_id = d.id`
+		if len(f.Sessions) > 0 {
+			from = `chunks k CROSS JOIN documents d ON d.id = k.doc_id`
+		}
+		p.filter += ` AND rowid IN (SELECT c.id FROM ` + from + `
 			CROSS JOIN children c ON c.chunk_id = k.id WHERE ` + cond + `)`
 		p.args = fargs
 	}

@@ -145,3 +145,33 @@ func TestPoolTiersArePrefixes(t *testing.T) {
 		}
 	}
 }
+
+// A question that names a session reads that session's chunks through
+// chunks_session, not every note's chunks.
+func TestSessionFilterUsesTheIndex(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	p := newParagraphPool(ix.db, bm25Plan{match: `"rar"`}, 1, false, Filter{Sessions: []int{3}})
+	rows, err := ix.db.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT rowid FROM children_fts WHERE children_fts MATCH ?`+p.filter,
+		append([]any{p.plan.match}, p.args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	got := strings.Join(plan, "\n")
+	if !strings.Contains(got, "SEARCH k USING INDEX chunks_session") || strings.Contains(got, "SCAN k") || strings.Contains(got, "SCAN d") {
+		t.Fatalf("the session filter's plan:\n%s", got)
+	}
+	if _, err := ix.SearchBM25(ctx, []string{"rar"}, 10, BM25Options{Filter: Filter{Sessions: []int{3}}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -325,20 +325,31 @@ func scoreParagraphs(ctx context.Context, db queryer, match, filter string, args
 }
 
 // rescoreParagraphs scores every paragraph plan.match finds by bm25 over
-// every informative term (plan.rescore's, less plan.match's own), best
-// first (by score, then id); their rows are not read.
+// every informative term, best first (by score, then id); their rows are
+// not read. Each paragraph is scored once: those that hold another
+// informative term by bm25 over plan.rescore, the others by bm25 over
+// plan.match (the other terms would add nothing to them). It was bm25
+// over every informative term ANDed with match, less bm25 over match, which
+// scored every paragraph twice.
 func rescoreParagraphs(ctx context.Context, db queryer, plan bm25Plan, filter string, args []any, hw float64) ([]paragraph, error) {
-	own, err := allScores(ctx, db, plan.match, filter, args, hw)
-	if err != nil {
-		return nil, err
-	}
 	both, err := allScores(ctx, db, plan.rescore, filter, args, hw)
 	if err != nil {
 		return nil, err
 	}
-	found := make([]paragraph, 0, len(both))
+	// The paragraphs rescore finds are left out by FTS5 alone (no bm25 in
+	// the subquery: the other terms' lists are not read whole for their
+	// IDF a second time).
+	own, err := allScores(ctx, db, plan.match, filter+` AND rowid NOT IN (SELECT rowid FROM children_fts WHERE children_fts MATCH ?)`,
+		append(append([]any(nil), args...), plan.rescore), hw)
+	if err != nil {
+		return nil, err
+	}
+	found := make([]paragraph, 0, len(both)+len(own))
 	for id, s := range both {
-		found = append(found, paragraph{id: id, score: s - own[id]})
+		found = append(found, paragraph{id: id, score: s})
+	}
+	for id, s := range own {
+		found = append(found, paragraph{id: id, score: s})
 	}
 	sort.Slice(found, func(i, j int) bool {
 		if found[i].score != found[j].score {

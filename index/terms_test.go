@@ -53,7 +53,7 @@ func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.match != `"rar"` || plan.rescore != `("comun" OR "rar") AND ("rar")` || plan.fromRowid != 0 {
+	if plan.match != `"rar"` || plan.rescore != `("comun") AND ("rar")` || plan.fromRowid != 0 {
 		t.Fatalf("plan: %+v", plan)
 	}
 	for _, public := range []bool{false, true} {

@@ -175,3 +175,30 @@ func TestSessionFilterUsesTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// When no paragraph the chosen terms find holds another informative
+// term, the chosen terms alone score them all.
+func TestRescoreWithoutOtherTermsInTheChosenParagraphs(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	// p3 is in paragraph 3 only, which has no "comun" (3 % 7 == 3).
+	terms := []string{"comun", "p3"}
+	plan, err := ix.planBM25(ctx, ix.db, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.match != `"p3"` || plan.rescore != `("comun") AND ("p3")` {
+		t.Fatalf("plan: %+v", plan)
+	}
+	got, err := ix.SearchBM25(ctx, terms, 10, BM25Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, false, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Chunk.ID != order[0] || math.Abs(got[0].Score-best[order[0]].score) > 1e-9 {
+		t.Fatalf("got %d matches (%+v), want chunk %d score %v", len(got), got, order[0], best[order[0]].score)
+	}
+}

@@ -3,7 +3,10 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -106,10 +109,11 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	if err != nil || plan.match == "" {
 		return nil, err
 	}
+	pool := newParagraphPool(tx, plan, hw, opts.Public, opts.Filter)
 	var order []int64
 	best := map[int64]bestChild{}
 	for limit := BM25Pool; ; limit *= 4 {
-		tier, scored, rows, err := bestParents(ctx, tx, plan, hw, sibling, limit, opts.Public, opts.Filter)
+		tier, scored, rows, err := pool.bestParents(ctx, sibling, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -184,36 +188,89 @@ type paragraph struct {
 	parentID                     *int64
 }
 
-// bestParents returns the parent ids of the best limit paragraphs in rank
-// order, each parent's best child, and how many paragraph rows the query
-// returned.
-func bestParents(ctx context.Context, db queryer, plan bm25Plan, hw, sibling float64, limit int, public bool, f Filter) ([]int64, map[int64]bestChild, int, error) {
-	filter := ""
-	var args []any
+// paragraphPool is one search's scored paragraphs, best first. The pool's
+// tiers are its prefixes: a search scores its paragraphs once, whatever
+// the number of tiers (before, each tier ran the whole scoring again: at
+// 100k chunks most questions needed a second tier, 80 paragraphs holding
+// fewer than 80 chunks).
+type paragraphPool struct {
+	db     queryer
+	plan   bm25Plan
+	hw     float64
+	filter string
+	args   []any
+	// found holds the best paragraphs, best first (by score, then id);
+	// complete, that it holds every one the plan scores.
+	found    []paragraph
+	complete bool
+	// resolved is how many of found have their rows read.
+	resolved int
+}
+
+// newParagraphPool prepares the scoring of plan's paragraphs, with the
+// visibility and filter conditions every query of the search carries.
+func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f Filter) *paragraphPool {
+	p := &paragraphPool{db: db, plan: plan, hw: hw}
 	if public {
-		filter = notHidden
+		p.filter = notHidden
 	}
 	if !f.IsZero() {
 		cond, fargs := filterWhere(f)
 		// The same fixed join order as notHidden's: notes, their chunks,
 		// the paragraphs of those that pass, not every paragraph first.
-		filter += ` AND rowid IN (SELECT c.id FROM documents d CROSS JOIN chunks k ON k.doc_id = d.id
+		// Sessions are found from their chunks (chunks_session), not by
+		// reading every note's chunks.
+		from := `documents d CROSS JOIN chunks k ON k.doc_id = d.id`
+		if len(f.Sessions) > 0 {
+			from = `chunks k CROSS JOIN documents d ON d.id = k.doc_id`
+		}
+		p.filter += ` AND rowid IN (SELECT c.id FROM ` + from + `
 			CROSS JOIN children c ON c.chunk_id = k.id WHERE ` + cond + `)`
-		args = fargs
+		p.args = fargs
 	}
 	if plan.fromRowid > 0 {
-		filter += ` AND rowid >= ?`
-		args = append(args, plan.fromRowid)
+		p.filter += ` AND rowid >= ?`
+		p.args = append(p.args, plan.fromRowid)
 	}
-	var found []paragraph
-	var err error
-	if plan.rescore == "" {
-		found, err = scoreParagraphs(ctx, db, plan.match, filter, args, hw, limit)
-	} else {
-		found, err = rescoreParagraphs(ctx, db, plan, filter, args, hw, limit)
+	return p
+}
+
+// top returns the best limit paragraphs (fewer when the plan scores
+// fewer), best first, with their rows read.
+func (p *paragraphPool) top(ctx context.Context, limit int) ([]paragraph, error) {
+	if !p.complete && len(p.found) < limit {
+		var err error
+		if p.plan.rescore != "" {
+			p.found, err = rescoreParagraphs(ctx, p.db, p.plan, p.filter, p.args, p.hw)
+			p.complete = true
+		} else {
+			// Four times as many as asked: the next tier, which most
+			// searches need, is then read from here.
+			fetch := 4 * limit
+			p.found, err = scoreParagraphs(ctx, p.db, p.plan.match, p.filter, p.args, p.hw, fetch)
+			p.complete = len(p.found) < fetch
+			p.resolved = 0
+		}
+		if err != nil {
+			return nil, fmt.Errorf("searching %q: %w", p.plan.match, err)
+		}
 	}
+	found := p.found[:min(limit, len(p.found))]
+	if p.resolved < len(found) {
+		if err := readParagraphs(ctx, p.db, found[p.resolved:]); err != nil {
+			return nil, fmt.Errorf("searching %q: %w", p.plan.match, err)
+		}
+		p.resolved = len(found)
+	}
+	return found, nil
+}
+
+// bestParents returns the parent ids of the best limit paragraphs in rank
+// order, each parent's best child, and how many paragraphs there were.
+func (p *paragraphPool) bestParents(ctx context.Context, sibling float64, limit int) ([]int64, map[int64]bestChild, int, error) {
+	found, err := p.top(ctx, limit)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("searching %q: %w", plan.match, err)
+		return nil, nil, 0, err
 	}
 	var order []int64
 	best := make(map[int64]bestChild)
@@ -250,14 +307,11 @@ func bestParents(ctx context.Context, db queryer, plan bm25Plan, hw, sibling flo
 }
 
 // scoreParagraphs returns the best limit paragraphs by bm25 over match,
-// best first.
+// best first (by score, then id); their rows are not read.
 func scoreParagraphs(ctx context.Context, db queryer, match, filter string, args []any, hw float64, limit int) ([]paragraph, error) {
-	rows, err := db.QueryContext(ctx, `SELECT m.id, m.score, c.chunk_id, c.ordinal, c.byte_start, c.byte_end, k.id
-		FROM (SELECT rowid AS id, bm25(children_fts, ?, 1.0) AS score
-		      FROM children_fts WHERE children_fts MATCH ?`+filter+` ORDER BY score LIMIT ?) m
-		LEFT JOIN children c ON c.id = m.id
-		LEFT JOIN chunks k ON k.id = c.chunk_id
-		ORDER BY m.score, m.id`, append(append([]any{hw, match}, args...), limit)...)
+	rows, err := db.QueryContext(ctx, `SELECT rowid, bm25(children_fts, ?, 1.0) AS score
+		FROM children_fts WHERE children_fts MATCH ?`+filter+` ORDER BY score, rowid LIMIT ?`,
+		append(append([]any{hw, match}, args...), limit)...)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +319,7 @@ func scoreParagraphs(ctx context.Context, db queryer, match, filter string, args
 	var out []paragraph
 	for rows.Next() {
 		var p paragraph
-		if err := rows.Scan(&p.id, &p.score, &p.chunkID, &p.ordinal, &p.start, &p.end, &p.parentID); err != nil {
+		if err := rows.Scan(&p.id, &p.score); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
@@ -273,21 +327,40 @@ func scoreParagraphs(ctx context.Context, db queryer, match, filter string, args
 	return out, rows.Err()
 }
 
-// rescoreParagraphs scores the paragraphs plan.match finds by bm25 over
-// every informative term (plan.rescore's, less plan.match's own) and
-// returns the best limit, best first.
-func rescoreParagraphs(ctx context.Context, db queryer, plan bm25Plan, filter string, args []any, hw float64, limit int) ([]paragraph, error) {
-	own, err := allScores(ctx, db, plan.match, filter, args, hw)
-	if err != nil {
-		return nil, err
-	}
+// rescoreParagraphs scores every paragraph plan.match finds by bm25 over
+// every informative term, best first (by score, then id); their rows are
+// not read. Each paragraph is scored once: those that hold another
+// informative term by bm25 over plan.rescore, the others by bm25 over
+// plan.match (the other terms would add nothing to them). It was bm25
+// over every informative term ANDed with match, less bm25 over match, which
+// scored every paragraph twice.
+func rescoreParagraphs(ctx context.Context, db queryer, plan bm25Plan, filter string, args []any, hw float64) ([]paragraph, error) {
 	both, err := allScores(ctx, db, plan.rescore, filter, args, hw)
 	if err != nil {
 		return nil, err
 	}
-	found := make([]paragraph, 0, len(both))
+	// The paragraphs rescore found are left out by their ids (a subquery
+	// on rescore would seek through the other terms' lists again: 5 ms of
+	// a question with "parte" and "2" at 100k chunks).
+	ownFilter, ownArgs := filter, args
+	if len(both) > 0 {
+		ids, err := json.Marshal(slices.Collect(maps.Keys(both)))
+		if err != nil {
+			return nil, err
+		}
+		ownFilter += ` AND rowid NOT IN (SELECT value FROM json_each(?))`
+		ownArgs = append(append([]any(nil), args...), string(ids))
+	}
+	own, err := allScores(ctx, db, plan.match, ownFilter, ownArgs, hw)
+	if err != nil {
+		return nil, err
+	}
+	found := make([]paragraph, 0, len(both)+len(own))
 	for id, s := range both {
-		found = append(found, paragraph{id: id, score: s - own[id]})
+		found = append(found, paragraph{id: id, score: s})
+	}
+	for id, s := range own {
+		found = append(found, paragraph{id: id, score: s})
 	}
 	sort.Slice(found, func(i, j int) bool {
 		if found[i].score != found[j].score {
@@ -295,11 +368,14 @@ func rescoreParagraphs(ctx context.Context, db queryer, plan bm25Plan, filter st
 		}
 		return found[i].id < found[j].id
 	})
-	if len(found) > limit {
-		found = found[:limit]
-	}
+	return found, nil
+}
+
+// readParagraphs reads where each paragraph sits: its chunk (and that
+// the chunk exists), ordinal and bytes.
+func readParagraphs(ctx context.Context, db queryer, found []paragraph) error {
 	if len(found) == 0 {
-		return nil, nil
+		return nil
 	}
 	at := make(map[int64]int, len(found))
 	ids := make([]any, len(found))
@@ -311,19 +387,19 @@ func rescoreParagraphs(ctx context.Context, db queryer, plan bm25Plan, filter st
 		FROM children c LEFT JOIN chunks k ON k.id = c.chunk_id
 		WHERE c.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var chunkID, ordinal, start, end, parentID *int64
 		if err := rows.Scan(&id, &chunkID, &ordinal, &start, &end, &parentID); err != nil {
-			return nil, err
+			return err
 		}
 		p := &found[at[id]]
 		p.chunkID, p.ordinal, p.start, p.end, p.parentID = chunkID, ordinal, start, end, parentID
 	}
-	return found, rows.Err()
+	return rows.Err()
 }
 
 // allScores returns bm25 over match of every paragraph it finds.

@@ -23,9 +23,10 @@ type bm25Plan struct {
 	// match finds the paragraphs to score; without rescore, bm25 over it
 	// is their score.
 	match string
-	// rescore, when set, is every informative term's query ANDed with
-	// match: it finds the same paragraphs, and bm25 over it less bm25 over
-	// match is the score of every informative term.
+	// rescore, when set, is the other informative terms' query ANDed with
+	// match: bm25 over it is the score of every informative term for the
+	// paragraphs it finds; for the rest of match's, which hold none of the
+	// other terms, bm25 over match is.
 	rescore string
 	// fromRowid, when above zero, keeps only the paragraphs from this
 	// rowid on (the latest written): a question whose rarest term is over
@@ -92,7 +93,7 @@ func (ix *Index) planBM25(ctx context.Context, db queryer, terms []string) (bm25
 	if err != nil {
 		return bm25Plan{}, fmt.Errorf("planning %q: %w", query, err)
 	}
-	var chosen, informative []string
+	var chosen, informative, others []string
 	for _, h := range held {
 		// FTS5's IDF, log((N - n + 0.5) / (n + 0.5)), is not above zero
 		// for a term in half the paragraphs or more: bm25 then counts it
@@ -103,13 +104,15 @@ func (ix *Index) planBM25(ctx context.Context, db queryer, terms []string) (bm25
 		}
 		if choose[h.term] {
 			chosen = append(chosen, h.term)
+		} else if 2*h.n < paragraphs {
+			others = append(others, h.term)
 		}
 	}
 	switch {
-	case len(chosen) > 0 && len(informative) == len(chosen):
+	case len(chosen) > 0 && len(others) == 0:
 		return bm25Plan{match: MatchQuery(chosen)}, nil
 	case len(chosen) > 0:
-		return bm25Plan{match: MatchQuery(chosen), rescore: "(" + MatchQuery(informative) + ") AND (" + MatchQuery(chosen) + ")"}, nil
+		return bm25Plan{match: MatchQuery(chosen), rescore: "(" + MatchQuery(others) + ") AND (" + MatchQuery(chosen) + ")"}, nil
 	case len(informative) == 0:
 		// Every term is in half the paragraphs or more: none tells one
 		// paragraph from another.

@@ -53,7 +53,7 @@ func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.match != `"rar"` || plan.rescore != `("comun" OR "rar") AND ("rar")` || plan.fromRowid != 0 {
+	if plan.match != `"rar"` || plan.rescore != `("comun") AND ("rar")` || plan.fromRowid != 0 {
 		t.Fatalf("plan: %+v", plan)
 	}
 	for _, public := range []bool{false, true} {
@@ -62,7 +62,7 @@ func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The exact ranking: every term in the query, every paragraph scored.
-		order, best, _, err := bestParents(ctx, ix.db, bm25Plan{match: MatchQuery(terms)}, 1, DefaultSiblingWeight, 10000, public, Filter{})
+		order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, public, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,5 +111,94 @@ func TestPlanForCommonTerms(t *testing.T) {
 		if strings.HasPrefix(x.Chunk.Path, "secret") {
 			t.Fatalf("a player got %q", x.Chunk.Path)
 		}
+	}
+}
+
+// The pool scores once: its tiers, read one after another, are the
+// prefixes of the largest, as each was when every tier was scored anew.
+func TestPoolTiersArePrefixes(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	for _, terms := range [][]string{{"comun", "rar", "tod"}, {"comun", "tod"}, {"rar", "p3"}} {
+		plan, err := ix.planBM25(ctx, ix.db, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grown := newParagraphPool(ix.db, plan, 1, false, Filter{})
+		for _, limit := range []int{2, 8, 32, 128, 512, 2048, 8192} {
+			got, err := grown.top(ctx, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := newParagraphPool(ix.db, plan, 1, false, Filter{}).top(ctx, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%v, %d: %d paragraphs, want %d", terms, limit, len(got), len(want))
+			}
+			for i := range got {
+				if got[i].id != want[i].id || got[i].score != want[i].score || *got[i].chunkID != *want[i].chunkID {
+					t.Fatalf("%v, %d, rank %d: %+v, want %+v", terms, limit, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// A question that names a session reads that session's chunks through
+// chunks_session, not every note's chunks.
+func TestSessionFilterUsesTheIndex(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	p := newParagraphPool(ix.db, bm25Plan{match: `"rar"`}, 1, false, Filter{Sessions: []int{3}})
+	rows, err := ix.db.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT rowid FROM children_fts WHERE children_fts MATCH ?`+p.filter,
+		append([]any{p.plan.match}, p.args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	got := strings.Join(plan, "\n")
+	if !strings.Contains(got, "SEARCH k USING INDEX chunks_session") || strings.Contains(got, "SCAN k") || strings.Contains(got, "SCAN d") {
+		t.Fatalf("the session filter's plan:\n%s", got)
+	}
+	if _, err := ix.SearchBM25(ctx, []string{"rar"}, 10, BM25Options{Filter: Filter{Sessions: []int{3}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// When no paragraph the chosen terms find holds another informative
+// term, the chosen terms alone score them all.
+func TestRescoreWithoutOtherTermsInTheChosenParagraphs(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	// p3 is in paragraph 3 only, which has no "comun" (3 % 7 == 3).
+	terms := []string{"comun", "p3"}
+	plan, err := ix.planBM25(ctx, ix.db, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.match != `"p3"` || plan.rescore != `("comun") AND ("p3")` {
+		t.Fatalf("plan: %+v", plan)
+	}
+	got, err := ix.SearchBM25(ctx, terms, 10, BM25Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, false, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Chunk.ID != order[0] || math.Abs(got[0].Score-best[order[0]].score) > 1e-9 {
+		t.Fatalf("got %d matches (%+v), want chunk %d score %v", len(got), got, order[0], best[order[0]].score)
 	}
 }

@@ -53,7 +53,12 @@ func Analyze(question, lang string, known []int) Analysis {
 	if lang != "es" && lang != "en" {
 		lang = analysis.QuestionLang(question)
 	}
-	known = slices.Compact(slices.Sorted(slices.Values(known)))
+	// Sorted and compacted only when needed: the engine passes them
+	// ascending, and a copy sorted for each question cost 1-2 ms at
+	// 100,000 sessions.
+	if !strictlyAscending(known) {
+		known = slices.Compact(slices.Sorted(slices.Values(known)))
+	}
 	toks := tokenize(question)
 	a := Analysis{Kind: KindLookup}
 	if isArc(toks) {
@@ -82,6 +87,17 @@ func Analyze(question, lang string, known []int) Analysis {
 		a.Said = strings.Join(said, "; ")
 	}
 	return a
+}
+
+// strictlyAscending reports whether every number of s is above the one
+// before it.
+func strictlyAscending(s []int) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] <= s[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // relation is how a relative reference counts sessions.

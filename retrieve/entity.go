@@ -72,10 +72,16 @@ func (Entity) Name() string { return PathEntity }
 func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result, error) {
 	named := map[int]bool{}
 	var ids []int64
+	// The notes of the named entities, by id (not a map of every entity
+	// of the compendium, built anew for each question: at 100k chunks,
+	// 40% of the path's time).
+	notes := map[int64]string{}
 	for _, m := range p.Matcher.Find(question) {
 		if !named[m.Entity] && m.Entity < len(p.Entities) {
 			named[m.Entity] = true
-			ids = append(ids, p.Entities[m.Entity].ID)
+			e := p.Entities[m.Entity]
+			ids = append(ids, e.ID)
+			notes[e.ID] = e.Note
 		}
 	}
 	if len(ids) == 0 || n <= 0 {
@@ -84,10 +90,6 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	mentions, err := p.Index.MentionsOf(ctx, ids, p.Public)
 	if err != nil {
 		return nil, fmt.Errorf("entity path: %w", err)
-	}
-	byID := map[int64]store.Entity{}
-	for _, e := range p.Entities {
-		byID[e.ID] = e
 	}
 	type scored struct {
 		id        int64
@@ -111,7 +113,7 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		}
 		w := math.Log(1 + float64(max(1, p.Units))/float64(max(1, len(units))))
 		ubiquitous := p.Units > 0 && float64(len(units)) > UbiquityShare*float64(p.Units)
-		own := byID[eid].Note
+		own := notes[eid]
 		// The flooding guard: an entity most units name (don Quijote in
 		// every chapter, the party's own characters) says nothing about
 		// where the answer is, and its chunks would push the right ones

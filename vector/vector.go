@@ -69,14 +69,26 @@ const maxDims = 1 << 16
 
 // Dot returns the dot product of a and b: the cosine similarity when both
 // are unit length. If the lengths differ it uses the shorter one (callers
-// check dimensions; Dot itself never panics). The loop is unrolled by 8 into
-// four independent accumulators, which lets the CPU overlap the additions;
-// there is no assembly. Summation order is fixed, so equal inputs always give
-// bit-identical results.
+// check dimensions; Dot itself never panics).
+//
+// On amd64 CPUs with AVX2 and FMA (x86-64-v3) it runs an assembly kernel
+// (dot_amd64.s: four 8-lane fused multiply-add accumulators); elsewhere, or
+// built with the purego tag, the Go loop of dotGo. The two round
+// differently, within a few units in the last place of the result. Each
+// has a fixed summation order, so on one machine equal inputs always give
+// bit-identical results (which Search relies on: a candidate's walk score
+// is its exact score).
 func Dot(a, b []float32) float32 {
 	if len(b) < len(a) {
 		a = a[:len(b)]
 	}
+	return dot(a, b[:len(a)])
+}
+
+// dotGo is the portable kernel of [Dot]: unrolled by 8 into four
+// independent accumulators, which lets the CPU overlap the additions. It
+// uses the first len(a) values of b (len(b) ≥ len(a)).
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	for len(a) >= 8 && len(b) >= 8 {

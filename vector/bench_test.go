@@ -307,3 +307,20 @@ func BenchmarkDot(b *testing.B) {
 		b.Fatal("NaN")
 	}
 }
+
+// BenchmarkDotI8 measures the int8 kernel that graph builds walk with, on
+// one pair of 1,024-code vectors (in cache).
+func BenchmarkDotI8(b *testing.B) {
+	v := unitVecs(rng(2), 2, benchDims)
+	x, y := make([]int8, benchDims), make([]int8, benchDims)
+	quantizeI8(x, row(v, benchDims, 0))
+	quantizeI8(y, row(v, benchDims, 1))
+	b.SetBytes(2 * benchDims)
+	var s int32
+	for range b.N {
+		s += dotI8(x, y)
+	}
+	if s == 1 {
+		b.Log(s)
+	}
+}

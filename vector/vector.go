@@ -263,3 +263,43 @@ func (t *topK) down(i int) {
 		i = w
 	}
 }
+
+// dotI8Go is the portable kernel of dotI8, the dot product of two int8
+// code vectors in [-127, 127] (the first len(a) values of b; len(b) ≥
+// len(a)). It is exact: at most 127²·65,536 < 2^31 in magnitude.
+func dotI8Go(a, b []int8) int32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 int32
+	for len(a) >= 4 && len(b) >= 4 {
+		s0 += int32(a[0]) * int32(b[0])
+		s1 += int32(a[1]) * int32(b[1])
+		s2 += int32(a[2]) * int32(b[2])
+		s3 += int32(a[3]) * int32(b[3])
+		a, b = a[4:], b[4:]
+	}
+	for i := range a {
+		s0 += int32(a[i]) * int32(b[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// quantizeI8 writes v's symmetric int8 codes into dst (len(v) values, each
+// rounded to [-127, 127]) and returns the scale: v[i] ≈ dst[i]·scale. The
+// scale is the largest |v[i]| / 127, so each vector uses the full range.
+func quantizeI8(dst []int8, v []float32) float32 {
+	var m float32
+	for _, x := range v {
+		m = max(m, abs32(x))
+	}
+	if m == 0 {
+		clear(dst[:len(v)])
+		return 0
+	}
+	inv := 127 / m
+	for i, x := range v {
+		dst[i] = int8(math.Round(float64(x * inv)))
+	}
+	return m / 127
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

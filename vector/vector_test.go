@@ -73,6 +73,39 @@ func TestDotKernels(t *testing.T) {
 	}
 }
 
+// TestDotI8 checks the int8 kernel (assembly where the CPU has AVX2)
+// against an exact sum, including the extreme codes ±127.
+func TestDotI8(t *testing.T) {
+	r := rng(8)
+	for _, n := range []int{0, 1, 5, 31, 32, 33, 63, 64, 65, 96, 127, 1024, 1056, 1061, 65536} {
+		for trial := range 5 {
+			a, b := make([]int8, n), make([]int8, n+trial)
+			for i := range b {
+				b[i] = int8(r.IntN(255) - 127)
+				if trial == 0 {
+					b[i] = 127 // extremes: no saturation
+				}
+			}
+			for i := range a {
+				a[i] = int8(r.IntN(255) - 127)
+				if trial == 0 {
+					a[i] = int8(-127 + 254*(i%2))
+				}
+			}
+			var want int64
+			for i := range a {
+				want += int64(a[i]) * int64(b[i])
+			}
+			if got := dotI8(a, b); int64(got) != want {
+				t.Fatalf("n=%d trial %d: dotI8 = %d, want %d", n, trial, got, want)
+			}
+			if got := dotI8Go(a, b); int64(got) != want {
+				t.Fatalf("n=%d trial %d: dotI8Go = %d, want %d", n, trial, got, want)
+			}
+		}
+	}
+}
+
 func TestNormalize(t *testing.T) {
 	v := []float32{3, 4}
 	if !Normalize(v) || v[0] != 0.6 || v[1] != 0.8 {

@@ -327,6 +327,49 @@ func TestHNSWAddBatch(t *testing.T) {
 	}
 }
 
+// TestHNSWAddBatchCodes covers the batches that walk on int8 codes: a
+// first build, then a large batch added to the saved and loaded graph, of
+// dimensions that are not a multiple of the kernel's 32. The codes are
+// dropped after each batch and searches keep finding the exact neighbours.
+func TestHNSWAddBatchCodes(t *testing.T) {
+	r := rng(35)
+	const dims = 40
+	mx := newMixture(r, dims, 30, 0.8)
+	m := mx.sample(r, 3000)
+	vs := make([][]float32, 3000)
+	for i := range vs {
+		vs[i] = row(m, dims, i)
+	}
+	ids := seqIDs(3000, 0, 1)
+	h := NewHNSW(dims, HNSWOptions{Workers: 2})
+	if err := h.AddBatch(ids[:1800], vs[:1800]); err != nil {
+		t.Fatal(err)
+	}
+	if h.codes != nil || h.cscale != nil {
+		t.Fatal("codes kept after the batch")
+	}
+	var buf bytes.Buffer
+	if err := h.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	h, err := LoadHNSW(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.AddBatch(ids[1800:], vs[1800:]); err != nil { // 1,200 ≥ 3,000/8
+		t.Fatal(err)
+	}
+	if h.codes != nil || h.Len() != 3000 {
+		t.Fatalf("after the second batch: codes kept %v, Len %d", h.codes != nil, h.Len())
+	}
+	e := NewExact(dims)
+	fill(t, e, m, ids)
+	qs := mx.sample(r, 100)
+	if rec := Recall(searchAll(t, e, qs, 10), searchAll(t, h, qs, 10), 10); rec < 0.95 {
+		t.Errorf("recall@10 after batches on codes = %.3f", rec)
+	}
+}
+
 // TestHNSWConcurrentSearch runs searches in parallel (meaningful under
 // -race).
 func TestHNSWConcurrentSearch(t *testing.T) {

@@ -69,14 +69,26 @@ const maxDims = 1 << 16
 
 // Dot returns the dot product of a and b: the cosine similarity when both
 // are unit length. If the lengths differ it uses the shorter one (callers
-// check dimensions; Dot itself never panics). The loop is unrolled by 8 into
-// four independent accumulators, which lets the CPU overlap the additions;
-// there is no assembly. Summation order is fixed, so equal inputs always give
-// bit-identical results.
+// check dimensions; Dot itself never panics).
+//
+// On amd64 CPUs with AVX2 and FMA (x86-64-v3) it runs an assembly kernel
+// (dot_amd64.s: four 8-lane fused multiply-add accumulators); elsewhere, or
+// built with the purego tag, the Go loop of dotGo. The two round
+// differently, within a few units in the last place of the result. Each
+// has a fixed summation order, so on one machine equal inputs always give
+// bit-identical results (which Search relies on: a candidate's walk score
+// is its exact score).
 func Dot(a, b []float32) float32 {
 	if len(b) < len(a) {
 		a = a[:len(b)]
 	}
+	return dot(a, b[:len(a)])
+}
+
+// dotGo is the portable kernel of [Dot]: unrolled by 8 into four
+// independent accumulators, which lets the CPU overlap the additions. It
+// uses the first len(a) values of b (len(b) ≥ len(a)).
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	for len(a) >= 8 && len(b) >= 8 {
@@ -251,3 +263,43 @@ func (t *topK) down(i int) {
 		i = w
 	}
 }
+
+// dotI8Go is the portable kernel of dotI8, the dot product of two int8
+// code vectors in [-127, 127] (the first len(a) values of b; len(b) ≥
+// len(a)). It is exact: at most 127²·65,536 < 2^31 in magnitude.
+func dotI8Go(a, b []int8) int32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 int32
+	for len(a) >= 4 && len(b) >= 4 {
+		s0 += int32(a[0]) * int32(b[0])
+		s1 += int32(a[1]) * int32(b[1])
+		s2 += int32(a[2]) * int32(b[2])
+		s3 += int32(a[3]) * int32(b[3])
+		a, b = a[4:], b[4:]
+	}
+	for i := range a {
+		s0 += int32(a[i]) * int32(b[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// quantizeI8 writes v's symmetric int8 codes into dst (len(v) values, each
+// rounded to [-127, 127]) and returns the scale: v[i] ≈ dst[i]·scale. The
+// scale is the largest |v[i]| / 127, so each vector uses the full range.
+func quantizeI8(dst []int8, v []float32) float32 {
+	var m float32
+	for _, x := range v {
+		m = max(m, abs32(x))
+	}
+	if m == 0 {
+		clear(dst[:len(v)])
+		return 0
+	}
+	inv := 127 / m
+	for i, x := range v {
+		dst[i] = int8(math.Round(float64(x * inv)))
+	}
+	return m / 127
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

@@ -50,6 +50,9 @@ func (ix *Index) PutNoteFacts(ctx context.Context, facts []store.NoteFacts) erro
 		return fmt.Errorf("storing the compendium's notes: %w", err)
 	}
 	defer tx.Rollback()
+	if err := bulkWrite(ctx, tx); err != nil {
+		return fmt.Errorf("storing the compendium's notes: %w", err)
+	}
 	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO compendium_notes(doc_id, restricted, matched, facts, lower)
 		SELECT id, restricted, 0, ?, ? FROM documents WHERE id = ?`)
 	if err != nil {
@@ -126,6 +129,9 @@ func (ix *Index) UpdateCompendium(ctx context.Context, fn func(store.CompendiumW
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
 	defer tx.Rollback()
+	if err := bulkWrite(ctx, tx); err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
 	w := &compendiumWriter{tx: tx}
 	defer w.close()
 	if err := fn(w); err != nil {

@@ -182,11 +182,29 @@ func BenchmarkBM25(b *testing.B) {
 	}
 	ctx := context.Background()
 	const k = 10
+	// ORACULO_BENCH_DB names an index to measure instead of the synthetic
+	// ones (a user's own, or one ingested with an embedder: its stored
+	// embedder is used, so the search runs every path it has).
+	only := os.Getenv("ORACULO_BENCH_DB")
+	if only != "" {
+		sizes = []int{0}
+	}
 	for _, n := range sizes {
-		db := benchIndex(b, n)
+		db := only
+		if db == "" {
+			db = benchIndex(b, n)
+		}
 		eng, err := oraculo.Open(ctx, db)
 		if err != nil {
 			b.Fatal(err)
+		}
+		if only != "" {
+			st, err := eng.Stats(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n = st.Chunks
+			b.Logf("%s: %d chunks, paths %v, dense vectors %d, graph %v", db, n, st.Retrieval.Paths, st.Retrieval.DenseVectors, st.Retrieval.Graph)
 		}
 		an, _ := analysis.New("es")
 		questions := benchTailQuestions(an)

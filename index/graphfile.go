@@ -1,6 +1,8 @@
 package index
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -124,23 +126,12 @@ func (ix *Index) MapGraph(ctx context.Context, model string) (*vector.HNSW, erro
 // into place: a file under its final name is always whole.
 func (ix *Index) writeGraphFile(name string, write func(io.Writer) error, verify bool) (*vector.HNSW, error) {
 	dir := ix.GraphDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.CreateTemp(dir, ".tmp-*.hnsw")
+	f, err := ix.createGraphTemp()
 	if err != nil {
 		return nil, err
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op once renamed
-	// The graph holds what the notes say (their vectors): the file is
-	// readable by whoever may read the index, no one else.
-	if fi, err := os.Stat(ix.path); err == nil {
-		if err := f.Chmod(fi.Mode().Perm()); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
 	err = write(f)
 	if err == nil {
 		err = f.Sync()
@@ -175,4 +166,77 @@ func (ix *Index) removeGraphFiles(model, keep string) {
 		}
 	}
 	os.Remove(dir) // only when empty
+}
+
+// SaveHNSW stores g as the graph of model. It is written once, to its file
+// beside the index, and the index's copy is filled from that file: no
+// second copy of the graph (as large as every vector) is held in memory.
+// Where the file cannot be written, it is saved through memory as
+// SaveGraph does.
+func (ix *Index) SaveHNSW(ctx context.Context, model string, g *vector.HNSW) error {
+	f, err := ix.createGraphTemp()
+	if err != nil {
+		var buf bytes.Buffer
+		buf.Grow(g.SavedSize())
+		if err := g.Save(&buf); err != nil {
+			return fmt.Errorf("storing the vector graph of %q: %w", model, err)
+		}
+		return ix.SaveGraph(ctx, model, g.Len(), buf.Bytes())
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op once renamed
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = g.Save(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
+	}
+	size := int64(g.SavedSize())
+	var tail [4]byte
+	if _, err := f.ReadAt(tail[:], size-4); err != nil {
+		return fmt.Errorf("storing the vector graph of %q: %w", model, err)
+	}
+	builtAt, err := ix.saveGraphParts(ctx, model, g.Len(), size, func(off int64, p []byte) error {
+		_, err := f.ReadAt(p, off)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	name := graphFileName(model, binary.LittleEndian.Uint32(tail[:]), size, builtAt)
+	keep := ""
+	if err := os.Rename(tmp, filepath.Join(ix.GraphDir(), name)); err == nil {
+		keep = name
+	}
+	ix.removeGraphFiles(model, keep)
+	return nil
+}
+
+// createGraphTemp creates a temporary graph file in the graph folder,
+// readable as the index is.
+func (ix *Index) createGraphTemp() (*os.File, error) {
+	dir := ix.GraphDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*.hnsw")
+	if err != nil {
+		return nil, err
+	}
+	// The graph holds what the notes say (their vectors): the file is
+	// readable by whoever may read the index, no one else.
+	if fi, err := os.Stat(ix.path); err == nil {
+		if err := f.Chmod(fi.Mode().Perm()); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, err
+		}
+	}
+	return f, nil
 }

@@ -151,6 +151,21 @@ func TestGraphFile(t *testing.T) {
 	}
 	file = filepath.Join(ix.GraphDir(), files[0])
 	check("new graph")
+	// SaveHNSW writes the file first and fills the index from it: the
+	// same bytes in both.
+	h, saved = testGraph(t, 250, 3)
+	if err := ix.SaveHNSW(ctx, "m", h); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ix.LoadGraph(ctx, "m"); err != nil || !bytes.Equal(got, saved) {
+		t.Fatalf("SaveHNSW stored %d bytes (%v), want the %d Save writes", len(got), err, len(saved))
+	}
+	files = graphFiles(t, ix)
+	if len(files) != 1 {
+		t.Fatalf("files after SaveHNSW: %v", files)
+	}
+	file = filepath.Join(ix.GraphDir(), files[0])
+	check("SaveHNSW")
 	if err := ix.DeleteGraph(ctx, "m"); err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +185,13 @@ func TestGraphFile(t *testing.T) {
 	}
 	if got, err := ix.LoadGraph(ctx, "m"); err != nil || !bytes.Equal(got, saved) {
 		t.Fatalf("streaming: %v", err)
+	}
+	h, saved = testGraph(t, 100, 4)
+	if err := ix.SaveHNSW(ctx, "m", h); err != nil {
+		t.Fatalf("SaveHNSW where no file can be written: %v", err)
+	}
+	if got, err := ix.LoadGraph(ctx, "m"); err != nil || !bytes.Equal(got, saved) {
+		t.Fatalf("SaveHNSW where no file can be written stored %d bytes (%v)", len(got), err)
 	}
 }
 

@@ -117,6 +117,9 @@ type VectorStore interface {
 	EmbeddingCounts(ctx context.Context) (map[string]int, error)
 	// SaveGraph stores the approximate vector graph of model.
 	SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error
+	// SaveHNSW stores g as the graph of model, as SaveGraph stores its
+	// saved bytes, without holding a second copy of it in memory.
+	SaveHNSW(ctx context.Context, model string, g *vector.HNSW) error
 	// LoadGraph returns the stored graph of model, or nil when there is
 	// none.
 	LoadGraph(ctx context.Context, model string) ([]byte, error)

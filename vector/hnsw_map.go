@@ -188,3 +188,26 @@ func (h *HNSW) Clone() *HNSW {
 	}
 	return c
 }
+
+// BuildHNSW builds a graph over a flat matrix (row i of data, dims values,
+// is the vector of ids[i]) as AddBatch would, but takes ownership of data
+// as the graph's own vectors instead of copying them: building over
+// vectors just loaded costs no second copy. The caller must not use data
+// afterwards.
+func BuildHNSW(dims int, ids []int64, data []float32, opts HNSWOptions) (*HNSW, error) {
+	if dims < 1 || dims > maxDims || len(data) != len(ids)*dims {
+		return nil, fmt.Errorf("%w: %d values for %d ids of %d dimensions", ErrDims, len(data), len(ids), dims)
+	}
+	h := NewHNSW(dims, opts)
+	rows := make([][]float32, len(ids))
+	for i := range ids {
+		rows[i] = data[i*dims : (i+1)*dims : (i+1)*dims]
+	}
+	// The graph's vectors start empty over data's memory: appending row
+	// i writes it where it already is.
+	h.vecs = data[:0]
+	if err := h.AddBatch(ids, rows); err != nil {
+		return nil, err
+	}
+	return h, nil
+}

@@ -179,3 +179,43 @@ func TestLoadHNSWVersion1(t *testing.T) {
 		t.Fatal("a version 1 graph saves differently from the graph it came from")
 	}
 }
+
+// TestBuildHNSW: a graph built over a matrix it takes is the graph
+// AddBatch builds from copies of the same rows, and uses the matrix's
+// memory.
+func TestBuildHNSW(t *testing.T) {
+	r := rng(36)
+	const dims, n = 16, 2000
+	m := unitVecs(r, n, dims)
+	ids := seqIDs(n, 0, 1)
+	rows := make([][]float32, n)
+	for i := range rows {
+		rows[i] = row(m, dims, i)
+	}
+	opts := HNSWOptions{Workers: 1, M: 8}
+	a := NewHNSW(dims, opts)
+	if err := a.AddBatch(ids, rows); err != nil {
+		t.Fatal(err)
+	}
+	owned := append([]float32(nil), m...)
+	b, err := BuildHNSW(dims, ids, owned, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sa, sb bytes.Buffer
+	if err := a.Save(&sa); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(&sb); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sa.Bytes(), sb.Bytes()) {
+		t.Fatal("the graph built over a matrix differs from AddBatch's")
+	}
+	if _, data := b.Matrix(); &data[0] != &owned[0] {
+		t.Fatal("the graph copied the matrix")
+	}
+	if _, err := BuildHNSW(dims, ids, owned[:len(owned)-1], opts); !errors.Is(err, ErrDims) {
+		t.Fatalf("a short matrix: %v", err)
+	}
+}

@@ -183,8 +183,8 @@ func BenchmarkBM25(b *testing.B) {
 	ctx := context.Background()
 	const k = 10
 	// ORACULO_BENCH_DB names an index to measure instead of the synthetic
-	// ones (a user's own, or one ingested with an embedder: its stored
-	// embedder is used, so the search runs every path it has).
+	// ones (a user's own); with ORACULO_BENCH_EMBEDDER (a provider, e.g.
+	// hashing) the search runs the dense path too.
 	only := os.Getenv("ORACULO_BENCH_DB")
 	if only != "" {
 		sizes = []int{0}
@@ -194,7 +194,11 @@ func BenchmarkBM25(b *testing.B) {
 		if db == "" {
 			db = benchIndex(b, n)
 		}
-		eng, err := oraculo.Open(ctx, db)
+		var opts []oraculo.Option
+		if p := os.Getenv("ORACULO_BENCH_EMBEDDER"); p != "" { // e.g. hashing
+			opts = append(opts, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: p}))
+		}
+		eng, err := oraculo.Open(ctx, db, opts...)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oraculo/oraculo/analysis"
@@ -408,10 +409,35 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retrieve.Path, depth int, tr *Trace) ([]fuse.List, map[int64]retrieve.Result, error) {
 	byID := make(map[int64]retrieve.Result)
 	var lists []fuse.List
-	for _, p := range paths {
-		t0 := time.Now()
-		results, err := p.Retrieve(ctx, question, depth)
-		tr.add("retrieve:"+p.Name(), t0)
+	// The paths run at once (BM25 in SQLite while the question is
+	// embedded and the graph walked), then are taken in their order, so
+	// that the lists, warnings and trace are what running them one after
+	// the other gives.
+	type ran struct {
+		results []retrieve.Result
+		err     error
+		took    time.Duration
+	}
+	out := make([]ran, len(paths))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		run := func() {
+			t0 := time.Now()
+			out[i].results, out[i].err = p.Retrieve(ctx, question, depth)
+			out[i].took = time.Since(t0)
+		}
+		if i == len(paths)-1 {
+			run()
+		} else {
+			wg.Go(run)
+		}
+	}
+	wg.Wait()
+	for i, p := range paths {
+		results, err := out[i].results, out[i].err
+		if tr != nil {
+			tr.Stages = append(tr.Stages, StageTime{"retrieve:" + p.Name(), out[i].took})
+		}
 		if err != nil {
 			if len(paths) > 1 && p.Name() != retrieve.PathBM25 && ctx.Err() == nil {
 				e.warn("%v; searching without it", err)

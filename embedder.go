@@ -297,30 +297,13 @@ func missingWarning(missing int, model string) string {
 // pages are read as searches touch them and shared between processes.
 // When that fails the graph is decoded into memory, and a warning says why.
 func (e *Engine) loadGraph(ctx context.Context, model string, ids []int64, missing int) (*denseState, []string, error) {
-	var h *vector.HNSW
-	var warnings []string
-	if m, ok := e.idx.(store.GraphMapper); ok {
-		var err error
-		if h, err = m.MapGraph(ctx, model); err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			warnings = append(warnings, fmt.Sprintf("%v: reading it into memory instead", err))
-			h = nil
-		} else if h == nil {
-			return nil, nil, nil
-		}
+	h, warning, err := e.storedGraph(ctx, model)
+	if err != nil || h == nil {
+		return nil, nil, err
 	}
-	if h == nil {
-		r, err := e.idx.GraphReader(ctx, model)
-		if err != nil || r == nil {
-			return nil, nil, err
-		}
-		h, err = vector.LoadHNSW(r)
-		r.Close()
-		if err != nil {
-			return nil, nil, nil
-		}
+	var warnings []string
+	if warning != "" {
+		warnings = append(warnings, warning)
 	}
 	if !graphHolds(h, ids) {
 		return nil, nil, nil
@@ -328,6 +311,32 @@ func (e *Engine) loadGraph(ctx context.Context, model string, ids []int64, missi
 	gids, data := h.Matrix()
 	vs := &index.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
 	return &denseState{model: model, vectors: vs, exact: h.Exact(), search: h, missing: missing, gone: len(gids) - len(ids)}, warnings, nil
+}
+
+// storedGraph returns the stored graph of model (nil when there is none
+// or it cannot be read), mapped from its file when the store keeps one
+// ([store.GraphMapper]), else decoded into memory; warning says why a
+// graph that should have been mapped was read instead.
+func (e *Engine) storedGraph(ctx context.Context, model string) (h *vector.HNSW, warning string, err error) {
+	if m, ok := e.idx.(store.GraphMapper); ok {
+		h, err := m.MapGraph(ctx, model)
+		if err == nil {
+			return h, "", nil
+		}
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		warning = fmt.Sprintf("%v: reading it into memory instead", err)
+	}
+	r, err := e.idx.GraphReader(ctx, model)
+	if err != nil || r == nil {
+		return nil, warning, err
+	}
+	defer r.Close()
+	if h, err = vector.LoadHNSW(r); err != nil {
+		return nil, warning, nil
+	}
+	return h, warning, nil
 }
 
 // idsSignature names a set of chunk ids (given in order): their count and
@@ -354,23 +363,10 @@ func maxTombstones(live int) int { return max(live/10, 1) }
 // graph must be built anew. At 30k chunks an edited note rebuilt the whole
 // graph (half a minute).
 func (e *Engine) updateGraph(ctx context.Context, model string, vs *index.Vectors) (h *vector.HNSW, added bool, err error) {
-	// The stored graph mapped from its file when the store keeps one
-	// (compared in place, copied only if it is to be added to), else read.
-	if m, ok := e.idx.(store.GraphMapper); ok {
-		if h, err = m.MapGraph(ctx, model); err != nil && ctx.Err() != nil {
-			return nil, false, ctx.Err()
-		}
-	}
-	if h == nil {
-		r, err := e.idx.GraphReader(ctx, model)
-		if err != nil || r == nil {
-			return nil, false, err
-		}
-		h, err = vector.LoadHNSW(r)
-		r.Close()
-		if err != nil {
-			return nil, false, nil // unreadable: built anew
-		}
+	// Mapped when the store keeps a file: compared in place, copied only
+	// if it is to be added to.
+	if h, _, err = e.storedGraph(ctx, model); err != nil || h == nil {
+		return nil, false, err // none, or unreadable: built anew
 	}
 	if h.Dims() != vs.Dims {
 		return nil, false, nil // another size: built anew

@@ -164,24 +164,7 @@ func (w *compendiumWriter) close() {
 }
 
 func (w *compendiumWriter) Entities(ctx context.Context, scope string) ([]EntityRecord, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ? ORDER BY name`, scope)
-	if err != nil {
-		return nil, fmt.Errorf("reading the compendium: %w", err)
-	}
-	defer rows.Close()
-	var out []EntityRecord
-	for rows.Next() {
-		var e EntityRecord
-		var aliases string
-		if err := rows.Scan(&e.ID, &e.Name, &e.Kind, &aliases, &e.Note, &e.Source); err != nil {
-			return nil, fmt.Errorf("reading the compendium: %w", err)
-		}
-		if err := jsonUnmarshalStrings(aliases, &e.Aliases); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return scanEntities(w.tx.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ? ORDER BY name`, scope))
 }
 
 func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents []EntityRecord) ([]int64, error) {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -67,6 +68,12 @@ func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []Entit
 func (ix *Index) Entities(ctx context.Context, scope string) ([]EntityRecord, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ?
 		AND NOT (scope = ? AND EXISTS (SELECT 1 FROM meta WHERE key = ?)) ORDER BY name`, scope, ScopePlayer, playersCompendiumStale)
+	return scanEntities(rows, err)
+}
+
+// scanEntities reads the rows of a query of id, name, kind, aliases, note
+// and source from entities (err being the query's).
+func scanEntities(rows *sql.Rows, err error) ([]EntityRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the compendium: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/oraculo/oraculo/vector"
 )
@@ -161,8 +162,16 @@ func (ix *Index) removeGraphFiles(model, keep string) {
 	}
 	prefix := graphPrefix(model)
 	for _, e := range ents {
-		if n := e.Name(); strings.HasPrefix(n, prefix) && n != keep {
+		n := e.Name()
+		switch {
+		case strings.HasPrefix(n, prefix) && n != keep:
 			os.Remove(filepath.Join(dir, n))
+		case strings.HasPrefix(n, ".tmp-"):
+			// Left by a process killed while writing; one still writing
+			// would have touched it within the hour.
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				os.Remove(filepath.Join(dir, n))
+			}
 		}
 	}
 	os.Remove(dir) // only when empty

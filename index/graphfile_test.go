@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo/vector"
 )
@@ -140,10 +141,28 @@ func TestGraphFile(t *testing.T) {
 	}
 	wg.Wait()
 	check("after concurrent mapping")
-	// A new graph replaces the file.
+	// A new graph replaces the file, and a temporary file left by a
+	// killed process goes once it is old.
+	stale := filepath.Join(ix.GraphDir(), ".tmp-123.hnsw")
+	fresh := filepath.Join(ix.GraphDir(), ".tmp-456.hnsw")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("half a graph"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
 	h, saved = testGraph(t, 200, 2)
 	if err := ix.SaveGraph(ctx, "m", h.Len(), saved); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatalf("an old temporary file was kept: %v", err)
+	}
+	if err := os.Remove(fresh); err != nil {
+		t.Fatalf("a recent temporary file was removed: %v", err)
 	}
 	files = graphFiles(t, ix)
 	if len(files) != 1 || filepath.Join(ix.GraphDir(), files[0]) == file {

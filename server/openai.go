@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/oraculo/oraculo"
 )
@@ -24,6 +25,75 @@ type chatCompletionRequest struct {
 	Model    string        `json:"model"`
 	Messages []chatMessage `json:"messages"`
 	Stream   bool          `json:"stream"`
+	// StreamOptions.IncludeUsage asks for a last chunk with the usage.
+	StreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	// Oraculo holds Oráculo's own options: Detail asks for the whole
+	// Answer (the header X-Oraculo-Detail: 1 does too).
+	Oraculo struct {
+		Detail bool `json:"detail"`
+	} `json:"oraculo"`
+}
+
+// maxLine bounds a streamed event's line; citationText the text of a
+// source sent with the detailed reply (the whole chunk is at
+// /api/chunks/{id}).
+const (
+	maxLine      = 16 << 10
+	citationText = 600
+)
+
+// clip cuts s to at most n bytes, at a space, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut <= 0 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}
+
+// usage is OpenAI's usage object. Oráculo cannot see the chat model's
+// tokenizer: it counts words, and says so in Unit.
+type usage struct {
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	TotalTokens      int    `json:"total_tokens"`
+	Unit             string `json:"oraculo_unit"`
+}
+
+func wordUsage(msgs []chatMessage, content string) *usage {
+	prompt := 0
+	for _, m := range msgs {
+		prompt += len(strings.Fields(string(m.Content)))
+	}
+	completion := len(strings.Fields(content))
+	return &usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion, Unit: "words"}
+}
+
+// detailed returns the Answer a client asked for in detail, without the
+// text of the candidates (nor their passage) and of the evidence (each
+// can be read from /api/chunks/{id}): the reply stays small however long
+// the notes are.
+func detailed(a *oraculo.Answer) *oraculo.Answer {
+	d := *a
+	d.Candidates = make([]oraculo.Hit, len(a.Candidates))
+	for i, c := range a.Candidates {
+		c.Text, c.Passage = "", ""
+		d.Candidates[i] = c
+	}
+	d.Evidence = make([]oraculo.Evidence, len(a.Evidence))
+	for i, ev := range a.Evidence {
+		ev.Text = ""
+		d.Evidence[i] = ev
+	}
+	return &d
 }
 
 type chatMessage struct {
@@ -70,7 +140,8 @@ type completion struct {
 	Model     string            `json:"model"`
 	Choices   []any             `json:"choices"`             // messageChoice or deltaChoice
 	Citations *[]sourceCitation `json:"citations,omitempty"` // set: "[]" when none
-	Oraculo   *oraculo.Answer   `json:"oraculo,omitempty"`
+	Oraculo   *oraculo.Answer   `json:"oraculo,omitempty"`   // only when asked for in detail
+	Usage     *usage            `json:"usage,omitempty"`
 }
 
 // messageChoice is a chat.completion's choice.
@@ -125,7 +196,14 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if req.Model == ModelIDExtractive {
 		model, opts.Extractive = ModelIDExtractive, true
 	}
+	detail := req.Oraculo.Detail || r.Header.Get("X-Oraculo-Detail") == "1"
 	base := completion{ID: "chatcmpl-" + infoFrom(r.Context()).id, Created: time.Now().Unix(), Model: model}
+	// A front end's own chores (a title for the chat, tags, follow-up
+	// questions) are answered briefly, without searching the notes.
+	if reply, ok := taskReply(question); ok {
+		s.reply(w, req, base, reply, nil, nil)
+		return
+	}
 	ctx, cancel := withTimeout(r, s.cfg.AskTimeout)
 	defer cancel()
 	if !req.Stream {
@@ -134,12 +212,12 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			s.engineError(w, r, err)
 			return
 		}
-		c := base
-		c.Object = "chat.completion"
-		content, cites := completionContent(a)
-		c.Choices = []any{messageChoice{Message: map[string]any{"role": "assistant", "content": content}, FinishReason: "stop"}}
-		c.Citations, c.Oraculo = &cites, a
-		writeJSON(w, http.StatusOK, c)
+		content, cites := completionContent(a, detail)
+		var full *oraculo.Answer
+		if detail {
+			full = detailed(a)
+		}
+		s.reply(w, req, base, content, &cites, full)
 		return
 	}
 	st := startStream(w)
@@ -156,15 +234,61 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		st.data("[DONE]")
 		return
 	}
-	content, cites := completionContent(a)
+	content, cites := completionContent(a, detail)
+	var full *oraculo.Answer
+	if detail {
+		full = detailed(a)
+	}
+	sendContent(st, req, chunk, content, &cites, full)
+}
+
+// sendContent streams content in pieces, then the last chunk (with the
+// citations and, when asked for, the Answer), the usage when asked for,
+// and the end.
+func sendContent(st *stream, req chatCompletionRequest, chunk func(map[string]any, *string) completion, content string, cites *[]sourceCitation, full *oraculo.Answer) {
 	for _, p := range pieces(content, 48) {
 		st.data(chunk(map[string]any{"content": p}, nil))
 	}
 	stop := "stop"
 	last := chunk(map[string]any{}, &stop)
-	last.Citations, last.Oraculo = &cites, a
+	last.Citations, last.Oraculo = cites, full
+	if b, err := marshal(last); err == nil && len(b) > maxLine {
+		// Front ends read a stream line by line, some with 64 KiB
+		// limits: an Answer too large for one line is left out (the
+		// citations stay; a request without stream gets it whole).
+		last.Oraculo = nil
+	}
 	st.data(last)
+	if req.StreamOptions.IncludeUsage {
+		u := chunk(nil, nil)
+		u.Choices, u.Usage = []any{}, wordUsage(req.Messages, content)
+		st.data(u)
+	}
 	st.data("[DONE]")
+}
+
+// reply answers with content, whole or streamed as the request asked.
+func (s *Server) reply(w http.ResponseWriter, req chatCompletionRequest, base completion, content string, cites *[]sourceCitation, full *oraculo.Answer) {
+	if cites == nil {
+		cites = &[]sourceCitation{}
+	}
+	if !req.Stream {
+		c := base
+		c.Object = "chat.completion"
+		c.Choices = []any{messageChoice{Message: map[string]any{"role": "assistant", "content": content}, FinishReason: "stop"}}
+		c.Citations, c.Oraculo, c.Usage = cites, full, wordUsage(req.Messages, content)
+		writeJSON(w, http.StatusOK, c)
+		return
+	}
+	st := startStream(w)
+	chunk := func(delta map[string]any, finish *string) completion {
+		c := base
+		c.Object = "chat.completion.chunk"
+		c.Choices = []any{deltaChoice{Delta: delta, FinishReason: finish}}
+		return c
+	}
+	st.data(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	sendContent(st, req, chunk, content, cites, full)
 }
 
 // conversation splits OpenAI messages into the question (the last
@@ -216,10 +340,14 @@ func stripSources(text string) string {
 // completionContent is the message a chat front end shows: the verified
 // answer and, when it cites any, the numbered list of cited sources
 // (label and file); with the citations behind that list.
-func completionContent(a *oraculo.Answer) (string, []sourceCitation) {
+func completionContent(a *oraculo.Answer, withText bool) (string, []sourceCitation) {
 	cites := []sourceCitation{}
 	for i, ev := range a.CitedEvidence() {
-		cites = append(cites, sourceCitation{Index: i + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind, Text: ev.Text})
+		c := sourceCitation{Index: i + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind}
+		if withText {
+			c.Text = clip(ev.Text, citationText)
+		}
+		cites = append(cites, c)
 	}
 	if len(cites) == 0 {
 		return a.Answer, []sourceCitation{}
@@ -254,12 +382,25 @@ func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '\
 
 // models lists the two models, as GET /v1/models does.
 func (s *Server) models(w http.ResponseWriter, r *http.Request) {
-	created := s.started.Unix()
 	data := []map[string]any{}
 	for _, id := range []string{ModelID, ModelIDExtractive} {
-		data = append(data, map[string]any{"id": id, "object": "model", "created": created, "owned_by": "oraculo"})
+		data = append(data, s.modelObject(id))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+}
+
+func (s *Server) modelObject(id string) map[string]any {
+	return map[string]any{"id": id, "object": "model", "created": s.started.Unix(), "owned_by": "oraculo"}
+}
+
+// model describes one model, as GET /v1/models/{id} does.
+func (s *Server) model(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if id != ModelID && id != ModelIDExtractive {
+		writeError(w, r, http.StatusNotFound, fmt.Sprintf("no model %q: the models are %q and %q", id, ModelID, ModelIDExtractive))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.modelObject(id))
 }
 
 // openAIError is the OpenAI error body.

@@ -2,7 +2,11 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +55,7 @@ type completionBody struct {
 	} `json:"choices"`
 	Citations []sourceCitation `json:"citations"`
 	Oraculo   *oraculo.Answer  `json:"oraculo"`
+	Usage     *usage           `json:"usage"`
 }
 
 func TestChatCompletions(t *testing.T) {
@@ -58,9 +63,35 @@ func TestChatCompletions(t *testing.T) {
 	eng := testEngine(t, model)
 	tokens, player, _ := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
+	// The reply by default: the text, the sources without their text, the
+	// usage in words, no Answer.
 	resp, data := call(t, ts, "POST", "/v1/chat/completions", player, conversationBody(false))
 	wantStatus(t, resp, data, 200)
 	c := decodeJSON[completionBody](t, data)
+	if c.Oraculo != nil || len(c.Citations) != 1 || c.Citations[0].Text != "" || c.Usage == nil || c.Usage.Unit != "words" ||
+		c.Usage.CompletionTokens == 0 || c.Usage.TotalTokens != c.Usage.PromptTokens+c.Usage.CompletionTokens {
+		t.Errorf("the default reply: %s", data)
+	}
+	// In detail (asked in the body or by a header): the Answer, without
+	// the candidates' and the evidence's text.
+	detailBody := conversationBody(false)
+	detailBody["oraculo"] = map[string]any{"detail": true}
+	resp, data = call(t, ts, "POST", "/v1/chat/completions", player, detailBody)
+	wantStatus(t, resp, data, 200)
+	c = decodeJSON[completionBody](t, data)
+	if c.Oraculo == nil || len(c.Oraculo.Candidates) == 0 || len(c.Oraculo.Evidence) == 0 {
+		t.Fatalf("the detailed reply has no Answer: %s", data)
+	}
+	for _, h := range c.Oraculo.Candidates {
+		if h.Text != "" {
+			t.Errorf("a candidate's text in the detailed reply: %q", h.Text)
+		}
+	}
+	for _, ev := range c.Oraculo.Evidence {
+		if ev.Text != "" {
+			t.Errorf("the evidence's text in the detailed reply: %q", ev.Text)
+		}
+	}
 	if !strings.HasPrefix(c.ID, "chatcmpl-") || c.Object != "chat.completion" || c.Model != "oraculo" || c.Created == 0 || len(c.Choices) != 1 {
 		t.Fatalf("completion: %s", data)
 	}
@@ -72,6 +103,7 @@ func TestChatCompletions(t *testing.T) {
 		t.Errorf("content:\n%s\nwant:\n%s", ch.Message.Content, wantContent)
 	}
 	if len(c.Citations) != 1 || c.Citations[0].Label != "Sesión 1" || c.Citations[0].Index != 1 || c.Citations[0].File != "Sesiones/Campaña.md" || !strings.Contains(c.Citations[0].Text, "Norkiel") {
+		// (in detail, the sources carry their text)
 		t.Errorf("citations: %+v", c.Citations)
 	}
 	if c.Oraculo == nil || c.Oraculo.Question != "¿Quién cayó en combate?" || c.Oraculo.Mode != "generated" || len(c.Oraculo.Removed) != 1 {
@@ -97,15 +129,16 @@ func TestChatCompletions(t *testing.T) {
 	before := len(srv.Calls())
 	body := conversationBody(false)
 	body["model"] = ModelIDExtractive
+	body["oraculo"] = map[string]any{"detail": true}
 	resp, data = call(t, ts, "POST", "/v1/chat/completions", player, body)
 	wantStatus(t, resp, data, 200)
 	c = decodeJSON[completionBody](t, data)
-	if c.Model != ModelIDExtractive || c.Oraculo.Mode != "extractive" || len(srv.Calls()) != before {
+	if c.Model != ModelIDExtractive || c.Oraculo == nil || c.Oraculo.Mode != "extractive" || len(srv.Calls()) != before {
 		t.Errorf("extractive: model %q, mode %q, %d model calls", c.Model, c.Oraculo.Mode, len(srv.Calls())-before)
 	}
 
 	// Nothing found: an abstention, and still a citations field.
-	resp, data = call(t, ts, "POST", "/v1/chat/completions", player, map[string]any{"model": ModelIDExtractive, "messages": []map[string]string{{"role": "user", "content": "zzxqv wkrptl"}}})
+	resp, data = call(t, ts, "POST", "/v1/chat/completions", player, map[string]any{"model": ModelIDExtractive, "oraculo": map[string]any{"detail": true}, "messages": []map[string]string{{"role": "user", "content": "zzxqv wkrptl"}}})
 	wantStatus(t, resp, data, 200)
 	if !bytes.Contains(data, []byte(`"citations":[]`)) || !decodeJSON[completionBody](t, data).Oraculo.Abstained {
 		t.Errorf("abstention: %s", data)
@@ -169,7 +202,7 @@ func TestChatCompletionsStream(t *testing.T) {
 				t.Errorf("first chunk: %+v", c)
 			}
 		case i == len(chunks)-1:
-			if finish == nil || *finish != "stop" || d.Content != nil || len(c.Citations) != 1 || c.Oraculo == nil {
+			if finish == nil || *finish != "stop" || d.Content != nil || len(c.Citations) != 1 || c.Oraculo != nil {
 				t.Errorf("last chunk: %+v", c)
 			}
 		default:
@@ -248,5 +281,107 @@ func TestPieces(t *testing.T) {
 				t.Errorf("pieces(%q): short piece %q", text, p)
 			}
 		}
+	}
+}
+
+func TestModelByID(t *testing.T) {
+	eng := testEngine(t)
+	ts, _ := testServer(t, Config{Engine: eng})
+	for _, id := range []string{ModelID, ModelIDExtractive} {
+		resp, data := call(t, ts, "GET", "/v1/models/"+id, "", nil)
+		wantStatus(t, resp, data, 200)
+		if m := decodeJSON[map[string]any](t, data); m["id"] != id || m["object"] != "model" {
+			t.Errorf("model %s: %s", id, data)
+		}
+	}
+	resp, data := call(t, ts, "GET", "/v1/models/gpt-4", "", nil)
+	wantStatus(t, resp, data, 404)
+}
+
+// TestChatCompletionsSmallLinesAndUsage: a streamed answer, in detail or
+// not, has no SSE line over 16 KiB (front ends read streams line by line
+// with 64–128 KiB limits) even when the notes are long, and ends with a
+// usage chunk when asked.
+func TestChatCompletionsSmallLinesAndUsage(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	para := strings.Repeat("Norkiel cayó en combate en el puente de Galerna mientras la lluvia no paraba y el grupo huía hacia el norte. ", 12)
+	for i := range 12 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Sesión %d\n\n", i+1)
+		for range 10 {
+			b.WriteString(para + "\n\n")
+		}
+		if err := os.WriteFile(filepath.Join(notes, fmt.Sprintf("s%02d.md", i+1)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := testServer(t, Config{Engine: eng})
+	for _, detail := range []bool{false, true} {
+		body := conversationBody(true)
+		body["model"] = ModelIDExtractive
+		body["stream_options"] = map[string]any{"include_usage": true}
+		body["oraculo"] = map[string]any{"detail": detail}
+		resp, data := call(t, ts, "POST", "/v1/chat/completions", "", body)
+		wantStatus(t, resp, data, 200)
+		for _, line := range strings.Split(string(data), "\n") {
+			if len(line) > 16<<10 {
+				t.Fatalf("detail %v: an SSE line of %d bytes", detail, len(line))
+			}
+		}
+		chunks, errs, done := readChunks(t, data)
+		if !done || len(errs) > 0 || len(chunks) < 3 {
+			t.Fatalf("detail %v: stream %s", detail, data)
+		}
+		last := chunks[len(chunks)-1]
+		if len(last.Choices) != 0 || last.Usage == nil || last.Usage.CompletionTokens == 0 || last.Usage.Unit != "words" {
+			t.Errorf("detail %v: the usage chunk: %+v", detail, last)
+		}
+		if stop := chunks[len(chunks)-2]; (stop.Oraculo != nil) != detail {
+			t.Errorf("detail %v: the Answer in the last chunk: %v", detail, stop.Oraculo != nil)
+		}
+	}
+}
+
+// TestOpenWebUITasks: the chores a front end sends as questions are
+// answered briefly, without a search or a model call.
+func TestOpenWebUITasks(t *testing.T) {
+	srv, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
+	ts, _ := testServer(t, Config{Engine: eng})
+	title := "### Task:\nGenerate a concise, 3-5 word title with an emoji summarizing the chat history.\n### Guidelines:\n- Write the title in the chat's primary language.\n### Output:\nJSON format: { \"title\": \"your concise title here\" }\n### Chat History:\n<chat_history>\nUSER: ¿Qué pasó con el archiduque en la sesión 12?\nASSISTANT: Lo encerraron. [Sesión 12]\n</chat_history>"
+	tags := "### Task:\nGenerate 1-3 broad tags categorizing the main themes of the chat history.\n### Output:\nJSON format: { \"tags\": [\"tag1\", \"tag2\", \"tag3\"] }\n### Chat History:\n<chat_history>\nUSER: hola\n</chat_history>"
+	before := len(srv.Calls())
+	for q, want := range map[string]string{title: `{"title":"Qué pasó con el archiduque"}`, tags: `{"tags":[]}`} {
+		for _, stream := range []bool{false, true} {
+			body := map[string]any{"model": "oraculo", "stream": stream, "messages": []map[string]string{{"role": "user", "content": q}}}
+			resp, data := call(t, ts, "POST", "/v1/chat/completions", "", body)
+			wantStatus(t, resp, data, 200)
+			var got string
+			if stream {
+				chunks, _, _ := readChunks(t, data)
+				for _, c := range chunks {
+					if len(c.Choices) == 1 && c.Choices[0].Delta != nil && c.Choices[0].Delta.Content != nil {
+						got += *c.Choices[0].Delta.Content
+					}
+				}
+			} else {
+				got = decodeJSON[completionBody](t, data).Choices[0].Message.Content
+			}
+			if got != want {
+				t.Errorf("stream %v: task reply %q, want %q", stream, got, want)
+			}
+		}
+	}
+	if n := len(srv.Calls()) - before; n != 0 {
+		t.Errorf("the tasks called the model %d times", n)
 	}
 }

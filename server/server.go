@@ -152,6 +152,7 @@ func (s *Server) routes() {
 	m.Handle("GET /api/ingest", s.auth(s.dmOnly(s.ingestStatus)))
 	m.Handle("POST /v1/chat/completions", s.auth(s.chatCompletions))
 	m.Handle("GET /v1/models", s.auth(s.models))
+	m.Handle("GET /v1/models/{id}", s.auth(s.model))
 	m.HandleFunc("/api/", s.notFound)
 	m.HandleFunc("/v1/", s.notFound)
 	if s.cfg.MCP != nil {

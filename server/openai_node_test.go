@@ -1,0 +1,80 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestOpenAINodeClient drives the OpenAI endpoint with the official openai
+// npm package (server/testdata/openai-client, installed by .ci/run with
+// npm ci): a model looked up by id, a plain and a streamed completion with
+// usage, and an Open WebUI title task. Without node or the package it is
+// skipped, unless ORACULO_REQUIRE_NODE=1 (CI), where it fails.
+func TestOpenAINodeClient(t *testing.T) {
+	dir := filepath.Join("testdata", "openai-client")
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "node_modules", "openai", "package.json"))
+	}
+	if err != nil {
+		if os.Getenv("ORACULO_REQUIRE_NODE") == "1" {
+			t.Fatalf("node or the openai package is missing (npm ci --prefix %s): %v", dir, err)
+		}
+		t.Skipf("node or the openai package is missing (npm ci --prefix %s): %v", dir, err)
+	}
+	eng := testEngine(t)
+	tokens, player, _ := testTokens(t)
+	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "client.mjs", ts.URL+"/v1", player)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	outb, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the openai client failed: %v\n%s", err, stderr.String())
+	}
+	type use struct {
+		Prompt     int    `json:"prompt_tokens"`
+		Completion int    `json:"completion_tokens"`
+		Total      int    `json:"total_tokens"`
+		Unit       string `json:"oraculo_unit"`
+	}
+	var out struct {
+		Model string `json:"model"`
+		Plain struct {
+			Content string `json:"content"`
+			Usage   *use   `json:"usage"`
+			Finish  string `json:"finish"`
+		} `json:"plain"`
+		Stream struct {
+			Content string `json:"content"`
+			Usage   *use   `json:"usage"`
+			Chunks  int    `json:"chunks"`
+		} `json:"stream"`
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal(outb, &out); err != nil {
+		t.Fatalf("the client printed %q: %v", outb, err)
+	}
+	if out.Model != ModelIDExtractive {
+		t.Errorf("models.retrieve: %q", out.Model)
+	}
+	if !strings.Contains(out.Plain.Content, "Norkiel") || out.Plain.Finish != "stop" || out.Plain.Usage == nil ||
+		out.Plain.Usage.Unit != "words" || out.Plain.Usage.Total != out.Plain.Usage.Prompt+out.Plain.Usage.Completion || out.Plain.Usage.Completion == 0 {
+		t.Errorf("plain completion: %+v", out.Plain)
+	}
+	if out.Stream.Content != out.Plain.Content || out.Stream.Usage == nil || out.Stream.Usage.Completion != out.Plain.Usage.Completion || out.Stream.Chunks < 3 {
+		t.Errorf("streamed completion: %+v (plain %q)", out.Stream, out.Plain.Content)
+	}
+	if out.Title != `{"title":"Quién cayó en combate"}` {
+		t.Errorf("title task: %q", out.Title)
+	}
+}

@@ -1,0 +1,45 @@
+// Usage: node client.mjs BASE_URL API_KEY
+// Talks to oraculo serve through the official openai package and prints
+// what it saw as one JSON object; the Go test checks it.
+import OpenAI from "openai";
+
+const [baseURL, apiKey] = process.argv.slice(2);
+const client = new OpenAI({ baseURL, apiKey, maxRetries: 0 });
+const question = "¿Quién cayó en combate?";
+const out = {};
+
+const model = await client.models.retrieve("oraculo-extractive");
+out.model = model.id;
+
+const plain = await client.chat.completions.create({
+  model: "oraculo-extractive",
+  messages: [{ role: "user", content: question }],
+});
+out.plain = { content: plain.choices[0].message.content, usage: plain.usage, finish: plain.choices[0].finish_reason };
+
+const stream = await client.chat.completions.create({
+  model: "oraculo-extractive",
+  messages: [{ role: "user", content: question }],
+  stream: true,
+  stream_options: { include_usage: true },
+});
+let content = "";
+let usage = null;
+let chunks = 0;
+for await (const chunk of stream) {
+  chunks++;
+  if (chunk.choices.length > 0) content += chunk.choices[0].delta?.content ?? "";
+  if (chunk.usage) usage = chunk.usage;
+}
+out.stream = { content, usage, chunks };
+
+const title = await client.chat.completions.create({
+  model: "oraculo",
+  messages: [{
+    role: "user",
+    content: "### Task:\nGenerate a concise, 3-5 word title with an emoji summarizing the chat history.\n### Output:\nJSON format: { \"title\": \"your concise title here\" }\n### Chat History:\n<chat_history>\nUSER: " + question + "\nASSISTANT: Norkiel.\n</chat_history>",
+  }],
+});
+out.title = title.choices[0].message.content;
+
+console.log(JSON.stringify(out));

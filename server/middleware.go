@@ -124,7 +124,8 @@ func requestID(given string) string {
 // localOnly serves loopback clients only, and only under a loopback Host
 // and Origin: without tokens, that is all that keeps other machines, DNS
 // rebinding and other sites' pages away from the notes.
-func localOnly(next http.Handler) http.Handler {
+// Origins that cors allows are accepted too: the user listed them.
+func localOnly(next http.Handler, allowed func(origin string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.RemoteAddr)
 		if err != nil {
@@ -132,7 +133,7 @@ func localOnly(next http.Handler) http.Handler {
 		}
 		ip, err := netip.ParseAddr(host)
 		ok := err == nil && ip.Unmap().IsLoopback() && loopbackHost(r.Host)
-		if origin := r.Header.Get("Origin"); ok && origin != "" {
+		if origin := r.Header.Get("Origin"); ok && origin != "" && !allowed(origin) {
 			u, err := url.Parse(origin)
 			ok = err == nil && loopbackHost(u.Host)
 		}
@@ -255,3 +256,41 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 }
 
 func isOpenAI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/v1/") }
+
+// corsAllowed reports whether pages from origin may call the API
+// (Config.CORSOrigins; "*" allows every origin).
+func (s *Server) corsAllowed(origin string) bool {
+	for _, o := range s.cfg.CORSOrigins {
+		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), origin) {
+			return true
+		}
+	}
+	return false
+}
+
+// cors lets the pages of the allowed origins (a browser-side client, an
+// Obsidian plugin: app://obsidian.md) call the API: it answers their
+// preflight requests and marks the responses they may read. Tokens are
+// still required as for any client; other origins get no CORS headers,
+// so browsers keep their pages from reading the answers.
+func (s *Server) cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin == "" || !s.corsAllowed(origin) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", "X-Request-Id")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Oraculo-Detail, Mcp-Session-Id, Mcp-Protocol-Version")
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

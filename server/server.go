@@ -63,6 +63,9 @@ type Config struct {
 	MCP http.Handler
 	// Version is reported by /api/health.
 	Version string
+	// CORSOrigins are the origins whose pages may call the API from a
+	// browser (serve --cors); "*" is any. None by default.
+	CORSOrigins []string
 }
 
 // Server is the HTTP face of an engine. It is an http.Handler; Close stops
@@ -109,8 +112,9 @@ func New(cfg Config) *Server {
 	h = s.limitBody(h)
 	h = s.identify(h)
 	if cfg.Tokens == nil {
-		h = localOnly(h)
+		h = localOnly(h, s.corsAllowed)
 	}
+	h = s.cors(h)
 	s.handler = s.observe(h)
 	return s
 }

@@ -47,6 +47,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tokensFlag := fs.String("tokens", "", "tokens file (default $ORACULO_TOKENS, else tokens.yaml beside the index when it exists); without one only the local user is served, on loopback")
 	askTimeout := fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
 	ingestTimeout := fs.Duration("ingest-timeout", server.DefaultIngestTimeout, "longest time a background ingest (POST /api/ingest) may take before it is cancelled")
+	corsFlag := fs.String("cors", "", "origins whose pages may call the API from a browser, comma-separated (e.g. app://obsidian.md,https://chat.example.org; * for any); tokens are still required")
 	models := newModelFlags(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
@@ -87,6 +88,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Web:           web.Handler(),
 		MCP:           mcpserver.HTTPHandler(eng, version),
 		Version:       version,
+		CORSOrigins:   splitList(*corsFlag),
 	})
 	defer h.Close()
 	// Requests live in their own context: a signal starts a graceful

@@ -220,14 +220,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		s.reply(w, req, base, content, &cites, full)
 		return
 	}
-	st := startStream(w)
-	chunk := func(delta map[string]any, finish *string) completion {
-		c := base
-		c.Object = "chat.completion.chunk"
-		c.Choices = []any{deltaChoice{Delta: delta, FinishReason: finish}}
-		return c
-	}
-	st.data(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	st, chunk := openStream(w, base)
 	a, err := s.runAsk(ctx, question, opts, nil, nil, func() { st.comment("keep-alive") })
 	if err != nil {
 		st.data(openAIError(http.StatusInternalServerError, s.streamError(r, err)))
@@ -267,6 +260,20 @@ func sendContent(st *stream, req chatCompletionRequest, chunk func(map[string]an
 	st.data("[DONE]")
 }
 
+// openStream starts an OpenAI stream with the assistant's role, and
+// returns it with the maker of its chunks.
+func openStream(w http.ResponseWriter, base completion) (*stream, func(map[string]any, *string) completion) {
+	st := startStream(w)
+	chunk := func(delta map[string]any, finish *string) completion {
+		c := base
+		c.Object = "chat.completion.chunk"
+		c.Choices = []any{deltaChoice{Delta: delta, FinishReason: finish}}
+		return c
+	}
+	st.data(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	return st, chunk
+}
+
 // reply answers with content, whole or streamed as the request asked.
 func (s *Server) reply(w http.ResponseWriter, req chatCompletionRequest, base completion, content string, cites *[]sourceCitation, full *oraculo.Answer) {
 	if cites == nil {
@@ -280,14 +287,7 @@ func (s *Server) reply(w http.ResponseWriter, req chatCompletionRequest, base co
 		writeJSON(w, http.StatusOK, c)
 		return
 	}
-	st := startStream(w)
-	chunk := func(delta map[string]any, finish *string) completion {
-		c := base
-		c.Object = "chat.completion.chunk"
-		c.Choices = []any{deltaChoice{Delta: delta, FinishReason: finish}}
-		return c
-	}
-	st.data(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	st, chunk := openStream(w, base)
 	sendContent(st, req, chunk, content, cites, full)
 }
 

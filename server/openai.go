@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -169,7 +170,9 @@ type sourceCitation struct {
 	ID    string `json:"id"`
 	File  string `json:"file"`
 	Kind  string `json:"kind"`
-	Text  string `json:"text,omitempty"`
+	// URL is the page of the passage (GET opens it, no token needed).
+	URL  string `json:"url"`
+	Text string `json:"text,omitempty"`
 }
 
 // chatCompletions answers the last user message as a question, the
@@ -212,7 +215,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			s.engineError(w, r, err)
 			return
 		}
-		content, cites := completionContent(a, detail)
+		content, cites := s.completionContent(r, a, detail)
 		var full *oraculo.Answer
 		if detail {
 			full = detailed(a)
@@ -227,7 +230,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		st.data("[DONE]")
 		return
 	}
-	content, cites := completionContent(a, detail)
+	content, cites := s.completionContent(r, a, detail)
 	var full *oraculo.Answer
 	if detail {
 		full = detailed(a)
@@ -329,6 +332,7 @@ func sourcesHeading(lang string) string {
 // stripSources removes the source list from an answer Oráculo gave
 // earlier, so that the model sees its answer, not the list.
 func stripSources(text string) string {
+	text = passageLink.ReplaceAllString(text, "[$1]")
 	for _, lang := range []string{"es", "en"} {
 		if i := strings.LastIndex(text, "\n\n"+sourcesHeading(lang)+"\n"); i >= 0 {
 			return strings.TrimSpace(text[:i])
@@ -339,27 +343,74 @@ func stripSources(text string) string {
 
 // completionContent is the message a chat front end shows: the verified
 // answer and, when it cites any, the numbered list of cited sources
-// (label and file); with the citations behind that list.
-func completionContent(a *oraculo.Answer, withText bool) (string, []sourceCitation) {
+// (label and file); with the citations behind that list. Each citation is
+// a Markdown link to the page of its passage (see links.go), which marks
+// the sentence closest to the answer's sentence that cites it.
+func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText bool) (string, []sourceCitation) {
 	cites := []sourceCitation{}
+	url := map[string]string{}
 	for i, ev := range a.CitedEvidence() {
-		c := sourceCitation{Index: i + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind}
+		c := sourceCitation{Index: i + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind, URL: s.passageURL(r, ev.ID, "")}
 		if withText {
 			c.Text = clip(ev.Text, citationText)
 		}
+		url[ev.ID] = c.URL
 		cites = append(cites, c)
 	}
 	if len(cites) == 0 {
 		return a.Answer, []sourceCitation{}
 	}
 	var b strings.Builder
-	b.WriteString(strings.TrimRight(a.Answer, "\n "))
+	var before strings.Builder // the text since the last citation
+	for _, seg := range a.Segments {
+		if len(seg.Citations) == 0 {
+			b.WriteString(seg.Text)
+			before.WriteString(seg.Text)
+			continue
+		}
+		claim := lastSentence(before.String())
+		before.Reset()
+		var links []string
+		for _, c := range seg.Citations {
+			if !c.Valid || c.Evidence == nil || url[*c.Evidence] == "" {
+				continue
+			}
+			links = append(links, "["+c.Label+"]("+s.passageURL(r, *c.Evidence, claim)+")")
+		}
+		if len(links) == 0 {
+			b.WriteString(seg.Text)
+			continue
+		}
+		b.WriteString(strings.Join(links, " "))
+	}
+	text := strings.TrimRight(b.String(), "\n ")
+	if len(a.Segments) == 0 {
+		text = strings.TrimRight(a.Answer, "\n ")
+	}
+	b.Reset()
+	b.WriteString(text)
 	b.WriteString("\n\n" + sourcesHeading(a.Lang) + "\n")
 	for _, c := range cites {
-		fmt.Fprintf(&b, "%d. [%s] · `%s`\n", c.Index, c.Label, c.File)
+		fmt.Fprintf(&b, "%d. [%s](%s) · `%s`\n", c.Index, c.Label, c.URL, c.File)
 	}
 	return strings.TrimSuffix(b.String(), "\n"), cites
 }
+
+// lastSentence is the last sentence of text (what a citation right after
+// it supports).
+func lastSentence(text string) string {
+	text = strings.TrimSpace(text)
+	for _, sep := range []string{". ", "! ", "? ", "\n"} {
+		if i := strings.LastIndex(text, sep); i >= 0 {
+			text = text[i+len(sep):]
+		}
+	}
+	return text
+}
+
+// passageLink matches a citation link to a passage page, to turn it back
+// into the citation it was ("[Sesión 3]").
+var passageLink = regexp.MustCompile(`\[([^\]\n]+)\]\(https?://[^)\s]*/c/[^)\s]*\)`)
 
 // pieces cuts text, after white space, into pieces of about size bytes
 // that concatenate to it.

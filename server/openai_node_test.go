@@ -14,7 +14,8 @@ import (
 // TestOpenAINodeClient drives the OpenAI endpoint with the official openai
 // npm package (server/testdata/openai-client, installed by .ci/run with
 // npm ci): a model looked up by id, a plain and a streamed completion with
-// usage, and an Open WebUI title task. Without node or the package it is
+// usage, the citations' links opened without a token (as a browser does),
+// and an Open WebUI title task. Without node or the package it is
 // skipped, unless ORACULO_REQUIRE_NODE=1 (CI), where it fails.
 func TestOpenAINodeClient(t *testing.T) {
 	dir := filepath.Join("testdata", "openai-client")
@@ -60,6 +61,11 @@ func TestOpenAINodeClient(t *testing.T) {
 			Chunks  int    `json:"chunks"`
 		} `json:"stream"`
 		Title string `json:"title"`
+		Links []struct {
+			Status  int  `json:"status"`
+			Passage bool `json:"passage"`
+			Marked  bool `json:"marked"`
+		} `json:"links"`
 	}
 	if err := json.Unmarshal(outb, &out); err != nil {
 		t.Fatalf("the client printed %q: %v", outb, err)
@@ -73,6 +79,14 @@ func TestOpenAINodeClient(t *testing.T) {
 	}
 	if out.Stream.Content != out.Plain.Content || out.Stream.Usage == nil || out.Stream.Usage.Completion != out.Plain.Usage.Completion || out.Stream.Chunks < 3 {
 		t.Errorf("streamed completion: %+v (plain %q)", out.Stream, out.Plain.Content)
+	}
+	if len(out.Links) < 2 {
+		t.Errorf("citation links in the plain completion: %+v", out.Links)
+	}
+	for _, l := range out.Links {
+		if l.Status != 200 || !l.Passage {
+			t.Errorf("a citation link did not open its passage: %+v", l)
+		}
 	}
 	if out.Title != `{"title":"Quién cayó en combate"}` {
 		t.Errorf("title task: %q", out.Title)

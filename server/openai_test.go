@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -99,9 +102,10 @@ func TestChatCompletions(t *testing.T) {
 	if ch.Message == nil || ch.Message.Role != "assistant" || ch.FinishReason == nil || *ch.FinishReason != "stop" {
 		t.Fatalf("choice: %s", data)
 	}
-	if ch.Message.Content != wantContent {
+	if got := passageLink.ReplaceAllString(ch.Message.Content, "[$1]"); got != wantContent {
 		t.Errorf("content:\n%s\nwant:\n%s", ch.Message.Content, wantContent)
 	}
+	checkPassageLinks(t, ch.Message.Content, "Norkiel", true)
 	if len(c.Citations) != 1 || c.Citations[0].Label != "Sesión 1" || c.Citations[0].Index != 1 || c.Citations[0].File != "Sesiones/Campaña.md" || !strings.Contains(c.Citations[0].Text, "Norkiel") {
 		// (in detail, the sources carry their text)
 		t.Errorf("citations: %+v", c.Citations)
@@ -212,9 +216,10 @@ func TestChatCompletionsStream(t *testing.T) {
 			content.WriteString(*d.Content)
 		}
 	}
-	if content.String() != wantContent {
+	if got := passageLink.ReplaceAllString(content.String(), "[$1]"); got != wantContent {
 		t.Errorf("streamed content:\n%s\nwant:\n%s", content.String(), wantContent)
 	}
+	checkPassageLinks(t, content.String(), "Norkiel", false)
 
 	// A failure after the stream started: an error chunk, then [DONE].
 	broken := testEngine(t)
@@ -383,5 +388,44 @@ func TestOpenWebUITasks(t *testing.T) {
 	}
 	if n := len(srv.Calls()) - before; n != 0 {
 		t.Errorf("the tasks called the model %d times", n)
+	}
+}
+
+// linkURL finds the URLs of the citation links in a reply's text.
+var linkURL = regexp.MustCompile(`\]\((https?://[^)\s]+)\)`)
+
+// checkPassageLinks opens every citation link of content without a token,
+// as a browser or a link preview does: each is a page holding the
+// passage's text (want), and a link made for an answer's sentence marks
+// one; on a server with tokens, a link whose key was altered opens
+// nothing (without tokens every local request is the local user's).
+func checkPassageLinks(t *testing.T, content, want string, tokens bool) {
+	t.Helper()
+	links := linkURL.FindAllStringSubmatch(content, -1)
+	if len(links) < 2 {
+		t.Fatalf("no citation links in %q", content)
+	}
+	get := func(u string) (int, string) {
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, m := range links {
+		u := m[1]
+		status, page := get(u)
+		if status != 200 || !strings.Contains(page, want) || !strings.Contains(page, "<html") {
+			t.Fatalf("link %s: %d %.300s", u, status, page)
+		}
+		if strings.Contains(u, "q=") && !strings.Contains(page, `<mark id="cited">`) {
+			t.Errorf("link %s: no sentence marked", u)
+		}
+		bad := strings.Replace(u, "k=", "k=x", 1)
+		if status, _ := get(bad); tokens && status != 401 {
+			t.Errorf("an altered link opened: %d", status)
+		}
 	}
 }

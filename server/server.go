@@ -63,6 +63,13 @@ type Config struct {
 	MCP http.Handler
 	// Version is reported by /api/health.
 	Version string
+	// LinkKey signs the links to passages (/c/{id}) that citations leaving
+	// the server carry; empty: a key drawn at start (links then last as
+	// long as the process).
+	LinkKey []byte
+	// PublicURL is where those links point (default: the host each
+	// request came to).
+	PublicURL string
 	// CORSOrigins are the origins whose pages may call the API from a
 	// browser (serve --cors); "*" is any. None by default.
 	CORSOrigins []string
@@ -77,6 +84,7 @@ type Server struct {
 	mux     *http.ServeMux
 	handler http.Handler
 	started time.Time
+	linkKey []byte
 
 	// ctx lives as long as the server: background ingests run in it.
 	ctx    context.Context
@@ -105,7 +113,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now()}
+	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), linkKey: newLinkKey(cfg.LinkKey)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	var h http.Handler = s.mux
@@ -157,6 +165,8 @@ func (s *Server) routes() {
 	m.Handle("POST /v1/chat/completions", s.auth(s.chatCompletions))
 	m.Handle("GET /v1/models", s.auth(s.models))
 	m.Handle("GET /v1/models/{id}", s.auth(s.model))
+	m.HandleFunc("GET /c/{id}", s.passagePage)
+	m.HandleFunc("GET /n", s.notePage)
 	m.HandleFunc("/api/", s.notFound)
 	m.HandleFunc("/v1/", s.notFound)
 	if s.cfg.MCP != nil {

@@ -17,6 +17,14 @@ const plain = await client.chat.completions.create({
 });
 out.plain = { content: plain.choices[0].message.content, usage: plain.usage, finish: plain.choices[0].finish_reason };
 
+// Each citation is a Markdown link that opens the passage without a token.
+out.links = [];
+for (const m of out.plain.content.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)) {
+  const res = await fetch(m[1]);
+  const page = await res.text();
+  out.links.push({ status: res.status, passage: page.includes("Norkiel"), marked: page.includes('<mark id="cited">') });
+}
+
 const stream = await client.chat.completions.create({
   model: "oraculo-extractive",
   messages: [{ role: "user", content: question }],

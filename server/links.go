@@ -1,0 +1,235 @@
+package server
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
+	textpkg "github.com/oraculo/oraculo/text"
+)
+
+// Citations that leave the server (the OpenAI endpoint's text) are links
+// to a page of the cited passage, /c/{id}, rendered here: its text is in
+// the HTML itself, so it opens in any browser, chat front end or link
+// preview, without JavaScript, with the cited sentence marked. A browser
+// following a link sends no token, so a link carries its own: the role it
+// was made for and an HMAC of it with the passage's id, under the server's
+// link key. It opens that passage for that role and nothing else; a
+// request with a valid token reads as its token's role instead. A player's
+// link to a DM-only passage finds nothing, as the API does.
+
+// newLinkKey returns the key links are signed with: the configured one, or
+// one drawn for this process (links then last as long as it).
+func newLinkKey(configured []byte) []byte {
+	if len(configured) > 0 {
+		return configured
+	}
+	k := make([]byte, 32)
+	_, _ = rand.Read(k)
+	return k
+}
+
+// linkSig signs a link to subject (a chunk id, a note's file) of a kind
+// ("c", "n") for role.
+func (s *Server) linkSig(kind, role, subject string) string {
+	m := hmac.New(sha256.New, s.linkKey)
+	m.Write([]byte(kind + "\x00" + role + "\x00" + subject))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
+}
+
+// baseURL is where links point: --public-url, else the host the request
+// came to.
+func (s *Server) baseURL(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return strings.TrimRight(s.cfg.PublicURL, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// passageURL links to the passage of chunk id, marking the sentence that
+// best matches claim (the answer's sentence that cites it).
+func (s *Server) passageURL(r *http.Request, id, claim string) string {
+	role := oraculo.RoleFrom(r.Context())
+	v := url.Values{"r": {role}, "k": {s.linkSig("c", role, id)}}
+	if claim = strings.TrimSpace(claim); claim != "" {
+		v.Set("q", clip(claim, 200))
+	}
+	return s.baseURL(r) + "/c/" + url.PathEscape(id) + "?" + v.Encode()
+}
+
+// linkContext is the context a /c or /n request reads in: its token's
+// role, or the role of a validly signed link; false when it has neither.
+func (s *Server) linkContext(r *http.Request, kind, subject string) (context.Context, bool) {
+	if infoFrom(r.Context()).authed {
+		return r.Context(), true
+	}
+	q := r.URL.Query()
+	role := q.Get("r")
+	if role != oraculo.RoleDM && role != oraculo.RolePlayer {
+		return nil, false
+	}
+	if !hmac.Equal([]byte(q.Get("k")), []byte(s.linkSig(kind, role, subject))) {
+		return nil, false
+	}
+	return oraculo.WithRole(r.Context(), role), true
+}
+
+var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="{{.Lang}}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<meta property="og:title" content="{{.Title}}">
+<meta property="og:description" content="{{.Description}}">
+<style>
+body{font:17px/1.55 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}
+header p{color:#666;margin:.2rem 0} mark{background:#ffe58a;padding:0 .1rem} .p{margin:1rem 0}
+a{color:#1a5fb4}
+</style></head><body>
+<header><h1>{{.Title}}</h1>{{range .Meta}}<p>{{.}}</p>{{end}}</header>
+<main>{{range .Paragraphs}}<div class="p">{{range .}}{{if .Mark}}<mark id="cited">{{.Text}}</mark> {{else}}{{.Text}} {{end}}{{end}}</div>{{end}}</main>
+{{if .NoteURL}}<p><a href="{{.NoteURL}}">{{.NoteLink}}</a></p>{{end}}
+</body></html>
+`))
+
+type pageSentence struct {
+	Text string
+	Mark bool
+}
+
+type pageData struct {
+	Lang, Title, Description string
+	Meta                     []string
+	Paragraphs               [][]pageSentence
+	NoteURL, NoteLink        string
+}
+
+// passagePage serves /c/{id}: the passage, its cited sentence marked.
+func (s *Server) passagePage(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	ctx, ok := s.linkContext(r, "c", id)
+	if !ok {
+		s.pageError(w, http.StatusUnauthorized, "This link is not valid (or was made by another server): open the passage from Oráculo.")
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	c, err := s.eng.Chunk(ctx, id)
+	if err != nil {
+		s.pageFailed(w, r, err)
+		return
+	}
+	paras := sentencesOf(c.Text, r.URL.Query().Get("q"))
+	data := pageData{Lang: "es", Title: c.Label, Description: c.FirstLine, Meta: []string{c.File}, Paragraphs: paras}
+	if len(c.Headings) > 0 {
+		data.Meta = append(data.Meta, strings.Join(c.Headings, " › "))
+	}
+	role := oraculo.RoleFrom(ctx) // the token's, or the link's
+	v := url.Values{"file": {c.File}, "r": {role}, "k": {s.linkSig("n", role, c.File)}}
+	data.NoteURL, data.NoteLink = "/n?"+v.Encode(), "La nota entera · the whole note"
+	s.renderPage(w, data)
+}
+
+// notePage serves /n?file=: every passage of a note.
+func (s *Server) notePage(w http.ResponseWriter, r *http.Request) {
+	file := r.URL.Query().Get("file")
+	ctx, ok := s.linkContext(r, "n", file)
+	if !ok || file == "" {
+		s.pageError(w, http.StatusUnauthorized, "This link is not valid (or was made by another server): open the note from Oráculo.")
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	n, err := s.eng.Note(ctx, file)
+	if err != nil {
+		s.pageFailed(w, r, err)
+		return
+	}
+	data := pageData{Lang: "es", Title: n.Title, Description: file, Meta: []string{file}}
+	for _, c := range n.Chunks {
+		p := sentencesOf(c.Text, "")
+		data.Paragraphs = append(data.Paragraphs, p...)
+	}
+	s.renderPage(w, data)
+}
+
+func (s *Server) renderPage(w http.ResponseWriter, data pageData) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer") // the link's key stays here
+	if err := pageTemplate.Execute(w, data); err != nil {
+		s.log.Error("rendering a page", "err", err)
+	}
+}
+
+func (s *Server) pageError(w http.ResponseWriter, status int, msg string) {
+	w.WriteHeader(status)
+	s.renderPage(w, pageData{Lang: "es", Title: http.StatusText(status), Paragraphs: [][]pageSentence{{{Text: msg}}}})
+}
+
+func (s *Server) pageFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, index.ErrNoChunk) || errors.Is(err, oraculo.ErrNoNote) {
+		s.pageError(w, http.StatusNotFound, "No such passage, or not one you may read.")
+		return
+	}
+	s.log.Error("a page failed", "path", r.URL.Path, "err", err)
+	s.pageError(w, http.StatusInternalServerError, "Something failed on the server.")
+}
+
+// sentencesOf cuts text into paragraphs of sentences, marking the one
+// that shares the most words with claim (none when claim is empty or
+// shares nothing).
+func sentencesOf(text, claim string) (paras [][]pageSentence) {
+	want := wordSet(claim)
+	top := 0
+	best := [2]int{-1, -1}
+	for _, block := range strings.Split(text, "\n\n") {
+		if strings.TrimSpace(block) == "" {
+			continue
+		}
+		var p []pageSentence
+		for _, sent := range textpkg.Sentences(block, nil) {
+			if n := overlap(want, sent); n > top {
+				top, best = n, [2]int{len(paras), len(p)}
+			}
+			p = append(p, pageSentence{Text: sent})
+		}
+		paras = append(paras, p)
+	}
+	if best[0] >= 0 {
+		paras[best[0]][best[1]].Mark = true
+	}
+	return paras
+}
+
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(textpkg.Fold(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == 'ñ') }) {
+		if len([]rune(w)) >= 4 {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+func overlap(want map[string]bool, sent string) int {
+	n := 0
+	for w := range wordSet(sent) {
+		if want[w] {
+			n++
+		}
+	}
+	return n
+}

@@ -12,13 +12,13 @@ import (
 )
 
 // TestOpenAINodeClient drives the OpenAI endpoint with the official openai
-// npm package (server/testdata/openai-client, installed by .ci/run with
+// npm package (testdata/js-clients, installed by .ci/run with
 // npm ci): a model looked up by id, a plain and a streamed completion with
 // usage, the citations' links opened without a token (as a browser does),
 // and an Open WebUI title task. Without node or the package it is
 // skipped, unless ORACULO_REQUIRE_NODE=1 (CI), where it fails.
 func TestOpenAINodeClient(t *testing.T) {
-	dir := filepath.Join("testdata", "openai-client")
+	dir := filepath.Join("..", "testdata", "js-clients")
 	node, err := exec.LookPath("node")
 	if err == nil {
 		_, err = os.Stat(filepath.Join(dir, "node_modules", "openai", "package.json"))
@@ -34,7 +34,7 @@ func TestOpenAINodeClient(t *testing.T) {
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "client.mjs", ts.URL+"/v1", player)
+	cmd := exec.CommandContext(ctx, node, "openai.mjs", ts.URL+"/v1", player)
 	cmd.Dir = dir
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -1,4 +1,4 @@
-// Usage: node client.mjs BASE_URL API_KEY
+// Usage: node openai.mjs BASE_URL API_KEY
 // Talks to oraculo serve through the official openai package and prints
 // what it saw as one JSON object; the Go test checks it.
 import OpenAI from "openai";

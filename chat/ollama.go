@@ -92,6 +92,13 @@ func NewOllama(cfg OllamaConfig) *Ollama {
 	return o
 }
 
+// BaseURL returns the server URL requests go to (without /api/chat),
+// credentials redacted.
+func (o *Ollama) BaseURL() string { return o.ep.base }
+
+// Model returns the Ollama model name requests ask for.
+func (o *Ollama) Model() string { return o.model }
+
 // ID returns "ollama/<model>" (lowercase, without a ":latest" tag, which
 // names the same model).
 func (o *Ollama) ID() string { return o.id }

@@ -97,6 +97,9 @@ func (o *Ollama) ID() string { return o.id }
 // BaseURL returns the server URL requests go to (without /api/embed).
 func (o *Ollama) BaseURL() string { return o.ep.base }
 
+// Model returns the Ollama model name requests ask for.
+func (o *Ollama) Model() string { return o.model }
+
 // ollamaRequest is the body of POST /api/embed.
 type ollamaRequest struct {
 	Model      string          `json:"model"`

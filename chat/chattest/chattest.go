@@ -112,7 +112,8 @@ type Server struct {
 	mu     sync.Mutex
 	calls  []Call
 	fault  Fault
-	faults int // requests left to misbehave, -1 for all
+	models []string // what GET /api/tags lists (Ollama)
+	faults int      // requests left to misbehave, -1 for all
 	cut    func(string) []string
 	reason func(Call) string
 }
@@ -245,7 +246,47 @@ func (s *Server) sleep(r *http.Request, d time.Duration) bool {
 	return false
 }
 
+// SetModels sets the models an Ollama fake lists at GET /api/tags (by
+// default qwen2.5:7b and bge-m3, the defaults Oráculo asks for).
+func (s *Server) SetModels(names ...string) {
+	s.mu.Lock()
+	s.models = names
+	s.mu.Unlock()
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if !s.openAI && r.Method == http.MethodGet && r.URL.Path == "/api/tags" {
+		s.mu.Lock()
+		names := s.models
+		if names == nil {
+			names = []string{"qwen2.5:7b", "bge-m3:latest"}
+		}
+		var f Fault
+		if s.faults != 0 { // a stalled server stalls here too
+			f = s.fault
+		}
+		s.mu.Unlock()
+		if f.Delay > 0 && !s.sleep(r, f.Delay) {
+			return
+		}
+		// Ollama's shape, trimmed to the fields clients read.
+		type model struct {
+			Name       string `json:"name"`
+			Model      string `json:"model"`
+			ModifiedAt string `json:"modified_at"`
+			Size       int64  `json:"size"`
+			Digest     string `json:"digest"`
+		}
+		list := struct {
+			Models []model `json:"models"`
+		}{Models: []model{}}
+		for _, n := range names {
+			list.Models = append(list.Models, model{Name: n, Model: n, ModifiedAt: "2026-11-30T10:00:00Z", Size: 4_683_087_332, Digest: "845dbda0ea48"})
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(list)
+		return
+	}
 	path := "/api/chat"
 	if s.openAI {
 		path = "/v1/chat/completions"

@@ -83,6 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdCompendium(ctx, rest, stdout, stderr)
 	case "mcp":
 		err = cmdMCP(ctx, rest, stdin, stdout, stderr)
+	case "doctor":
+		err = cmdDoctor(ctx, rest, stdout, stderr)
 	case "serve":
 		err = cmdServe(ctx, rest, stdout, stderr)
 	case "token":
@@ -100,6 +102,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, errDoctorFailed):
+		return 1
 	case errors.As(err, &usage):
 		fmt.Fprintln(stderr, msg("error", err))
 		return 2

@@ -40,6 +40,7 @@ Usage:
   oraculo compendium [list|show NAME] [--kind KIND] [--json]
   oraculo mcp    [--db FILE] [--chat ollama|openai|none]   (an MCP server on stdin/stdout)
   oraculo serve  [--db FILE] [--addr 127.0.0.1:8080] [--tokens FILE] [--chat ...]   (HTTP API, web page, OpenAI-compatible /v1)
+  oraculo doctor [--db FILE] [--chat ...] [--embedder ...]   (checks the index and tries each model server once)
   oraculo token  add NAME --role player|dm | list | remove NAME   [--tokens FILE]
   oraculo eval   --golden FILE [--db FILE] [--k 50] [--json] [--report DIR] [--diagnose]
   oraculo eval   --compare A.json B.json
@@ -62,6 +63,7 @@ Uso:
   oraculo compendium [list|show NOMBRE] [--kind TIPO] [--json]
   oraculo mcp    [--db ARCHIVO] [--chat ollama|openai|none]   (un servidor MCP por stdin/stdout)
   oraculo serve  [--db ARCHIVO] [--addr 127.0.0.1:8080] [--tokens ARCHIVO] [--chat ...]   (API HTTP, página web, /v1 compatible con OpenAI)
+  oraculo doctor [--db ARCHIVO] [--chat ...] [--embedder ...]   (revisa el índice y prueba una vez cada servidor de modelos)
   oraculo token  add NOMBRE --role player|dm | list | remove NOMBRE   [--tokens ARCHIVO]
   oraculo eval   --golden ARCHIVO [--db ARCHIVO] [--k 50] [--json] [--report CARPETA] [--diagnose]
   oraculo eval   --compare A.json B.json
@@ -187,6 +189,19 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-answers-cite":          {"  citation validity %.3f (%d of %d citations name delivered evidence); answers with a valid citation %.3f", "  validez de las citas %.3f (%d de %d citas nombran evidencia entregada); respuestas con una cita válida %.3f"},
 	"bad-role":                   {"--as must be dm or player, not %q", "--as debe ser dm o player, no %q"},
 	"mcp-args":                   {"mcp takes no arguments, only flags: %q", "mcp no acepta argumentos, solo opciones: %q"},
+	"doctor-args":                {"doctor takes no arguments, only flags: %q", "doctor no acepta argumentos, solo opciones: %q"},
+	"doctor-index":               {"index", "índice"},
+	"doctor-index-ok":            {"%s: %d notes, %d chunks; paths %s", "%s: %d notas, %d fragmentos; caminos %s"},
+	"doctor-embedder":            {"embeddings", "vectores"},
+	"doctor-embedder-off":        {"off (the dense path is off; oraculo ingest --embedder ollama turns it on)", "apagados (sin camino denso; oraculo ingest --embedder ollama lo enciende)"},
+	"doctor-embedder-empty":      {"%s answered with no vector", "%s respondió sin vector"},
+	"doctor-embedder-ok":         {"%s answers: %d dimensions in %v", "%s responde: %d dimensiones en %v"},
+	"doctor-chat":                {"chat model", "modelo de chat"},
+	"doctor-chat-off":            {"none (answers are the notes' own sentences; --chat ollama uses a model)", "ninguno (las respuestas son frases de las notas; --chat ollama usa un modelo)"},
+	"doctor-chat-ok":             {"%s answers in %v: %q", "%s responde en %v: «%s»"},
+	"doctor-ollama-down":         {"no Ollama at %s (%v): start it with \"ollama serve\", or point OLLAMA_HOST at it", "no hay Ollama en %s (%v): arráncalo con «ollama serve» o apunta OLLAMA_HOST a él"},
+	"doctor-ollama-tags":         {"Ollama at %s did not list its models (%s)", "Ollama en %s no dio su lista de modelos (%s)"},
+	"doctor-ollama-missing":      {"model %q is not pulled on %s (it has: %s); run: ollama pull %s", "el modelo %q no está descargado en %s (tiene: %s); ejecuta: ollama pull %s"},
 	"serve-args":                 {"serve takes no arguments, only flags: %q", "serve no acepta argumentos, solo opciones: %q"},
 	"serve-needs-tokens":         {"%s is not a loopback address: serving other machines needs tokens (oraculo token add NAME --role player, then --tokens FILE or $ORACULO_TOKENS)", "%s no es una dirección de loopback: servir a otras máquinas necesita tokens (oraculo token add NOMBRE --role player, y luego --tokens ARCHIVO o $ORACULO_TOKENS)"},
 	"serve-url":                  {"Oráculo serves %s at %s", "Oráculo sirve %s en %s"},

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,10 +31,17 @@ func main() {
 // run is main without the process: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	lang = detectLang(uiLangArg(args))
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		// No command: the usage, as an error (a script that forgot its
+		// command should not go on as if it had run one).
+		fmt.Fprint(stderr, msg("usage"))
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(stdout, msg("usage"))
 		return 0
 	}
+	flagSets = flagSets[:0]
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch role := flagArg(args, "as"); role {
@@ -101,7 +109,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
+		if fs := lastFlags(); fs != nil {
+			fmt.Fprint(stderr, fs.help.String())
+		}
 		return 0
+	case isFlagError(err):
+		// One line and a pointer to -h, not the whole list of flags.
+		fmt.Fprintln(stderr, msg("error", err))
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			if fs := lastFlags(); fs != nil {
+				if near := nearestFlag(fs.FlagSet, name); near != "" {
+					fmt.Fprintln(stderr, msg("did-you-mean", "--"+near))
+				}
+			}
+		}
+		fmt.Fprintln(stderr, msg("see-help", cmd))
+		return 2
 	case errors.Is(err, errDoctorFailed):
 		return 1
 	case errors.As(err, &usage):
@@ -143,7 +166,11 @@ func flagArg(args []string, name string) string {
 // newFlags makes a command's flag set with the flags every command shares.
 func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("oraculo "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// What the flag package prints (an error and every flag, or the help)
+	// is kept: run prints the help for -h, and one line for an error.
+	hf := &helpFlags{FlagSet: fs}
+	fs.SetOutput(&hf.help)
+	flagSets = append(flagSets, hf)
 	db := fs.String("db", "", "index file (default $ORACULO_DB or "+oraculo.DefaultDBPath+")")
 	fs.String("ui-lang", "", "language of messages: es or en (default: locale)")
 	fs.String("as", "", "read as dm (everything, the default) or player (never a DM-only note)")
@@ -424,4 +451,68 @@ func writeJSONLine(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// helpFlags is a command's flag set with what it printed.
+type helpFlags struct {
+	*flag.FlagSet
+	help bytes.Buffer
+}
+
+// flagSets are the flag sets the running command made (one run at a
+// time, as lang).
+var flagSets []*helpFlags
+
+func lastFlags() *helpFlags {
+	if len(flagSets) == 0 {
+		return nil
+	}
+	return flagSets[len(flagSets)-1]
+}
+
+// isFlagError reports whether err is the flag package's parse error.
+func isFlagError(err error) bool {
+	m := err.Error()
+	for _, p := range []string{"flag provided but not defined: ", "flag needs an argument: ", "invalid value ", "invalid boolean value ", "bad flag syntax: "} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// nearestFlag is the defined flag closest to name (edit distance at most
+// a third of its length, at least 1; or name a prefix of it), or "".
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	best, bestD := "", 0
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 2 {
+			d = min(d, 1)
+		}
+		if d <= max(1, len(f.Name)/3) && (best == "" || d < bestD) {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -189,6 +189,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-answers-cite":          {"  citation validity %.3f (%d of %d citations name delivered evidence); answers with a valid citation %.3f", "  validez de las citas %.3f (%d de %d citas nombran evidencia entregada); respuestas con una cita válida %.3f"},
 	"bad-role":                   {"--as must be dm or player, not %q", "--as debe ser dm o player, no %q"},
 	"mcp-args":                   {"mcp takes no arguments, only flags: %q", "mcp no acepta argumentos, solo opciones: %q"},
+	"did-you-mean":               {"did you mean %s?", "¿querías decir %s?"},
+	"see-help":                   {"oraculo %s -h lists its options", "oraculo %s -h muestra sus opciones"},
 	"doctor-args":                {"doctor takes no arguments, only flags: %q", "doctor no acepta argumentos, solo opciones: %q"},
 	"doctor-index":               {"index", "índice"},
 	"doctor-index-ok":            {"%s: %d notes, %d chunks; paths %s", "%s: %d notas, %d fragmentos; caminos %s"},

@@ -40,3 +40,18 @@ func TestFlagErrors(t *testing.T) {
 		t.Errorf("help: exit %d", code)
 	}
 }
+
+func TestSingular(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ingest finished in 1s: 1 files (1 indexed, 0 unchanged, 0 removed), 1.2 KiB read":        "Ingest finished in 1s: 1 file (1 indexed, 0 unchanged, 0 removed), 1.2 KiB read",
+		"Index o.db: 1 documents, 1 sessions, 11 chunks, 21 paragraphs, 3 KiB":                    "Index o.db: 1 document, 1 session, 11 chunks, 21 paragraphs, 3 KiB",
+		"Vía densa (x): 1 fragmentos vectorizados, 0 sin vector, 1 vectores obsoletos eliminados": "Vía densa (x): 1 fragmento vectorizado, 0 sin vector, 1 vector obsoleto eliminado",
+		"1 archivos (1 indexados, 2 eliminados)":                                                  "1 archivo (1 indexado, 2 eliminados)",
+		"1 chunks embedded, 1 without a vector":                                                   "1 chunk embedded, 1 without a vector",
+		"21 files, 1.5 MiB, 1 fragmentos en 1 notas":                                              "21 files, 1.5 MiB, 1 fragmento en 1 nota",
+	} {
+		if got := singular(in); got != want {
+			t.Errorf("singular(%q)\n = %q\nwant %q", in, got, want)
+		}
+	}
+}

@@ -272,7 +272,50 @@ func msg(id string, args ...any) string {
 	if len(args) == 0 {
 		return f
 	}
-	return fmt.Sprintf(f, args...)
+	return singular(fmt.Sprintf(f, args...))
+}
+
+// singulars are the plural nouns (and participles) messages count, with
+// their singular: "1 files" reads "1 file", "1 sesiones" "1 sesión".
+var singulars = map[string]string{
+	"files": "file", "chunks": "chunk", "notes": "note", "documents": "document", "sessions": "session",
+	"paragraphs": "paragraph", "vectors": "vector", "entities": "entity", "questions": "question",
+	"archivos": "archivo", "fragmentos": "fragmento", "notas": "nota", "documentos": "documento",
+	"sesiones": "sesión", "párrafos": "párrafo", "vectores": "vector", "entidades": "entidad",
+	"preguntas": "pregunta", "indexados": "indexado", "eliminados": "eliminado", "vectorizados": "vectorizado",
+	"obsoletos": "obsoleto", "leídos": "leído",
+}
+
+// countOne finds a count of one before a word.
+var countOne = regexp.MustCompile(`(^|[^\p{L}\p{N}.,])1 ([\p{L}]+)((?: [\p{L}]+){0,2})`)
+
+// singular puts the words after a count of one in the singular.
+func singular(s string) string {
+	if !strings.Contains(s, "1 ") {
+		return s
+	}
+	return countOne.ReplaceAllStringFunc(s, func(m string) string {
+		sub := countOne.FindStringSubmatch(m)
+		noun, rest := sub[2], sub[3]
+		one, ok := singulars[noun]
+		if !ok {
+			return m
+		}
+		// The words that agree with it: "1 vectores obsoletos eliminados".
+		words := strings.Fields(rest)
+		for i, w := range words {
+			adj, ok := singulars[w]
+			if !ok {
+				break
+			}
+			words[i] = adj
+		}
+		out := sub[1] + "1 " + one
+		for _, w := range words {
+			out += " " + w
+		}
+		return out
+	})
 }
 
 // engineTexts translate the engine's own (English) warnings and reranker

@@ -21,6 +21,9 @@ const maxListed = 20
 
 func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	fmt.Fprintln(w, msg("ingest-done", time.Duration(r.Elapsed).Round(time.Millisecond), r.Files, r.Indexed, r.Unchanged, r.Deleted, humanBytes(r.Bytes)))
+	if r.Files == 0 && len(r.Skipped) == 0 && r.Stats.Documents == 0 {
+		fmt.Fprintln(w, msg("no-notes-found"))
+	}
 	s := r.Stats
 	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, humanBytes(s.Bytes)))
 	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))

@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/oraculo/oraculo"
@@ -41,7 +42,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, msg("usage"))
 		return 0
 	}
+	flagSetsMu.Lock()
 	flagSets = flagSets[:0]
+	flagSetsMu.Unlock()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch role := flagArg(args, "as"); role {
@@ -170,7 +173,9 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	// is kept: run prints the help for -h, and one line for an error.
 	hf := &helpFlags{FlagSet: fs}
 	fs.SetOutput(&hf.help)
+	flagSetsMu.Lock()
 	flagSets = append(flagSets, hf)
+	flagSetsMu.Unlock()
 	db := fs.String("db", "", "index file (default $ORACULO_DB or "+oraculo.DefaultDBPath+")")
 	fs.String("ui-lang", "", "language of messages: es or en (default: locale)")
 	fs.String("as", "", "read as dm (everything, the default) or player (never a DM-only note)")
@@ -460,10 +465,15 @@ type helpFlags struct {
 }
 
 // flagSets are the flag sets the running command made (one run at a
-// time, as lang).
-var flagSets []*helpFlags
+// time, as lang; a server a test starts makes its own meanwhile).
+var (
+	flagSetsMu sync.Mutex
+	flagSets   []*helpFlags
+)
 
 func lastFlags() *helpFlags {
+	flagSetsMu.Lock()
+	defer flagSetsMu.Unlock()
 	if len(flagSets) == 0 {
 		return nil
 	}

@@ -33,11 +33,12 @@ func cmdDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs, db := newFlags("doctor", stderr)
 	models := newModelFlags(fs)
 	timeout := fs.Duration("timeout", 30*time.Second, "longest wait for each server")
-	if err := fs.Parse(args); err != nil {
+	rest, err := parse(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError{errors.New(msg("doctor-args", strings.Join(fs.Args(), " ")))}
+	if len(rest) > 0 {
+		return usageError{errors.New(msg("doctor-args", strings.Join(rest, " ")))}
 	}
 	failed := false
 	say := func(state, what, detail string) {

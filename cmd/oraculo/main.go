@@ -171,7 +171,7 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("oraculo "+name, flag.ContinueOnError)
 	// What the flag package prints (an error and every flag, or the help)
 	// is kept: run prints the help for -h, and one line for an error.
-	hf := &helpFlags{FlagSet: fs}
+	hf := &helpFlags{FlagSet: fs, stderr: stderr}
 	fs.SetOutput(&hf.help)
 	flagSetsMu.Lock()
 	flagSets = append(flagSets, hf)
@@ -179,6 +179,7 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	db := fs.String("db", "", "index file (default $ORACULO_DB or "+oraculo.DefaultDBPath+")")
 	fs.String("ui-lang", "", "language of messages: es or en (default: locale)")
 	fs.String("as", "", "read as dm (everything, the default) or player (never a DM-only note)")
+	fs.String("config", "", "config file setting any of these flags (default $ORACULO_CONFIG, else oraculo.yaml beside the index)")
 	return fs, db
 }
 
@@ -240,11 +241,20 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			return nil, usageError{err}
 		}
 		args = fs.Args()
-		if len(args) == 0 {
+		if len(args) == 0 || args[0] == "--" {
+			if len(args) > 0 {
+				rest = append(rest, args[1:]...)
+			}
+			warnings, err := applyConfig(fs)
+			if err != nil {
+				return nil, err
+			}
+			if hf := flagsOf(fs); hf != nil {
+				for _, w := range warnings {
+					fmt.Fprintln(hf.stderr, msg("warning", w))
+				}
+			}
 			return rest, nil
-		}
-		if args[0] == "--" {
-			return append(rest, args[1:]...), nil
 		}
 		rest = append(rest, args[0])
 		args = args[1:]
@@ -461,7 +471,20 @@ func writeJSONLine(w io.Writer, v any) error {
 // helpFlags is a command's flag set with what it printed.
 type helpFlags struct {
 	*flag.FlagSet
-	help bytes.Buffer
+	help   bytes.Buffer
+	stderr io.Writer
+}
+
+// flagsOf finds the helpFlags of fs.
+func flagsOf(fs *flag.FlagSet) *helpFlags {
+	flagSetsMu.Lock()
+	defer flagSetsMu.Unlock()
+	for _, hf := range flagSets {
+		if hf.FlagSet == fs {
+			return hf
+		}
+	}
+	return nil
 }
 
 // flagSets are the flag sets the running command made (one run at a

@@ -190,6 +190,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-answers-cite":          {"  citation validity %.3f (%d of %d citations name delivered evidence); answers with a valid citation %.3f", "  validez de las citas %.3f (%d de %d citas nombran evidencia entregada); respuestas con una cita válida %.3f"},
 	"bad-role":                   {"--as must be dm or player, not %q", "--as debe ser dm o player, no %q"},
 	"mcp-args":                   {"mcp takes no arguments, only flags: %q", "mcp no acepta argumentos, solo opciones: %q"},
+	"config-key-unknown":         {"%s: %q is no option of any command (left out)", "%s: «%s» no es una opción de ninguna orden (ignorada)"},
+	"config-key-here":            {"%s: %q cannot be set in the file it names (left out)", "%s: «%s» no puede fijarse en el archivo al que apunta (ignorada)"},
 	"did-you-mean":               {"did you mean %s?", "¿querías decir %s?"},
 	"see-help":                   {"oraculo %s -h lists its options", "oraculo %s -h muestra sus opciones"},
 	"doctor-args":                {"doctor takes no arguments, only flags: %q", "doctor no acepta argumentos, solo opciones: %q"},

@@ -93,7 +93,11 @@ func applyConfig(fs *flag.FlagSet) ([]string, error) {
 	for _, k := range keys {
 		f := fs.Lookup(k)
 		switch {
-		case k == "config" || k == "db" && !named:
+		case k == "as":
+			// The role is decided before the flags are read: a file that
+			// asked for a player's view must not quietly get the DM's.
+			return nil, usageError{errors.New(msg("config-key-as", path))}
+		case k == "ui-lang" || k == "config" || k == "db" && !named:
 			warnings = append(warnings, msg("config-key-here", path, k))
 		case f == nil:
 			// A flag of another command is for that one; anything else is

@@ -56,6 +56,10 @@ func TestConfigFile(t *testing.T) {
 	if !strings.Contains(errOut, cfg) || !strings.Contains(errOut, `"kk"`) || strings.Contains(errOut, "addr") {
 		t.Errorf("unknown keys: %q", errOut)
 	}
+	write("as: player\n")
+	if _, errOut, code := runCLI(t, "", "search", "--db", db, "puente"); code != 2 || !strings.Contains(errOut, "--as") {
+		t.Errorf("as in the file (read before it; a player's view must not become the DM's): exit %d, %q", code, errOut)
+	}
 	write("k: many\n")
 	if _, errOut, code := runCLI(t, "", "search", "--db", db, "puente"); code != 2 || !strings.Contains(errOut, cfg) || !strings.Contains(errOut, "k:") {
 		t.Errorf("a bad value: exit %d, %q", code, errOut)

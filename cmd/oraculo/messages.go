@@ -192,7 +192,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"mcp-args":                   {"mcp takes no arguments, only flags: %q", "mcp no acepta argumentos, solo opciones: %q"},
 	"config-key-unknown":         {"%s: %q is no option of any command (left out)", "%s: «%s» no es una opción de ninguna orden (ignorada)"},
 	"config-key-as":              {"%s: \"as\" cannot be set in a config file: give --as on the command line", "%s: «as» no puede fijarse en un archivo de configuración: usa --as en la línea de órdenes"},
-	"config-key-here":            {"%s: %q cannot be set in the file it names (left out)", "%s: «%s» no puede fijarse en el archivo al que apunta (ignorada)"},
+	"config-key-here":            {"%s: %q is read before the file: give it on the command line (left out)", "%s: «%s» se lee antes que el archivo: dalo en la línea de órdenes (ignorada)"},
 	"did-you-mean":               {"did you mean %s?", "¿querías decir %s?"},
 	"see-help":                   {"oraculo %s -h lists its options", "oraculo %s -h muestra sus opciones"},
 	"doctor-args":                {"doctor takes no arguments, only flags: %q", "doctor no acepta argumentos, solo opciones: %q"},

@@ -61,9 +61,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the user's own vault.
 	if path := os.Getenv("ORACULO_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err != nil {
-			fmt.Fprintln(stderr, msg("error", err))
+			fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
 		} else if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(stderr, msg("error", err))
+			fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
 			f.Close()
 		} else {
 			defer f.Close()
@@ -118,7 +118,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case isFlagError(err):
 		// One line and a pointer to -h, not the whole list of flags.
-		fmt.Fprintln(stderr, msg("error", err))
+		fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
 		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 			if fs := lastFlags(); fs != nil {
 				if near := nearestFlag(fs.FlagSet, name); near != "" {
@@ -131,13 +131,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.Is(err, errDoctorFailed):
 		return 1
 	case errors.As(err, &usage):
-		fmt.Fprintln(stderr, msg("error", err))
+		fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
 		return 2
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, msg("interrupted"))
 		return 130
 	default:
-		fmt.Fprintln(stderr, msg("error", err))
+		fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
 		return 1
 	}
 }

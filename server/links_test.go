@@ -28,16 +28,7 @@ func TestPassageLinksHonourRoles(t *testing.T) {
 		t.Fatalf("the DM note: %v", err)
 	}
 	secret := note.Chunks[0].ID
-	get := func(u string) (int, string) {
-		t.Helper()
-		resp, err := http.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	get := func(u string) (int, string) { t.Helper(); return getPage(t, u) }
 	link := func(kind, role, subject string, q url.Values) string {
 		if q == nil {
 			q = url.Values{}
@@ -69,4 +60,17 @@ func TestPassageLinksHonourRoles(t *testing.T) {
 	if status, page := get(link("n", oraculo.RolePlayer, "DM/Secretos.md", nil)); status != 404 || strings.Contains(page, "Vermitrax") {
 		t.Errorf("a player's note link to a DM-only note: %d %.200s", status, page)
 	}
+}
+
+// getPage GETs u without a token, as a browser following a link does, and
+// returns the status and the page.
+func getPage(t *testing.T, u string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }

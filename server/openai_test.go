@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -405,15 +403,7 @@ func checkPassageLinks(t *testing.T, content, want string, tokens bool) {
 	if len(links) < 2 {
 		t.Fatalf("no citation links in %q", content)
 	}
-	get := func(u string) (int, string) {
-		resp, err := http.Get(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
+	get := func(u string) (int, string) { t.Helper(); return getPage(t, u) }
 	for _, m := range links {
 		u := m[1]
 		status, page := get(u)

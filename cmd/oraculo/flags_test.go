@@ -62,9 +62,9 @@ func TestErrorsTranslated(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "es")
 	missing := t.TempDir() + "/nada.db"
 	for args, want := range map[string]string{
-		"search --db " + missing + " hola":                       "no existe: ejecuta antes `oraculo ingest`",
-		"search --kk 1 hola":                                     "opción desconocida: -kk",
-		"ingest --db " + missing + " " + t.TempDir() + "/no-hay": "no encuentro la carpeta de notas",
+		"search --db " + missing + " hola": "no existe: ejecuta antes `oraculo ingest`",
+		"search --kk 1 hola":               "opción desconocida: -kk",
+		"ingest --db " + t.TempDir() + "/otra.db " + t.TempDir() + "/no-hay": "no encuentro la carpeta de notas",
 	} {
 		_, errOut, code := runCLI(t, "", strings.Fields(args)...)
 		if code == 0 || !strings.Contains(errOut, want) {

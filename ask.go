@@ -54,6 +54,16 @@ type AskOptions struct {
 	// (see chat.Request.OnThinking): a front end can say that the model is
 	// thinking until the next delta.
 	OnThinking func()
+	// OnVerified, when set, receives the answer's verified text while the
+	// chat model writes it: each time a sentence is complete (see
+	// answer.Settled) and its citations checked, the segments of the
+	// verified text so far, each call's text starting with the previous
+	// call's. It is not called before a citation is valid (an answer with
+	// none may yet be replaced by an abstention), nor for an extractive
+	// answer, which is whole at once. The Answer's Segments go on from the
+	// last call's, unless the chat model failed midway and the answer was
+	// extracted from the notes instead.
+	OnVerified func([]Segment)
 }
 
 // Answer is what Ask returns. Its JSON shape is public (`ask --json`).
@@ -205,6 +215,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	a.Context, a.Evidence = ev.info(), ev.delivered()
 
 	stage = time.Now()
+	if opts.OnVerified != nil {
+		opts.OnDelta = verifyAsItGoes(opts.OnDelta, opts.OnVerified, ev.evidence, ev.byChunk)
+	}
 	draft, err := e.draft(ctx, a, model, ev.evidence, conv.History, opts, terms)
 	if err != nil {
 		return nil, err
@@ -365,6 +378,35 @@ func (e *Engine) draft(ctx context.Context, a *Answer, model chat.Model, evidenc
 func generate(ctx context.Context, model chat.Model, lang, question string, evidence answer.Context, history []answer.Message, opts AskOptions) (string, error) {
 	req := chat.Request{Messages: chatMessages(answer.Prompt(lang, question, evidence, history)), OnThinking: opts.OnThinking}
 	return model.Chat(ctx, req, opts.OnDelta)
+}
+
+// verifyAsItGoes returns the OnDelta that passes each delta on to
+// onDelta and, once a sentence is complete, the verified text so far to
+// onVerified, from the first valid citation on (see
+// [AskOptions.OnVerified]).
+func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence answer.Context, byChunk map[int64]Hit) func(string) {
+	var raw strings.Builder
+	done, valid := 0, false
+	return func(delta string) {
+		if onDelta != nil {
+			onDelta(delta)
+		}
+		raw.WriteString(delta)
+		text := raw.String()
+		n := answer.Settled(text)
+		if n <= done {
+			return
+		}
+		v := answer.Verify(text[:n], evidence)
+		for _, c := range v.Citations {
+			valid = valid || c.Valid
+		}
+		if !valid {
+			return
+		}
+		done = n
+		onVerified(segments(v.Segments, byChunk))
+	}
 }
 
 // chatMessages converts a prompt to the chat client's messages.

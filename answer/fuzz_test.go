@@ -79,3 +79,20 @@ func FuzzExtractive(f *testing.F) {
 		SaysNotInNotes(note)
 	})
 }
+
+func FuzzSettled(f *testing.F) {
+	for _, s := range []string{
+		"Huyó [Sesión 12 (Diario)]. Volvió. [Fichas: Nix] Luego [Sesión 119]. Fin.",
+		"[a [Sesión 119] b]. `[x]. y` \\[y\\] [z](http://u). fin.\n- [ ] t\n[r]: https://x\n",
+		"```\n[Sesión 119]. x\n```\nMurió. [Sesión 119]\n\n¿Y? «Sí.» [", "Murió [Sesión 119] . [Fichas: Nix]: x. y",
+	} {
+		f.Add(s)
+	}
+	ctx := campaignContext(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 600 {
+			text = text[:600] // every prefix is verified: keep it quick
+		}
+		checkSettled(t, text, ctx)
+	})
+}

@@ -122,10 +122,11 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := startStream(w)
-	a, err := s.runAsk(ctx, req.Question, opts,
-		func(text string) { st.event("delta", map[string]string{"text": text}) },
-		func() { st.event("thinking", struct{}{}) },
-		func() { st.comment("ping") })
+	a, err := s.runAsk(ctx, req.Question, opts, relay{
+		delta:    func(text string) { st.event("delta", map[string]string{"text": text}) },
+		thinking: func() { st.event("thinking", struct{}{}) },
+		ping:     func() { st.comment("ping") },
+	})
 	if err != nil {
 		st.event("error", map[string]string{"error": s.streamError(r, err)})
 		return

@@ -179,11 +179,12 @@ type sourceCitation struct {
 // earlier user and assistant messages being the conversation's history.
 //
 // The content is the verified answer followed by a list of the cited
-// sources. Streamed, the chunks carry that same verified text, sent once
-// Ask has returned (with comment heartbeats while it works): the raw
-// generation is not relayed, because verification may remove citations
-// from it, and a chat front end cannot take back text it has shown. The
-// final chunk carries finish_reason "stop", the citations and the Answer.
+// sources. Streamed, the chunks carry that same verified text, a sentence
+// at a time as soon as its citations are checked (with comment heartbeats
+// while nothing is ready): the raw generation is never relayed, because
+// verification may remove citations from it, and a chat front end cannot
+// take back text it has shown. The final chunk carries finish_reason
+// "stop", the citations and, when asked for, the Answer.
 func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	var req chatCompletionRequest
 	if !decode(w, r, &req, false) {
@@ -224,7 +225,20 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, chunk := openStream(w, base)
-	a, err := s.runAsk(ctx, question, opts, nil, nil, func() { st.comment("keep-alive") })
+	// The verified text is sent as it grows, a sentence at a time, from
+	// the first valid citation on; sent is what the client has.
+	sent := ""
+	verified := func(segs []oraculo.Segment) {
+		text := s.linkedText(r, segs)
+		if !strings.HasPrefix(text, sent) {
+			return // cannot happen (see answer.Settled): wait for the whole
+		}
+		for _, p := range pieces(text[len(sent):], 48) {
+			st.data(chunk(map[string]any{"content": p}, nil))
+		}
+		sent = text
+	}
+	a, err := s.runAsk(ctx, question, opts, relay{verified: verified, ping: func() { st.comment("keep-alive") }})
 	if err != nil {
 		st.data(openAIError(http.StatusInternalServerError, s.streamError(r, err)))
 		st.data("[DONE]")
@@ -235,14 +249,24 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if detail {
 		full = detailed(a)
 	}
-	sendContent(st, req, chunk, content, &cites, full)
+	rest := content
+	switch {
+	case strings.HasPrefix(content, sent):
+		rest = content[len(sent):]
+	case sent != "":
+		// The chat model failed midway and the answer was extracted from
+		// the notes: what was sent stays true (it was verified), and the
+		// extracted answer follows it.
+		rest = "\n\n" + content
+	}
+	sendContent(st, req, chunk, rest, content, &cites, full)
 }
 
-// sendContent streams content in pieces, then the last chunk (with the
-// citations and, when asked for, the Answer), the usage when asked for,
-// and the end.
-func sendContent(st *stream, req chatCompletionRequest, chunk func(map[string]any, *string) completion, content string, cites *[]sourceCitation, full *oraculo.Answer) {
-	for _, p := range pieces(content, 48) {
+// sendContent streams rest, the end of content not sent yet, in pieces,
+// then the last chunk (with the citations and, when asked for, the
+// Answer), the usage of content when asked for, and the end.
+func sendContent(st *stream, req chatCompletionRequest, chunk func(map[string]any, *string) completion, rest, content string, cites *[]sourceCitation, full *oraculo.Answer) {
+	for _, p := range pieces(rest, 48) {
 		st.data(chunk(map[string]any{"content": p}, nil))
 	}
 	stop := "stop"
@@ -291,7 +315,7 @@ func (s *Server) reply(w http.ResponseWriter, req chatCompletionRequest, base co
 		return
 	}
 	st, chunk := openStream(w, base)
-	sendContent(st, req, chunk, content, cites, full)
+	sendContent(st, req, chunk, content, content, cites, full)
 }
 
 // conversation splits OpenAI messages into the question (the last
@@ -348,21 +372,37 @@ func stripSources(text string) string {
 // the sentence closest to the answer's sentence that cites it.
 func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText bool) (string, []sourceCitation) {
 	cites := []sourceCitation{}
-	url := map[string]string{}
 	for i, ev := range a.CitedEvidence() {
 		c := sourceCitation{Index: i + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind, URL: s.passageURL(r, ev.ID, "")}
 		if withText {
 			c.Text = clip(ev.Text, citationText)
 		}
-		url[ev.ID] = c.URL
 		cites = append(cites, c)
 	}
 	if len(cites) == 0 {
 		return a.Answer, []sourceCitation{}
 	}
+	text := s.linkedText(r, a.Segments)
+	if len(a.Segments) == 0 {
+		text = strings.TrimRight(a.Answer, "\n ")
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	b.WriteString("\n\n" + sourcesHeading(a.Lang) + "\n")
+	for _, c := range cites {
+		fmt.Fprintf(&b, "%d. [%s](%s) · `%s`\n", c.Index, c.Label, c.URL, c.File)
+	}
+	return strings.TrimSuffix(b.String(), "\n"), cites
+}
+
+// linkedText is the verified text of segs with each valid citation a
+// Markdown link to the page of its passage. The text of a prefix of an
+// answer's segments starts the text of the whole (what a stream that
+// verifies as it goes relies on).
+func (s *Server) linkedText(r *http.Request, segs []oraculo.Segment) string {
 	var b strings.Builder
 	var before strings.Builder // the text since the last citation
-	for _, seg := range a.Segments {
+	for _, seg := range segs {
 		if len(seg.Citations) == 0 {
 			b.WriteString(seg.Text)
 			before.WriteString(seg.Text)
@@ -372,7 +412,7 @@ func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText 
 		before.Reset()
 		var links []string
 		for _, c := range seg.Citations {
-			if !c.Valid || c.Evidence == nil || url[*c.Evidence] == "" {
+			if !c.Valid || c.Evidence == nil {
 				continue
 			}
 			links = append(links, "["+c.Label+"]("+s.passageURL(r, *c.Evidence, claim)+")")
@@ -383,17 +423,7 @@ func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText 
 		}
 		b.WriteString(strings.Join(links, " "))
 	}
-	text := strings.TrimRight(b.String(), "\n ")
-	if len(a.Segments) == 0 {
-		text = strings.TrimRight(a.Answer, "\n ")
-	}
-	b.Reset()
-	b.WriteString(text)
-	b.WriteString("\n\n" + sourcesHeading(a.Lang) + "\n")
-	for _, c := range cites {
-		fmt.Fprintf(&b, "%d. [%s](%s) · `%s`\n", c.Index, c.Label, c.URL, c.File)
-	}
-	return strings.TrimSuffix(b.String(), "\n"), cites
+	return strings.TrimRight(b.String(), "\n ")
 }
 
 // lastSentence is the last sentence of text (what a citation right after

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -417,5 +419,101 @@ func checkPassageLinks(t *testing.T, content, want string, tokens bool) {
 		if status, _ := get(bad); tokens && status != 401 {
 			t.Errorf("an altered link opened: %d", status)
 		}
+	}
+}
+
+// TestChatCompletionsStreamVerifiesAsItGoes: a streamed completion sends
+// each sentence once its citations are checked, while the model is still
+// writing, and never a citation that verification removes.
+func TestChatCompletionsStreamVerifiesAsItGoes(t *testing.T) {
+	const reply = "El puente ardió [Sesión 99]. Norkiel cayó en combate contra los trolls [Sesión 1]. Cruzaron el puente de Galerna. [Sesión 1] Y volvieron."
+	srv, model := fakeChat(t, func(chattest.Call) string { return reply })
+	srv.Cut(func(text string) []string {
+		if text != reply {
+			return chattest.Pieces(text)
+		}
+		return []string{"El puente ardió [Sesión 99]. ", "Norkiel cayó en combate ", "contra los trolls [Sesión 1]. ", "Cruzaron el puente de Galerna. ", "[Sesión 1] ", "Y volvieron."}
+	})
+	eng := testEngine(t, model)
+	ts, _ := testServer(t, Config{Engine: eng})
+
+	// The model writes four pieces, then stalls: what was settled and
+	// verified by then must already have reached the client.
+	srv.Fail(chattest.Fault{Stall: true, After: 4})
+	body, err := json.Marshal(conversationBody(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", ts.URL+"/v1/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	const first = "El puente ardió. Norkiel cayó en combate contra los trolls [Sesión 1]."
+	var got strings.Builder
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && passageLink.ReplaceAllString(got.String(), "[$1]") != first {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok || data == "[DONE]" {
+			continue
+		}
+		c := decodeJSON[completionBody](t, []byte(data))
+		if len(c.Choices) == 1 && c.Choices[0].Delta != nil && c.Choices[0].Delta.Content != nil {
+			got.WriteString(*c.Choices[0].Delta.Content)
+		}
+	}
+	if text := passageLink.ReplaceAllString(got.String(), "[$1]"); text != first {
+		t.Fatalf("while the model stalls, the stream sent %q, want %q (err %v)", text, first, sc.Err())
+	}
+	cancel()
+
+	// Whole, the stream sends the verified text once: the settled
+	// sentences, then the rest and the sources.
+	srv.Fail(chattest.Fault{})
+	resp2, data := call(t, ts, "POST", "/v1/chat/completions", "", conversationBody(true))
+	wantStatus(t, resp2, data, 200)
+	chunks, errs, done := readChunks(t, data)
+	if !done || len(errs) > 0 {
+		t.Fatalf("stream: %s", data)
+	}
+	var content strings.Builder
+	for _, c := range chunks {
+		if len(c.Choices) == 1 && c.Choices[0].Delta != nil && c.Choices[0].Delta.Content != nil {
+			content.WriteString(*c.Choices[0].Delta.Content)
+		}
+	}
+	want := "El puente ardió. Norkiel cayó en combate contra los trolls [Sesión 1]. Cruzaron el puente de Galerna. [Sesión 1] Y volvieron.\n\n**Fuentes:**\n1. [Sesión 1] · `Sesiones/Campaña.md`"
+	if text := passageLink.ReplaceAllString(content.String(), "[$1]"); text != want {
+		t.Errorf("streamed content:\n%s\nwant:\n%s", text, want)
+	}
+	if strings.Contains(content.String(), "Sesión 99") {
+		t.Errorf("a removed citation was streamed: %s", content.String())
+	}
+	checkPassageLinks(t, content.String(), "Norkiel", false)
+
+	// The model's connection drops after the first sentence was sent: the
+	// answer is extracted from the notes, and follows what was sent.
+	srv.Fail(chattest.Fault{Drop: true, After: 4})
+	resp3, data := call(t, ts, "POST", "/v1/chat/completions", "", conversationBody(true))
+	wantStatus(t, resp3, data, 200)
+	chunks, errs, done = readChunks(t, data)
+	if !done || len(errs) > 0 {
+		t.Fatalf("stream: %s", data)
+	}
+	content.Reset()
+	for _, c := range chunks {
+		if len(c.Choices) == 1 && c.Choices[0].Delta != nil && c.Choices[0].Delta.Content != nil {
+			content.WriteString(*c.Choices[0].Delta.Content)
+		}
+	}
+	text := passageLink.ReplaceAllString(content.String(), "[$1]")
+	if !strings.HasPrefix(text, first+"\n\n") || !strings.Contains(text[len(first):], "Norkiel") || !strings.Contains(text, "**Fuentes:**") || strings.Contains(text, "Sesión 99") {
+		t.Errorf("after a drop, streamed content:\n%s", text)
 	}
 }

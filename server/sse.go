@@ -63,38 +63,39 @@ func (st *stream) comment(text string) {
 
 func (st *stream) flush() { _ = st.rc.Flush() }
 
+// relay is what runAsk passes on, each from the goroutine that writes the
+// response: the raw deltas, the news that the model is thinking, the
+// verified text so far (see oraculo.AskOptions), and a heartbeat. Nil
+// callbacks are not asked for.
+type relay struct {
+	delta    func(string)
+	thinking func()
+	verified func([]oraculo.Segment)
+	ping     func()
+}
+
 // runAsk runs Ask while the caller's goroutine, the only one that writes
-// the response, relays the deltas (to onDelta) and the news that the model
-// is thinking (to onThinking), in order, all before returning, and calls
-// ping every heartbeat while waiting. A panic in the engine is an error
-// here, not a crash.
-func (s *Server) runAsk(ctx context.Context, question string, opts oraculo.AskOptions, onDelta func(string), onThinking func(), ping func()) (*oraculo.Answer, error) {
+// the response, relays what rl asks for, in order, all before returning,
+// and calls rl.ping every heartbeat while waiting. A panic in the engine
+// is an error here, not a crash.
+func (s *Server) runAsk(ctx context.Context, question string, opts oraculo.AskOptions, rl relay) (*oraculo.Answer, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// progress is a delta, or "thinking" when thinking is set.
-	type progress struct {
-		text     string
-		thinking bool
-	}
-	events := make(chan progress, 64)
-	send := func(p progress) {
+	events := make(chan func(), 64)
+	send := func(f func()) {
 		select {
-		case events <- p:
+		case events <- f:
 		case <-ctx.Done():
 		}
 	}
-	if onDelta != nil {
-		opts.OnDelta = func(text string) { send(progress{text: text}) }
+	if rl.delta != nil {
+		opts.OnDelta = func(text string) { send(func() { rl.delta(text) }) }
 	}
-	if onThinking != nil {
-		opts.OnThinking = func() { send(progress{thinking: true}) }
+	if rl.thinking != nil {
+		opts.OnThinking = func() { send(rl.thinking) }
 	}
-	relay := func(p progress) {
-		if p.thinking {
-			onThinking()
-		} else {
-			onDelta(p.text)
-		}
+	if rl.verified != nil {
+		opts.OnVerified = func(segs []oraculo.Segment) { send(func() { rl.verified(segs) }) }
 	}
 	type result struct {
 		a   *oraculo.Answer
@@ -114,14 +115,16 @@ func (s *Server) runAsk(ctx context.Context, question string, opts oraculo.AskOp
 	defer tick.Stop()
 	for {
 		select {
-		case p := <-events:
-			relay(p)
+		case f := <-events:
+			f()
 		case <-tick.C:
-			ping()
+			if rl.ping != nil {
+				rl.ping()
+			}
 		case res := <-done:
 			// Every callback returned before Ask did: what is left is buffered.
 			for len(events) > 0 {
-				relay(<-events)
+				(<-events)()
 			}
 			return res.a, res.err
 		}

@@ -1,0 +1,102 @@
+package answer
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	txt "github.com/oraculo/oraculo/text"
+)
+
+// Settled returns the length of the longest prefix of a streamed answer,
+// text so far, that can be verified before the rest arrives: verifying
+// text[:n] alone gives the start of what verifying any continuation of
+// text gives (see [Verify]). It is 0 when no such prefix ends a sentence
+// yet.
+//
+// A settled prefix ends a sentence (after ".", "!", "?" or "…", and any
+// closing quotes or brackets) or a line, and is followed by white space
+// and then by something other than a citation: a sentence whose
+// citations come after its full stop waits for them. It never ends inside
+// a code span or fence, nor inside a bracket opened on its line, since
+// the rest could make a citation of what looks like text, or text of what
+// looks like a citation.
+func Settled(text string) int {
+	settled := 0
+	open := 0 // brackets opened on this line and not closed
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '\\':
+			i += 2
+			continue
+		case c == '`':
+			n := 0
+			for i+n < len(text) && text[i+n] == '`' {
+				n++
+			}
+			end := skipCode(text, i+n, n)
+			if end == i+n {
+				return settled // an open code span or fence: the rest may close it
+			}
+			i = end
+			continue
+		case c == '[':
+			open++
+		case c == ']':
+			if open > 0 {
+				open--
+			}
+		case c == '\n':
+			open = 0
+		}
+		if (c == ' ' || c == '\n' || c == '\t') && open == 0 && i > 0 && endsSentence(text[:i], c == '\n') {
+			if next := nextVisible(text, i); next > 0 && text[next] != '[' {
+				settled = i
+			}
+		}
+		i++
+	}
+	return settled
+}
+
+// endsSentence reports whether s ends a sentence, or a line when newline
+// (a list item or a heading ends there without a full stop).
+func endsSentence(s string, newline bool) bool {
+	s = strings.TrimRight(s, " \t")
+	if s == "" {
+		return false
+	}
+	if newline {
+		return true
+	}
+	for s != "" {
+		r, size := utf8.DecodeLastRuneInString(s)
+		switch {
+		case r == '.' || r == '!' || r == '?' || r == '…':
+			return true
+		case r == ']':
+			// A citation after the full stop: "murió. [Sesión 3]".
+			k := strings.LastIndexByte(s, '[')
+			if k < 0 {
+				return false
+			}
+			s = strings.TrimRight(s[:k], " \t")
+		case txt.IsCloser(r):
+			s = s[:len(s)-size]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// nextVisible returns the index of the first byte after text[i:]'s white
+// space, or 0 when the text ends before one.
+func nextVisible(text string, i int) int {
+	for j := i; j < len(text); j++ {
+		if c := text[j]; c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+			return j
+		}
+	}
+	return 0
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/link"
 )
 
 const askDescription = `Answer a question from the notes alone. Every claim in the answer is followed by the label of the note it comes from, e.g. [Sesión 17]; each citation is checked against the evidence the answer was written from, and invalid ones are removed. When the notes do not say, the answer abstains (abstained: true) instead of guessing. With no chat model configured the answer is extractive: the notes' own sentences. Pass the conversation's earlier turns in history so that a follow-up ("¿y después?", "what about him?") keeps its subject. Read a cited source whole with read_chunk and the evidence id.`
@@ -45,6 +46,7 @@ type Citation struct {
 	Label    string  `json:"label" jsonschema:"the label as written in the answer"`
 	Evidence *string `json:"evidence" jsonschema:"the id of the evidence it names (for read_chunk), or null"`
 	Valid    bool    `json:"valid" jsonschema:"true when it names evidence the answer was written from"`
+	URL      string  `json:"url,omitempty" jsonschema:"the page of the cited passage on the server, with the cited sentence marked (opens without a token)"`
 }
 
 // Evidence is one item the answer was written from.
@@ -53,6 +55,7 @@ type Evidence struct {
 	Label string `json:"label" jsonschema:"what to cite it by"`
 	File  string `json:"file" jsonschema:"the note's path"`
 	Kind  string `json:"kind" jsonschema:"full (the whole chunk was used) or summary (one line of it)"`
+	URL   string `json:"url,omitempty" jsonschema:"the page of the passage on the server (opens without a token)"`
 }
 
 func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*mcp.CallToolResult, AskOutput, error) {
@@ -72,25 +75,46 @@ func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*
 		Question: a.Question, Answer: a.Answer, Abstained: a.Abstained, Mode: a.Mode, Query: a.Query, FollowUp: a.FollowUp,
 		Citations: make([]Citation, len(a.Citations)), Evidence: make([]Evidence, len(a.Evidence)),
 	}
+	links := t.linksFor(ctx)
 	for i, c := range a.Citations {
 		out.Citations[i] = Citation{Label: c.Label, Evidence: c.Evidence, Valid: c.Valid}
+		if links != nil && c.Valid && c.Evidence != nil {
+			out.Citations[i].URL = links.Passage(ctx, *c.Evidence, "")
+		}
 	}
 	for i, e := range a.Evidence {
 		out.Evidence[i] = Evidence{ID: e.ID, Label: e.Label, File: e.File, Kind: e.Kind}
+		if links != nil {
+			out.Evidence[i].URL = links.Passage(ctx, e.ID, "")
+		}
 	}
 	// Warnings name the operator's setup (model servers and their
 	// errors): the DM's to read, not a player's.
 	if oraculo.RoleFrom(ctx) == oraculo.RoleDM {
 		out.Warnings = a.Warnings
 	}
-	return textResult(askText(out)), out, nil
+	text := out.Answer
+	if links != nil {
+		text = links.Text(ctx, a.Segments)
+	}
+	return textResult(askText(out, text, links)), out, nil
 }
 
-// askText is an answer as a reader would want it: the text, then the
-// sources it cites with their ids.
-func askText(out AskOutput) string {
+// linksFor is the link maker for a call in ctx, or nil when links cannot
+// be made there (none configured, or no base to point them to).
+func (t *tools) linksFor(ctx context.Context) *link.Maker {
+	if t.links == nil || !t.links.HasBase(ctx) {
+		return nil
+	}
+	return t.links
+}
+
+// askText is an answer as a reader would want it: text (the answer, its
+// citations links when links is set), then the sources it cites with
+// their ids.
+func askText(out AskOutput, text string, links *link.Maker) string {
 	var b strings.Builder
-	b.WriteString(out.Answer)
+	b.WriteString(text)
 	b.WriteString("\n")
 	cited := map[string]bool{}
 	for _, c := range out.Citations {
@@ -108,7 +132,16 @@ func askText(out AskOutput) string {
 			first = false
 		}
 		delete(cited, e.ID)
-		fmt.Fprintf(&b, "- [%s] %s (id %s)\n", e.Label, e.File, e.ID)
+		switch {
+		case e.URL != "":
+			fmt.Fprintf(&b, "- [%s](%s) %s (id %s)", e.Label, e.URL, e.File, e.ID)
+			if o := links.Obsidian(e.File); o != "" {
+				fmt.Fprintf(&b, " · [Obsidian](%s)", o)
+			}
+			b.WriteString("\n")
+		default:
+			fmt.Fprintf(&b, "- [%s] %s (id %s)\n", e.Label, e.File, e.ID)
+		}
 	}
 	if out.Abstained {
 		b.WriteString("\n(The notes do not answer this question.)\n")

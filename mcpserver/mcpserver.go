@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/link"
 )
 
 // instructions tell a client's model what the server is for and how its
@@ -29,13 +30,19 @@ Ask in the notes' language when you can.`
 // read_note, compendium) read eng. Tool results carry both structured
 // content and readable text; failures are tool errors that name no
 // internals.
-func NewServer(eng *oraculo.Engine, version string) *mcp.Server {
+//
+// With [WithLinks], the text of an answer carries its citations as links
+// to the pages of the cited passages on the server that serves them.
+func NewServer(eng *oraculo.Engine, version string, opts ...Option) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "oraculo", Title: "Oráculo", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		// No logging capability: the server sends no log messages.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
 	t := &tools{eng: eng}
+	for _, o := range opts {
+		o(t)
+	}
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "search", Title: "Search the notes", Description: searchDescription, InputSchema: searchInputSchema()}), t.search)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "ask", Title: "Ask the notes", Description: askDescription, InputSchema: mustSchema[AskInput]()}), t.ask)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "read_chunk", Title: "Read a chunk", Description: readChunkDescription}), t.readChunk)
@@ -56,8 +63,8 @@ func NewServer(eng *oraculo.Engine, version string) *mcp.Server {
 // JSON, not event streams. Requests that reach it through a loopback
 // address with a Host header that is not localhost are refused (403), the
 // SDK's protection against DNS rebinding.
-func HTTPHandler(eng *oraculo.Engine, version string) http.Handler {
-	srv := NewServer(eng, version)
+func HTTPHandler(eng *oraculo.Engine, version string, opts ...Option) http.Handler {
+	srv := NewServer(eng, version, opts...)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -74,8 +81,19 @@ func readOnly(t *mcp.Tool) *mcp.Tool {
 
 // tools holds what the tool handlers share.
 type tools struct {
-	eng *oraculo.Engine
+	eng   *oraculo.Engine
+	links *link.Maker
 }
+
+// Option configures [NewServer].
+type Option func(*tools)
+
+// WithLinks makes each citation in an answer's text a Markdown link to
+// the page of its passage, made by m for the caller's role (see package
+// link); a Maker without a Base points to the base in the call's context
+// ([link.WithBase]), and an answer made where there is neither keeps its
+// citations plain.
+func WithLinks(m *link.Maker) Option { return func(t *tools) { t.links = m } }
 
 // errNotFound is the tool error for an id, file or name the caller cannot
 // see: a missing one and a DM-only one read the same.

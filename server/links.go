@@ -2,18 +2,15 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"html/template"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/link"
 	textpkg "github.com/oraculo/oraculo/text"
 )
 
@@ -41,9 +38,7 @@ func newLinkKey(configured []byte) []byte {
 // linkSig signs a link to subject (a chunk id, a note's file) of a kind
 // ("c", "n") for role.
 func (s *Server) linkSig(kind, role, subject string) string {
-	m := hmac.New(sha256.New, s.linkKey)
-	m.Write([]byte(kind + "\x00" + role + "\x00" + subject))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
+	return s.links.Sig(kind, role, subject)
 }
 
 // baseURL is where links point: --public-url, else the host the request
@@ -59,15 +54,15 @@ func (s *Server) baseURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
+// linkCtx is r's context with the base its links point to.
+func (s *Server) linkCtx(r *http.Request) context.Context {
+	return link.WithBase(r.Context(), s.baseURL(r))
+}
+
 // passageURL links to the passage of chunk id, marking the sentence that
 // best matches claim (the answer's sentence that cites it).
 func (s *Server) passageURL(r *http.Request, id, claim string) string {
-	role := oraculo.RoleFrom(r.Context())
-	v := url.Values{"r": {role}, "k": {s.linkSig("c", role, id)}}
-	if claim = strings.TrimSpace(claim); claim != "" {
-		v.Set("q", clip(claim, 200))
-	}
-	return s.baseURL(r) + "/c/" + url.PathEscape(id) + "?" + v.Encode()
+	return s.links.Passage(s.linkCtx(r), id, claim)
 }
 
 // linkContext is the context a /c or /n request reads in: its token's
@@ -78,10 +73,7 @@ func (s *Server) linkContext(r *http.Request, kind, subject string) (context.Con
 	}
 	q := r.URL.Query()
 	role := q.Get("r")
-	if role != oraculo.RoleDM && role != oraculo.RolePlayer {
-		return nil, false
-	}
-	if !hmac.Equal([]byte(q.Get("k")), []byte(s.linkSig(kind, role, subject))) {
+	if !s.links.Valid(kind, role, subject, q.Get("k")) {
 		return nil, false
 	}
 	return oraculo.WithRole(r.Context(), role), true
@@ -101,6 +93,7 @@ a{color:#1a5fb4}
 <header><h1>{{.Title}}</h1>{{range .Meta}}<p>{{.}}</p>{{end}}</header>
 <main>{{range .Paragraphs}}<div class="p">{{range .}}{{if .Mark}}<mark id="cited">{{.Text}}</mark> {{else}}{{.Text}} {{end}}{{end}}</div>{{end}}</main>
 {{if .NoteURL}}<p><a href="{{.NoteURL}}">{{.NoteLink}}</a></p>{{end}}
+{{if .ObsidianURL}}<p><a href="{{.ObsidianURL}}">Abrir en Obsidian · open in Obsidian</a></p>{{end}}
 </body></html>
 `))
 
@@ -114,6 +107,7 @@ type pageData struct {
 	Meta                     []string
 	Paragraphs               [][]pageSentence
 	NoteURL, NoteLink        string
+	ObsidianURL              template.URL // obsidian://, which html/template would not let through
 }
 
 // passagePage serves /c/{id}: the passage, its cited sentence marked.
@@ -137,8 +131,8 @@ func (s *Server) passagePage(w http.ResponseWriter, r *http.Request) {
 		data.Meta = append(data.Meta, strings.Join(c.Headings, " › "))
 	}
 	role := oraculo.RoleFrom(ctx) // the token's, or the link's
-	v := url.Values{"file": {c.File}, "r": {role}, "k": {s.linkSig("n", role, c.File)}}
-	data.NoteURL, data.NoteLink = "/n?"+v.Encode(), "La nota entera · the whole note"
+	data.NoteURL, data.NoteLink = s.links.NotePath(role, c.File), "La nota entera · the whole note"
+	data.ObsidianURL = template.URL(s.links.Obsidian(c.File))
 	s.renderPage(w, data)
 }
 
@@ -157,7 +151,7 @@ func (s *Server) notePage(w http.ResponseWriter, r *http.Request) {
 		s.pageFailed(w, r, err)
 		return
 	}
-	data := pageData{Lang: "es", Title: n.Title, Description: file, Meta: []string{file}}
+	data := pageData{Lang: "es", Title: n.Title, Description: file, Meta: []string{file}, ObsidianURL: template.URL(s.links.Obsidian(file))}
 	for _, c := range n.Chunks {
 		p := sentencesOf(c.Text, "")
 		data.Paragraphs = append(data.Paragraphs, p...)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oraculo/oraculo"
+	linkpkg "github.com/oraculo/oraculo/link"
 )
 
 // TestPassageLinksHonourRoles: a link opens its passage for the role it
@@ -21,7 +22,7 @@ func TestPassageLinksHonourRoles(t *testing.T) {
 	tokens, _, _ := testTokens(t)
 	key := []byte("a key for the test")
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens, LinkKey: key})
-	srv := &Server{linkKey: key} // signs as the server does
+	srv := &Server{links: &linkpkg.Maker{Key: key}} // signs as the server does
 	ctx := oraculo.WithRole(context.Background(), oraculo.RoleDM)
 	note, err := eng.Note(ctx, "DM/Secretos.md")
 	if err != nil || len(note.Chunks) == 0 {

@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/link"
 )
 
 // The models /v1/models offers: Oráculo with its chat model (or
@@ -44,21 +44,6 @@ const (
 	maxLine      = 16 << 10
 	citationText = 600
 )
-
-// clip cuts s to at most n bytes, at a space, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut <= 0 {
-		cut = n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-	}
-	return strings.TrimRight(s[:cut], " ,;:") + "…"
-}
 
 // usage is OpenAI's usage object. Oráculo cannot see the chat model's
 // tokenizer: it counts words, and says so in Unit.
@@ -171,8 +156,11 @@ type sourceCitation struct {
 	File  string `json:"file"`
 	Kind  string `json:"kind"`
 	// URL is the page of the passage (GET opens it, no token needed).
-	URL  string `json:"url"`
-	Text string `json:"text,omitempty"`
+	URL string `json:"url"`
+	// Obsidian opens the note in the Obsidian vault (serve
+	// --obsidian-vault).
+	Obsidian string `json:"obsidian,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 // chatCompletions answers the last user message as a question, the
@@ -229,7 +217,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	// the first valid citation on; sent is what the client has.
 	sent := ""
 	verified := func(segs []oraculo.Segment) {
-		text := s.linkedText(r, segs)
+		text := s.links.Text(s.linkCtx(r), segs)
 		if !strings.HasPrefix(text, sent) {
 			return // cannot happen (see answer.Settled): wait for the whole
 		}
@@ -344,21 +332,12 @@ func conversation(msgs []chatMessage) (string, []oraculo.Turn, error) {
 	return question, turns, nil
 }
 
-// sourcesHeading starts the source list completionContent appends, in the
-// answer's language.
-func sourcesHeading(lang string) string {
-	if lang == "es" {
-		return "**Fuentes:**"
-	}
-	return "**Sources:**"
-}
-
 // stripSources removes the source list from an answer Oráculo gave
 // earlier, so that the model sees its answer, not the list.
 func stripSources(text string) string {
 	text = passageLink.ReplaceAllString(text, "[$1]")
 	for _, lang := range []string{"es", "en"} {
-		if i := strings.LastIndex(text, "\n\n"+sourcesHeading(lang)+"\n"); i >= 0 {
+		if i := strings.LastIndex(text, "\n\n"+link.SourcesHeading(lang)+"\n"); i >= 0 {
 			return strings.TrimSpace(text[:i])
 		}
 	}
@@ -368,74 +347,19 @@ func stripSources(text string) string {
 // completionContent is the message a chat front end shows: the verified
 // answer and, when it cites any, the numbered list of cited sources
 // (label and file); with the citations behind that list. Each citation is
-// a Markdown link to the page of its passage (see links.go), which marks
-// the sentence closest to the answer's sentence that cites it.
+// a Markdown link to the page of its passage (see package link), which
+// marks the sentence closest to the answer's sentence that cites it.
 func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText bool) (string, []sourceCitation) {
+	ctx := s.linkCtx(r)
 	cites := []sourceCitation{}
-	for i, ev := range a.CitedEvidence() {
-		c := sourceCitation{Index: i + 1, Label: ev.Label, ID: ev.ID, File: ev.File, Kind: ev.Kind, URL: s.passageURL(r, ev.ID, "")}
+	for _, src := range s.links.Sources(ctx, a) {
+		c := sourceCitation{Index: src.Index, Label: src.Label, ID: src.ID, File: src.File, Kind: src.Kind, URL: src.URL, Obsidian: src.Obsidian}
 		if withText {
-			c.Text = clip(ev.Text, citationText)
+			c.Text = link.Clip(src.Text, citationText)
 		}
 		cites = append(cites, c)
 	}
-	if len(cites) == 0 {
-		return a.Answer, []sourceCitation{}
-	}
-	text := s.linkedText(r, a.Segments)
-	if len(a.Segments) == 0 {
-		text = strings.TrimRight(a.Answer, "\n ")
-	}
-	var b strings.Builder
-	b.WriteString(text)
-	b.WriteString("\n\n" + sourcesHeading(a.Lang) + "\n")
-	for _, c := range cites {
-		fmt.Fprintf(&b, "%d. [%s](%s) · `%s`\n", c.Index, c.Label, c.URL, c.File)
-	}
-	return strings.TrimSuffix(b.String(), "\n"), cites
-}
-
-// linkedText is the verified text of segs with each valid citation a
-// Markdown link to the page of its passage. The text of a prefix of an
-// answer's segments starts the text of the whole (what a stream that
-// verifies as it goes relies on).
-func (s *Server) linkedText(r *http.Request, segs []oraculo.Segment) string {
-	var b strings.Builder
-	var before strings.Builder // the text since the last citation
-	for _, seg := range segs {
-		if len(seg.Citations) == 0 {
-			b.WriteString(seg.Text)
-			before.WriteString(seg.Text)
-			continue
-		}
-		claim := lastSentence(before.String())
-		before.Reset()
-		var links []string
-		for _, c := range seg.Citations {
-			if !c.Valid || c.Evidence == nil {
-				continue
-			}
-			links = append(links, "["+c.Label+"]("+s.passageURL(r, *c.Evidence, claim)+")")
-		}
-		if len(links) == 0 {
-			b.WriteString(seg.Text)
-			continue
-		}
-		b.WriteString(strings.Join(links, " "))
-	}
-	return strings.TrimRight(b.String(), "\n ")
-}
-
-// lastSentence is the last sentence of text (what a citation right after
-// it supports).
-func lastSentence(text string) string {
-	text = strings.TrimSpace(text)
-	for _, sep := range []string{". ", "! ", "? ", "\n"} {
-		if i := strings.LastIndex(text, sep); i >= 0 {
-			text = text[i+len(sep):]
-		}
-	}
-	return text
+	return s.links.Answer(ctx, a), cites
 }
 
 // passageLink matches a citation link to a passage page, to turn it back

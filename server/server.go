@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/link"
 )
 
 // Defaults for [Config].
@@ -59,7 +60,9 @@ type Config struct {
 	// Web, when set, serves every path outside /api/, /v1/ and /mcp,
 	// without authentication (it is the page that asks for a token).
 	Web http.Handler
-	// MCP, when set, is mounted at /mcp behind authentication.
+	// MCP, when set, is mounted at /mcp behind authentication, each
+	// request's context holding the base of the links made in it
+	// (link.WithBase).
 	MCP http.Handler
 	// Version is reported by /api/health.
 	Version string
@@ -70,6 +73,9 @@ type Config struct {
 	// PublicURL is where those links point (default: the host each
 	// request came to).
 	PublicURL string
+	// ObsidianVault, when set, names the Obsidian vault that holds the
+	// notes: each source also links to its note there (obsidian://).
+	ObsidianVault string
 	// CORSOrigins are the origins whose pages may call the API from a
 	// browser (serve --cors); "*" is any. None by default.
 	CORSOrigins []string
@@ -84,7 +90,7 @@ type Server struct {
 	mux     *http.ServeMux
 	handler http.Handler
 	started time.Time
-	linkKey []byte
+	links   *link.Maker
 
 	// ctx lives as long as the server: background ingests run in it.
 	ctx    context.Context
@@ -113,7 +119,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), linkKey: newLinkKey(cfg.LinkKey)}
+	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), links: &link.Maker{Key: newLinkKey(cfg.LinkKey), Base: cfg.PublicURL, ObsidianVault: cfg.ObsidianVault}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	var h http.Handler = s.mux
@@ -170,8 +176,10 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/", s.notFound)
 	m.HandleFunc("/v1/", s.notFound)
 	if s.cfg.MCP != nil {
-		m.Handle("/mcp", s.auth(s.cfg.MCP.ServeHTTP))
-		m.Handle("/mcp/", s.auth(s.cfg.MCP.ServeHTTP))
+		// The tools' links point where this request came (link.WithBase).
+		mcpHandler := func(w http.ResponseWriter, r *http.Request) { s.cfg.MCP.ServeHTTP(w, r.WithContext(s.linkCtx(r))) }
+		m.Handle("/mcp", s.auth(mcpHandler))
+		m.Handle("/mcp/", s.auth(mcpHandler))
 	}
 	if s.cfg.Web != nil {
 		m.Handle("/", s.cfg.Web)

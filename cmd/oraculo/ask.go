@@ -12,6 +12,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/link"
 )
 
 // chatFlags adds the chat model's flags; the returned function gives the
@@ -144,6 +145,8 @@ func (f *askFlags) options(history []oraculo.Turn) oraculo.AskOptions {
 func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, f := newAskFlags("ask", stderr)
 	asJSON := fs.Bool("json", false, "print the answer as one JSON object")
+	publicURL := fs.String("public-url", "http://127.0.0.1:8080", `where the links in --json's "markdown" point: the address oraculo serve answers at for this index`)
+	obsidianVault := fs.String("obsidian-vault", "", `the name of the Obsidian vault that holds the notes: --json's "markdown" also links each source to its note there`)
 	words, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -168,10 +171,31 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, a)
+		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, a, *f.db, *publicURL, *obsidianVault, stderr)})
 	}
 	printAnswer(stdout, a, streamed)
 	return nil
+}
+
+// askJSON is what ask --json prints: the Answer, and Markdown, its text
+// as a chat front end would show it.
+type askJSON struct {
+	*oraculo.Answer
+	// Markdown is the verified answer with each citation a link to its
+	// passage on the server that serves the index, and the list of sources.
+	Markdown string `json:"markdown"`
+}
+
+// renderedAnswer is a as Markdown with its citations links to the pages of
+// their passages at base, signed with the index's link key (the one serve
+// uses); without a key to sign with, the plain verified text.
+func renderedAnswer(ctx context.Context, a *oraculo.Answer, db, base, vault string, stderr io.Writer) string {
+	key, err := link.LoadKey(db)
+	if err != nil {
+		fmt.Fprintln(stderr, msg("warning", err.Error()))
+		return a.Answer
+	}
+	return (&link.Maker{Key: key, Base: base, ObsidianVault: vault}).Answer(ctx, a)
 }
 
 // thinkingNote returns an AskOptions.OnThinking that says on w that the

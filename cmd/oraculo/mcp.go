@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oraculo/oraculo/link"
 	"github.com/oraculo/oraculo/mcpserver"
 )
 
@@ -18,6 +19,8 @@ import (
 func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, db := newFlags("mcp", stderr)
 	models := newModelFlags(fs)
+	publicURL := fs.String("public-url", "", "where oraculo serve answers for this index: the answers' citations become links to their passages there (default: plain labels)")
+	obsidianVault := fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: with --public-url, each source also links to its note there")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -33,7 +36,15 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// The command's own streams rather than mcp.StdioTransport's
 	// os.Stdin/os.Stdout: the same in the binary, and drivable by tests.
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
-	err = mcpserver.NewServer(eng, version).Run(ctx, t)
+	var opts []mcpserver.Option
+	if *publicURL != "" {
+		key, err := link.LoadKey(*db)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, mcpserver.WithLinks(&link.Maker{Key: key, Base: *publicURL, ObsidianVault: *obsidianVault}))
+	}
+	err = mcpserver.NewServer(eng, version, opts...).Run(ctx, t)
 	if errors.Is(err, io.EOF) {
 		return nil // the client closed stdin: the normal end
 	}

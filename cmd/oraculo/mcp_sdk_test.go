@@ -38,7 +38,7 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 	}
 	url, _, _, _ := startServe(t, "--db", db)
 	for name, args := range map[string][]string{
-		"stdio": {"stdio", self, "mcp", "--db", db},
+		"stdio": {"stdio", self, "mcp", "--db", db, "--public-url", url},
 		"http":  {"http", strings.TrimSuffix(url, "/") + "/mcp"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -70,6 +70,10 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 			if got.IsError || !strings.Contains(answer, "Galerna") || !strings.Contains(answer, "[Sesión 1]") || got.Text == "" {
 				t.Errorf("ask: error %v, answer %q, text %.200q", got.IsError, answer, got.Text)
 			}
+			// The text's citations are links to the passages on the
+			// server, which open without a token.
+			openPassageLinks(t, got.Text, "Galerna")
+
 		})
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/link"
 	"github.com/oraculo/oraculo/mcpserver"
 	"github.com/oraculo/oraculo/server"
 	"github.com/oraculo/oraculo/server/web"
@@ -49,6 +49,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	askTimeout := fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
 	ingestTimeout := fs.Duration("ingest-timeout", server.DefaultIngestTimeout, "longest time a background ingest (POST /api/ingest) may take before it is cancelled")
 	publicURL := fs.String("public-url", "", "where the links to cited passages point (default: the host each request came to), e.g. https://oraculo.example.org")
+	obsidianVault := fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: each cited source also links to its note there (obsidian://open)")
 	corsFlag := fs.String("cors", "", "origins whose pages may call the API from a browser, comma-separated (e.g. app://obsidian.md,https://chat.example.org; * for any); tokens are still required")
 	models := newModelFlags(fs)
 	rest, err := parse(fs, args)
@@ -70,7 +71,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{errors.New(msg("serve-needs-tokens", *addr))}
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	linkKey, err := loadLinkKey(*db)
+	linkKey, err := link.LoadKey(*db)
 	if err != nil {
 		return err
 	}
@@ -92,11 +93,12 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		AskTimeout:    *askTimeout,
 		IngestTimeout: *ingestTimeout,
 		Web:           web.Handler(),
-		MCP:           mcpserver.HTTPHandler(eng, version),
+		MCP:           mcpserver.HTTPHandler(eng, version, mcpserver.WithLinks(&link.Maker{Key: linkKey, Base: *publicURL, ObsidianVault: *obsidianVault})),
 		Version:       version,
 		CORSOrigins:   splitList(*corsFlag),
 		LinkKey:       linkKey,
 		PublicURL:     *publicURL,
+		ObsidianVault: *obsidianVault,
 	})
 	defer h.Close()
 	// Requests live in their own context: a signal starts a graceful
@@ -193,28 +195,4 @@ func watchTokens(ctx context.Context, tokens *server.Tokens, logger *slog.Logger
 		}
 		logger.Info("tokens file reloaded", "path", tokens.Path(), "tokens", len(tokens.List()))
 	}
-}
-
-// loadLinkKey reads the key that signs the links to cited passages from
-// "<index>.linkkey", creating it (readable by its owner only) the first
-// time: links stay valid across restarts, and deleting the file revokes
-// every link given so far.
-func loadLinkKey(db string) ([]byte, error) {
-	path := oraculo.DBPath(db) + ".linkkey"
-	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
-		return b, nil
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("reading the link key %s: %w", path, err)
-	}
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(path, key, 0o600); err != nil {
-		return nil, fmt.Errorf("writing the link key %s: %w", path, err)
-	}
-	return key, nil
 }

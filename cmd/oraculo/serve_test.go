@@ -296,3 +296,52 @@ func TestTokenCommands(t *testing.T) {
 		t.Errorf("remove a missing token: %d %s", code, errOut)
 	}
 }
+
+// TestAskJSONMarkdownLinks: ask --json's "markdown" carries each citation
+// as a link to its passage on the server that serves the index (signed
+// with the index's link key, so it opens without a token), the sources
+// list, and with --obsidian-vault each source's obsidian:// link.
+func TestAskJSONMarkdownLinks(t *testing.T) {
+	t.Setenv("ORACULO_TOKENS", "")
+	db := ingestSmall(t)
+	url, _, _, _ := startServe(t, "--db", db, "--obsidian-vault", "Mi campaña")
+	out, errOut, code := runCLI(t, "", "ask", "--db", db, "--json", "--public-url", url, "--obsidian-vault", "Mi campaña", "¿Quién cruzó el puente de Galerna?")
+	if code != 0 {
+		t.Fatalf("ask --json: exit %d: %s", code, errOut)
+	}
+	var a struct {
+		Answer   string `json:"answer"`
+		Markdown string `json:"markdown"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.Markdown, "**Fuentes:**") || !strings.Contains(a.Markdown, "[Obsidian](obsidian://open?vault=Mi%20campa%C3%B1a&file=Sesiones%2FCampa%C3%B1a.md)") {
+		t.Fatalf("markdown:\n%s", a.Markdown)
+	}
+	openPassageLinks(t, a.Markdown, "Galerna", "obsidian://open?vault=Mi%20campa%C3%B1a")
+}
+
+// openPassageLinks checks that text links [Sesión 1] to its passage, in
+// the answer and in its sources, and that each link opens, without a
+// token, a page that holds every one of want.
+func openPassageLinks(t *testing.T, text string, want ...string) {
+	t.Helper()
+	links := regexp.MustCompile(`\[Sesión 1\]\((http://[^)\s]+/c/[^)\s]+)\)`).FindAllStringSubmatch(text, -1)
+	if len(links) < 2 {
+		t.Fatalf("no links to the passages in %q", text)
+	}
+	for _, l := range links {
+		resp, err := http.Get(l[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, w := range want {
+			if resp.StatusCode != 200 || !strings.Contains(string(page), w) {
+				t.Errorf("link %s: %d, want %q in %.300s", l[1], resp.StatusCode, w, page)
+			}
+		}
+	}
+}

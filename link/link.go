@@ -1,0 +1,272 @@
+// Package link makes the links that citations carry when an answer
+// leaves the server (the OpenAI endpoint, MCP, ask --json): each names a
+// page of the cited passage on the server, /c/{id}, or of a whole note,
+// /n?file=. A browser following one sends no token, so a link carries its
+// own authority: the role it was made for and an HMAC of it with the
+// subject, under the server's link key. It opens that subject for that
+// role and nothing else.
+//
+// Optionally, a source also links to the note in Obsidian
+// (obsidian://open?vault=…&file=…), for a DM whose vault is the folder
+// the notes were ingested from.
+package link
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/oraculo/oraculo"
+)
+
+// Kinds of link: a passage (a chunk) or a whole note.
+const (
+	KindPassage = "c"
+	KindNote    = "n"
+)
+
+// Maker makes signed links. Its zero Key makes links no server accepts.
+type Maker struct {
+	// Key signs the links (see [LoadKey]).
+	Key []byte
+	// Base is where links point ("https://oraculo.example"); when empty,
+	// the base in the context (see [WithBase]).
+	Base string
+	// ObsidianVault, when set, is the name of the Obsidian vault that
+	// holds the notes (the ingested folder), and each source also links to
+	// its note there.
+	ObsidianVault string
+}
+
+type baseKey struct{}
+
+// WithBase returns ctx with the base links made in it point to, when the
+// Maker has none: the host a request came to, say.
+func WithBase(ctx context.Context, base string) context.Context {
+	return context.WithValue(ctx, baseKey{}, base)
+}
+
+func (m *Maker) base(ctx context.Context) string {
+	if m.Base != "" {
+		return strings.TrimRight(m.Base, "/")
+	}
+	b, _ := ctx.Value(baseKey{}).(string)
+	return strings.TrimRight(b, "/")
+}
+
+// HasBase reports whether links made in ctx have a base to point to.
+func (m *Maker) HasBase(ctx context.Context) bool { return m.base(ctx) != "" }
+
+// Sig signs a link to subject (a chunk id, a note's file) of kind for
+// role.
+func (m *Maker) Sig(kind, role, subject string) string {
+	h := hmac.New(sha256.New, m.Key)
+	h.Write([]byte(kind + "\x00" + role + "\x00" + subject))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18])
+}
+
+// Valid reports whether sig signs a link to subject of kind for role.
+func (m *Maker) Valid(kind, role, subject, sig string) bool {
+	if len(m.Key) == 0 || (role != oraculo.RoleDM && role != oraculo.RolePlayer) {
+		return false
+	}
+	return hmac.Equal([]byte(sig), []byte(m.Sig(kind, role, subject)))
+}
+
+// Passage links to the passage of chunk id for the role in ctx, marking
+// the sentence that best matches claim (the answer's sentence that cites
+// it).
+func (m *Maker) Passage(ctx context.Context, id, claim string) string {
+	role := oraculo.RoleFrom(ctx)
+	v := url.Values{"r": {role}, "k": {m.Sig(KindPassage, role, id)}}
+	if claim = strings.TrimSpace(claim); claim != "" {
+		v.Set("q", Clip(claim, 200))
+	}
+	return m.base(ctx) + "/c/" + url.PathEscape(id) + "?" + v.Encode()
+}
+
+// NotePath is the path and query of the page of a whole note for role.
+func (m *Maker) NotePath(role, file string) string {
+	v := url.Values{"file": {file}, "r": {role}, "k": {m.Sig(KindNote, role, file)}}
+	return "/n?" + v.Encode()
+}
+
+// Obsidian links to the note file in the Obsidian vault, or is "" when
+// the Maker has no vault.
+func (m *Maker) Obsidian(file string) string {
+	if m.ObsidianVault == "" || file == "" {
+		return ""
+	}
+	// Obsidian decodes %20, not "+", as a space.
+	esc := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
+	return "obsidian://open?vault=" + esc(m.ObsidianVault) + "&file=" + esc(filepath.ToSlash(file))
+}
+
+// Text is the verified text of segs with each valid citation a Markdown
+// link to the page of its passage. The text of a prefix of an answer's
+// segments starts the text of the whole: a stream that verifies as it
+// goes sends the difference.
+func (m *Maker) Text(ctx context.Context, segs []oraculo.Segment) string {
+	var b strings.Builder
+	var before strings.Builder // the text since the last citation
+	for _, seg := range segs {
+		if len(seg.Citations) == 0 {
+			b.WriteString(seg.Text)
+			before.WriteString(seg.Text)
+			continue
+		}
+		claim := lastSentence(before.String())
+		before.Reset()
+		var links []string
+		for _, c := range seg.Citations {
+			if !c.Valid || c.Evidence == nil {
+				continue
+			}
+			links = append(links, "["+c.Label+"]("+m.Passage(ctx, *c.Evidence, claim)+")")
+		}
+		if len(links) == 0 {
+			b.WriteString(seg.Text)
+			continue
+		}
+		b.WriteString(strings.Join(links, " "))
+	}
+	return strings.TrimRight(b.String(), "\n ")
+}
+
+// Source is one source an answer cites, numbered as in its list.
+type Source struct {
+	Index int
+	oraculo.Evidence
+	// URL is the page of the passage; Obsidian the note in the vault, or
+	// "".
+	URL, Obsidian string
+}
+
+// Sources are the sources a verified answer cites, in the order of their
+// first citation.
+func (m *Maker) Sources(ctx context.Context, a *oraculo.Answer) []Source {
+	var out []Source
+	for i, ev := range a.CitedEvidence() {
+		out = append(out, Source{Index: i + 1, Evidence: ev, URL: m.Passage(ctx, ev.ID, ""), Obsidian: m.Obsidian(ev.File)})
+	}
+	return out
+}
+
+// Answer is a verified answer as Markdown: its text with its citations as
+// links (see [Maker.Text]) and, when it cites any, the numbered list of
+// its sources, headed in the answer's language.
+func (m *Maker) Answer(ctx context.Context, a *oraculo.Answer) string {
+	sources := m.Sources(ctx, a)
+	if len(sources) == 0 {
+		return a.Answer
+	}
+	text := m.Text(ctx, a.Segments)
+	if len(a.Segments) == 0 {
+		text = strings.TrimRight(a.Answer, "\n ")
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	b.WriteString("\n\n" + SourcesHeading(a.Lang) + "\n")
+	for _, s := range sources {
+		fmt.Fprintf(&b, "%d. [%s](%s) · `%s`", s.Index, s.Label, s.URL, s.File)
+		if s.Obsidian != "" {
+			fmt.Fprintf(&b, " · [Obsidian](%s)", s.Obsidian)
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// SourcesHeading starts the list of sources [Maker.Answer] appends, in
+// the answer's language.
+func SourcesHeading(lang string) string {
+	if lang == "es" {
+		return "**Fuentes:**"
+	}
+	return "**Sources:**"
+}
+
+// lastSentence is the last sentence of text (what a citation right after
+// it supports).
+func lastSentence(text string) string {
+	text = strings.TrimSpace(text)
+	for _, sep := range []string{". ", "! ", "? ", "\n"} {
+		if i := strings.LastIndex(text, sep); i >= 0 {
+			text = text[i+len(sep):]
+		}
+	}
+	return text
+}
+
+// Clip cuts s to at most n bytes, at a space, marking the cut.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut <= 0 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + "…"
+}
+
+// KeyPath is where the link key of the index at db is kept.
+func KeyPath(db string) string { return oraculo.DBPath(db) + ".linkkey" }
+
+// LoadKey reads the key that signs the links of the index at db from
+// [KeyPath], creating it (readable by its owner only) the first time:
+// links stay valid across restarts, and deleting the file revokes every
+// link given so far.
+func LoadKey(db string) ([]byte, error) {
+	path := KeyPath(db)
+	if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
+		return b, nil
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("reading the link key %s: %w", path, err)
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	// Written aside and renamed: two processes starting at once never read
+	// half a key.
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("writing the link key %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(key); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("writing the link key %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("writing the link key %s: %w", path, err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			// Another process made it first: use that one.
+			if b, err := os.ReadFile(path); err == nil && len(b) >= 32 {
+				return b, nil
+			}
+		}
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return nil, fmt.Errorf("writing the link key %s: %w", path, err)
+		}
+	}
+	return key, nil
+}

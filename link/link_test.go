@@ -1,0 +1,129 @@
+package link
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+)
+
+func TestObsidian(t *testing.T) {
+	m := &Maker{ObsidianVault: "Mi campaña & co"}
+	got := m.Obsidian(`Sesiones/Sesión 12+13.md`)
+	want := "obsidian://open?vault=Mi%20campa%C3%B1a%20%26%20co&file=Sesiones%2FSesi%C3%B3n%2012%2B13.md"
+	if got != want {
+		t.Errorf("Obsidian = %q, want %q", got, want)
+	}
+	if got := (&Maker{}).Obsidian("a.md"); got != "" {
+		t.Errorf("without a vault: %q", got)
+	}
+}
+
+func TestSignedLinks(t *testing.T) {
+	m := &Maker{Key: []byte("k1"), Base: "https://o.example/"}
+	ctx := oraculo.WithRole(context.Background(), oraculo.RolePlayer)
+	u := m.Passage(ctx, "abc", "Norkiel cayó")
+	if !strings.HasPrefix(u, "https://o.example/c/abc?") || !strings.Contains(u, "r=player") || !strings.Contains(u, "q=Norkiel+cay%C3%B3") {
+		t.Errorf("Passage = %q", u)
+	}
+	sig := m.Sig(KindPassage, oraculo.RolePlayer, "abc")
+	for _, tt := range []struct {
+		m                        *Maker
+		kind, role, subject, sig string
+		want                     bool
+	}{
+		{m, KindPassage, oraculo.RolePlayer, "abc", sig, true},
+		{m, KindPassage, oraculo.RoleDM, "abc", sig, false},     // another role
+		{m, KindPassage, oraculo.RolePlayer, "abd", sig, false}, // another passage
+		{m, KindNote, oraculo.RolePlayer, "abc", sig, false},    // another kind
+		{&Maker{Key: []byte("k2")}, KindPassage, oraculo.RolePlayer, "abc", sig, false},
+		{&Maker{}, KindPassage, oraculo.RolePlayer, "abc", (&Maker{}).Sig(KindPassage, oraculo.RolePlayer, "abc"), false}, // no key
+		{m, KindPassage, "admin", "abc", m.Sig(KindPassage, "admin", "abc"), false},
+	} {
+		if got := tt.m.Valid(tt.kind, tt.role, tt.subject, tt.sig); got != tt.want {
+			t.Errorf("Valid(%s, %s, %s) = %v, want %v", tt.kind, tt.role, tt.subject, got, tt.want)
+		}
+	}
+	// Without a Base, the context's.
+	m.Base = ""
+	if u := m.Passage(WithBase(ctx, "http://127.0.0.1:9/"), "abc", ""); !strings.HasPrefix(u, "http://127.0.0.1:9/c/abc?") {
+		t.Errorf("Passage with the context's base = %q", u)
+	}
+	if m.HasBase(ctx) || !m.HasBase(WithBase(ctx, "http://x")) {
+		t.Error("HasBase")
+	}
+}
+
+func TestAnswerMarkdown(t *testing.T) {
+	id := "c1"
+	a := &oraculo.Answer{
+		Lang:      "es",
+		Answer:    "Norkiel cayó [Sesión 1]. Y huyó.",
+		Citations: []oraculo.Citation{{Label: "Sesión 1", Evidence: &id, Valid: true}},
+		Evidence:  []oraculo.Evidence{{ID: id, Label: "Sesión 1", File: "Sesiones/S 1.md"}},
+		Segments: []oraculo.Segment{
+			{Text: "Norkiel cayó "},
+			{Text: "[Sesión 1]", Citations: []oraculo.Citation{{Label: "Sesión 1", Evidence: &id, Valid: true}}},
+			{Text: ". Y huyó."},
+		},
+	}
+	m := &Maker{Key: []byte("k"), Base: "http://h", ObsidianVault: "V"}
+	got := m.Answer(context.Background(), a)
+	if !strings.HasPrefix(got, "Norkiel cayó [Sesión 1](http://h/c/c1?") || !strings.Contains(got, "q=Norkiel+cay%C3%B3") ||
+		!strings.Contains(got, "\n\n**Fuentes:**\n1. [Sesión 1](http://h/c/c1?") || !strings.HasSuffix(got, "· `Sesiones/S 1.md` · [Obsidian](obsidian://open?vault=V&file=Sesiones%2FS%201.md)") {
+		t.Errorf("Answer =\n%s", got)
+	}
+	// The text of a prefix of the segments starts the whole's.
+	if whole, part := m.Text(context.Background(), a.Segments), m.Text(context.Background(), a.Segments[:2]); !strings.HasPrefix(whole, part) {
+		t.Errorf("%q does not start %q", part, whole)
+	}
+	a.Citations, a.Segments = nil, nil
+	if got := m.Answer(context.Background(), a); got != a.Answer {
+		t.Errorf("an answer that cites nothing: %q", got)
+	}
+}
+
+func TestLoadKey(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "idx", "o.db")
+	var wg sync.WaitGroup
+	keys := make([][]byte, 8)
+	for i := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k, err := LoadKey(db)
+			if err != nil {
+				t.Error(err)
+			}
+			keys[i] = k
+		}()
+	}
+	wg.Wait()
+	for _, k := range keys {
+		if len(k) != 32 || string(k) != string(keys[0]) {
+			t.Fatalf("processes starting at once got different keys")
+		}
+	}
+	fi, err := os.Stat(KeyPath(db))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v %v", fi, err)
+	}
+	again, err := LoadKey(db)
+	if err != nil || string(again) != string(keys[0]) {
+		t.Errorf("the key changed on a second load: %v", err)
+	}
+	// A truncated key is replaced.
+	if err := os.WriteFile(KeyPath(db), []byte("short"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if k, err := LoadKey(db); err != nil || len(k) != 32 || string(k) == string(keys[0]) {
+		t.Errorf("a truncated key: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "*.tmp")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

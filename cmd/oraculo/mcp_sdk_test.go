@@ -73,7 +73,6 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 			// The text's citations are links to the passages on the
 			// server, which open without a token.
 			openPassageLinks(t, got.Text, "Galerna")
-
 		})
 	}
 }

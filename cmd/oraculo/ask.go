@@ -84,7 +84,7 @@ func newAskFlags(name string, stderr io.Writer) (*flag.FlagSet, *askFlags) {
 // rerankFlags adds the reranker's flags over the environment's config.
 func rerankFlags(fs *flag.FlagSet) func() oraculo.RerankConfig {
 	kind := fs.String("rerank", "", "reranker: auto (the chat model's), llm, cross or none (default: $ORACULO_RERANK, else auto)")
-	url := fs.String("rerank-url", "", "cross-encoder server (default: $ORACULO_RERANK_URL), e.g. http://127.0.0.1:8080")
+	url := fs.String("rerank-url", "", "cross-encoder server (default: $ORACULO_RERANK_URL), e.g. http://127.0.0.1:8082")
 	model := fs.String("rerank-model", "", "cross-encoder model name (default: $ORACULO_RERANK_MODEL)")
 	shape := fs.String("rerank-shape", "", "cross-encoder API: jina (/v1/rerank: llama.cpp, Jina, Cohere-like) or tei (Hugging Face TEI /rerank)")
 	budget := fs.Duration("rerank-budget", 0, "cross-encoder latency budget; sets how many candidates it scores (default 2s)")

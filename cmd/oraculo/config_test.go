@@ -78,12 +78,12 @@ var hitLine = regexp.MustCompile(`(?m)^\s+\d+\. `)
 // TestConfigKnownFlags keeps knownFlags equal to the flags every command
 // has (as its -h lists them).
 func TestConfigKnownFlags(t *testing.T) {
-	flagLine := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`)
+	flagLine := regexp.MustCompile(`(?m)^  --([a-z0-9-]+)`)
 	found := map[string]bool{}
 	for _, c := range [][]string{{"ingest"}, {"search"}, {"ask"}, {"chat"}, {"show"}, {"chunks"}, {"stats"}, {"eval"}, {"bench"},
 		{"compendium", "list"}, {"compendium", "show"}, {"mcp"}, {"serve"}, {"doctor"}, {"token", "add"}, {"token", "list"}, {"token", "remove"}} {
-		_, errOut, _ := runCLI(t, "", append(c, "-h")...)
-		for _, m := range flagLine.FindAllStringSubmatch(errOut, -1) {
+		out, _, _ := runCLI(t, "", append(c, "-h")...)
+		for _, m := range flagLine.FindAllStringSubmatch(out, -1) {
 			found[m[1]] = true
 		}
 	}

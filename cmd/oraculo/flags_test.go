@@ -29,9 +29,9 @@ func TestFlagErrors(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "invalid value") || strings.Count(errOut, "\n") > 3 {
 		t.Errorf("a bad value: exit %d, stderr:\n%s", code, errOut)
 	}
-	_, errOut, code = runCLI(t, "", "search", "-h")
-	if code != 0 || !strings.Contains(errOut, "-paths") {
-		t.Errorf("search -h: exit %d, stderr:\n%s", code, errOut)
+	out, errOut, code = runCLI(t, "", "search", "-h")
+	if code != 0 || errOut != "" || !strings.Contains(out, "\n  --paths LIST\n") {
+		t.Errorf("search -h: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	if _, errOut, code = runCLI(t, ""); code != 2 || !strings.Contains(errOut, "oraculo ingest") {
 		t.Errorf("no command: exit %d, stderr:\n%s", code, errOut)
@@ -70,5 +70,73 @@ func TestErrorsTranslated(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut, want) {
 			t.Errorf("%s: exit %d, %q, want %q", args, code, errOut, want)
 		}
+	}
+}
+
+// TestCommandHelp: every command's -h has a synopsis, says what it does,
+// its arguments and examples, and lists its options with their real
+// defaults (no sentinel such as -1), the common ones apart; in Spanish
+// under --ui-lang es.
+func TestCommandHelp(t *testing.T) {
+	for _, c := range [][]string{{"ingest"}, {"search"}, {"ask"}, {"chat"}, {"show"}, {"chunks"}, {"stats"}, {"eval"}, {"bench"},
+		{"compendium", "list"}, {"mcp"}, {"serve"}, {"doctor"}, {"token", "add"}, {"token", "list"}, {"token", "remove"}} {
+		name := strings.Join(c, " ")
+		if name == "compendium list" {
+			name = "compendium"
+		}
+		doc, ok := commandDocs[name]
+		if !ok {
+			t.Errorf("%s has no help text", name)
+			continue
+		}
+		for i, ui := range []string{"en", "es"} {
+			out, errOut, code := runCLI(t, "", append(c, "-h", "--ui-lang", ui)...)
+			words := map[string][2]string{"usage": {"Usage:", "Uso:"}, "examples": {"Examples:", "Ejemplos:"}, "common": {"Common options:", "Opciones comunes:"}}
+			if code != 0 || errOut != "" || !strings.HasPrefix(out, words["usage"][i]+" oraculo "+doc.synopsis[i]+"\n") ||
+				!strings.Contains(out, words["examples"][i]) || !strings.Contains(out, words["common"][i]+"\n  --as ") {
+				t.Errorf("%s -h (%s): exit %d, stderr %q, stdout:\n%s", name, ui, code, errOut, out)
+			}
+			if strings.Contains(out, "(default -1)") || strings.Contains(out, "default 0)") || strings.Contains(out, "default \"\")") {
+				t.Errorf("%s -h (%s) shows a sentinel default:\n%s", name, ui, out)
+			}
+			if ui == "es" && strings.Contains(out, "(default ") {
+				t.Errorf("%s -h (es) has English defaults:\n%s", name, out)
+			}
+			for _, a := range doc.args {
+				if !strings.Contains(out, "  "+a[i]+" ") {
+					t.Errorf("%s -h (%s) lacks argument %s", name, ui, a[i])
+				}
+			}
+		}
+	}
+	// Every flag's text is in Spanish under --ui-lang es.
+	texts := func(out string) map[string]string {
+		m := map[string]string{}
+		var flag string
+		for _, line := range strings.Split(out, "\n") {
+			if f, ok := strings.CutPrefix(line, "  --"); ok {
+				flag, _, _ = strings.Cut(f, " ")
+			} else if strings.HasPrefix(line, "      ") && flag != "" {
+				m[flag] += strings.TrimSpace(line) + " "
+			}
+		}
+		return m
+	}
+	for _, c := range [][]string{{"ingest"}, {"search"}, {"ask"}, {"chat"}, {"show"}, {"chunks"}, {"stats"}, {"eval"}, {"bench"},
+		{"compendium", "list"}, {"mcp"}, {"serve"}, {"doctor"}, {"token", "add"}} {
+		en, _, _ := runCLI(t, "", append(c, "-h", "--ui-lang", "en")...)
+		es, _, _ := runCLI(t, "", append(c, "-h", "--ui-lang", "es")...)
+		esTexts := texts(es)
+		for f, text := range texts(en) {
+			if esTexts[f] == text {
+				t.Errorf("%s --%s has no Spanish text: %q", strings.Join(c, " "), f, text)
+			}
+		}
+	}
+	// The default that the flag package would print as -1 is not shown;
+	// a real one is.
+	out, _, _ := runCLI(t, "", "ingest", "-h", "--ui-lang", "en")
+	if !strings.Contains(out, "  --annotate-workers N\n      chunks the chat model annotates at once (default 2)") || !strings.Contains(out, "--overlap-words N") {
+		t.Errorf("ingest -h:\n%s", out)
 	}
 }

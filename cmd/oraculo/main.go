@@ -112,8 +112,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
+		// Asked for: the help goes to stdout, as a page to read or pipe.
 		if fs := lastFlags(); fs != nil {
-			fmt.Fprint(stderr, fs.help.String())
+			writeHelp(stdout, strings.TrimPrefix(fs.Name(), "oraculo "), fs.FlagSet)
 		}
 		return 0
 	case isFlagError(err):

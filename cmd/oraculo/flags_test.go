@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -61,15 +64,29 @@ func TestSingular(t *testing.T) {
 func TestErrorsTranslated(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "es")
 	missing := t.TempDir() + "/nada.db"
+	db := ingestSmall(t)
 	for args, want := range map[string]string{
 		"search --db " + missing + " hola": "no existe: ejecuta antes `oraculo ingest`",
 		"search --kk 1 hola":               "opción desconocida: -kk",
 		"ingest --db " + t.TempDir() + "/otra.db " + t.TempDir() + "/no-hay": "no encuentro la carpeta de notas",
+		"ingest --db " + t.TempDir() + "/l.db --lang fr " + t.TempDir():      "idioma no admitido \"fr\": es o en",
+		"ask --db " + missing + " --chat foo hola":                           "proveedor de chat desconocido \"foo\" (ollama, openai o none)",
+		"search --db " + db + " --embedder bar hola":                         "proveedor de embeddings desconocido \"bar\"",
+		"eval --db " + missing + " --golden " + t.TempDir() + "/no.jsonl":    "no encuentro el conjunto de referencia",
+		"serve --db " + db + " --addr 127.0.0.1:99999":                       "puerto no válido",
 	} {
 		_, errOut, code := runCLI(t, "", strings.Fields(args)...)
 		if code == 0 || !strings.Contains(errOut, want) {
 			t.Errorf("%s: exit %d, %q, want %q", args, code, errOut, want)
 		}
+	}
+	// A folder that is not there leaves no index behind.
+	idx := filepath.Join(t.TempDir(), "nueva.db")
+	if _, _, code := runCLI(t, "", "ingest", "--db", idx, filepath.Join(t.TempDir(), "no-hay")); code == 0 {
+		t.Error("ingest of a missing folder succeeded")
+	}
+	if _, err := os.Stat(idx); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ingest of a missing folder left %s: %v", idx, err)
 	}
 }
 

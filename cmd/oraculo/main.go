@@ -308,6 +308,14 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			opts.SecretFolders = strings.Split(*secret, ",")
 		}
 	}
+	// A folder that is not there fails before the index is created.
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err != nil {
+			return fmt.Errorf("reading notes folder %q: %w", d, err)
+		} else if !fi.IsDir() {
+			return fmt.Errorf("reading notes folder %q: not a folder", d)
+		}
+	}
 	eng, err := openEngine(ctx, *db, false, cfg, stderr, oraculo.WithChat(cc))
 	if err != nil {
 		return err

@@ -334,6 +334,7 @@ var engineTexts = []struct {
 	// Errors the engine and the index give most often.
 	{regexp.MustCompile(`^index ("[^"]*") does not exist: run ` + "`oraculo ingest`" + ` first: the index has no notes yet$`), "el índice $1 no existe: ejecuta antes `oraculo ingest`: el índice aún no tiene notas"},
 	{regexp.MustCompile(`^reading notes folder ("[^"]*"): stat [^:]*: no such file or directory$`), "no encuentro la carpeta de notas $1"},
+	{regexp.MustCompile(`^reading notes folder ("[^"]*"): not a folder$`), "$1 no es una carpeta: ingest lee carpetas de notas"},
 	{regexp.MustCompile(`^reading notes folder ("[^"]*"): (.*)$`), "leyendo la carpeta de notas $1: $2"},
 	{regexp.MustCompile(`^no such chunk: (.*)$`), "no hay ningún fragmento $1"},
 	{regexp.MustCompile(`^no such note: (.*)$`), "no hay ninguna nota $1"},
@@ -344,6 +345,15 @@ var engineTexts = []struct {
 	{regexp.MustCompile(`^flag needs an argument: (.*)$`), "a la opción $1 le falta su valor"},
 	{regexp.MustCompile(`^invalid value ("[^"]*") for flag (\S+): (.*)$`), "valor no válido $1 para la opción $2: $3"},
 	{regexp.MustCompile(`^config file (.*)$`), "archivo de configuración $1"},
+	{regexp.MustCompile(`^analysis: unsupported language ("[^"]*") \(want "es" or "en"\)$`), "idioma no admitido $1: es o en"},
+	{regexp.MustCompile(`^unknown chat provider ("[^"]*") \(ollama, openai or none\)$`), "proveedor de chat desconocido $1 (ollama, openai o none)"},
+	{regexp.MustCompile(`^unknown embedder ("[^"]*") \(ollama, openai, hashing or none\)$`), "proveedor de embeddings desconocido $1 (ollama, openai, hashing o none)"},
+	{regexp.MustCompile(`^unknown reranker ("[^"]*") \(auto, llm, cross or none\)$`), "reordenador desconocido $1 (auto, llm, cross o none)"},
+	{regexp.MustCompile(`^unknown rerank shape ("[^"]*") \(jina or tei\)$`), "API de reordenación desconocida $1 (jina o tei)"},
+	{regexp.MustCompile(`^reading golden set: open ([^:]*): no such file or directory$`), "no encuentro el conjunto de referencia $1"},
+	{regexp.MustCompile(`^listen tcp (\S+): bind: address already in use$`), "la dirección $1 ya está en uso (¿otro oraculo serve?): elige otra con --addr"},
+	{regexp.MustCompile(`^listen tcp: address (\S+): invalid port$`), "puerto no válido en la dirección $1"},
+	{regexp.MustCompile(`^listen tcp (\S+): bind: cannot assign requested address$`), "esta máquina no tiene la dirección $1"},
 	{regexp.MustCompile(`^missing annotations?$`), "faltan anotaciones de algunos candidatos"},
 	{regexp.MustCompile(`^timeout`), "el modelo no respondió a tiempo"},
 	{regexp.MustCompile(`^canceled$`), "cancelado"},
@@ -363,6 +373,12 @@ func engineText(s string) string {
 	for _, t := range engineTexts {
 		if t.re.MatchString(s) {
 			return t.re.ReplaceAllString(s, t.es)
+		}
+	}
+	// The system's own words at the end of an error, whatever came first.
+	for en, es := range map[string]string{": no such file or directory": ": no existe", ": permission denied": ": permiso denegado", ": is a directory": ": es una carpeta", ": no space left on device": ": no queda espacio en el disco"} {
+		if rest, ok := strings.CutSuffix(s, en); ok {
+			return rest + es
 		}
 	}
 	return s

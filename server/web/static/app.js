@@ -103,6 +103,7 @@ function applyStaticStrings() {
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const e of document.querySelectorAll("[data-i18n-label]")) e.setAttribute("aria-label", t(e.dataset.i18nLabel));
   for (const e of document.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
   for (const b of document.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === state.lang));
   renderRole();
 }
@@ -553,7 +554,7 @@ function renderActions(turn) {
   if (turn.status === "done") {
     const copy = el(
       "button",
-      { type: "button", class: "btn small ghost", testid: "copy-answer" },
+      { type: "button", class: "btn small quiet", testid: "copy-answer" },
       icon("copy"),
       el("span", { class: "copy-label", text: t("copy") }),
     );
@@ -571,7 +572,7 @@ function renderActions(turn) {
   }
   const again = el(
     "button",
-    { type: "button", class: "btn small ghost", testid: "regenerate", disabled: !!state.pending },
+    { type: "button", class: "btn small quiet", testid: "regenerate", disabled: !!state.pending },
     icon("regenerate"),
     el("span", { text: t("regenerate") }),
   );

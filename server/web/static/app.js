@@ -210,6 +210,7 @@ ui.signOut.addEventListener("click", () => {
   resetConversation();
   state.store = null;
   state.overview = state.entities = state.ingest = null;
+  state.ingestRun = (state.ingestRun || 0) + 1; // an update being followed is no longer
   renderIngest();
   showSignIn();
 });

@@ -324,7 +324,7 @@ async function runTurn(turn) {
  * below the header.
  */
 function bringIntoView(turn) {
-  const top = ui.chat.getBoundingClientRect().top > 0 ? $(".topbar").getBoundingClientRect().bottom : 0;
+  const top = $(".topbar").getBoundingClientRect().bottom; // sticky: always on screen
   const bottom = ui.form.getBoundingClientRect().top;
   const r = turn.li.getBoundingClientRect();
   const margin = 12;

@@ -246,3 +246,13 @@ func (e *Engine) bumpGeneration(ctx context.Context) error {
 	e.invalidate()
 	return nil
 }
+
+// generationTime is when generation gen was recorded by bumpGeneration;
+// false for an index no ingest has finished in.
+func generationTime(gen string) (time.Time, bool) {
+	n, err := strconv.ParseInt(gen, 36, 64)
+	if gen == "" || err != nil || n <= 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, n), true
+}

@@ -665,6 +665,56 @@ type DMOnlyStats struct {
 	PlayersCompendium string `json:"players_compendium"`
 }
 
+// Overview is what the caller's role may know of the index at a glance:
+// what a chat page shows before the first question.
+type Overview struct {
+	// Notes and Sessions count the notes and sessions the role sees: a
+	// player's leave DM-only notes out.
+	Notes    int `json:"notes"`
+	Sessions int `json:"sessions"`
+	// Updated is when the index last changed (an ingest finished, or notes
+	// were decided again); nil before the first ingest.
+	Updated *time.Time `json:"updated"`
+	// Model is the chat model that writes answers (its ID), "" when
+	// answers are extractive.
+	Model string `json:"model"`
+}
+
+// Overview counts what the caller's role sees of the index and names the
+// model that answers.
+func (e *Engine) Overview(ctx context.Context) (Overview, error) {
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return Overview{}, err
+	}
+	s, err := e.idx.Stats(ctx)
+	if err != nil {
+		return Overview{}, err
+	}
+	o := Overview{Notes: s.Documents}
+	if isPlayer(ctx) {
+		dm, err := e.idx.DMOnlyCounts(ctx)
+		if err != nil {
+			return Overview{}, err
+		}
+		for _, n := range dm {
+			o.Notes -= n
+		}
+	}
+	sessions, err := e.sessionsOf(ctx, v)
+	if err != nil {
+		return Overview{}, err
+	}
+	o.Sessions = len(sessions)
+	if t, ok := generationTime(v.generation); ok {
+		o.Updated = &t
+	}
+	if m := e.ChatModel(); m != nil {
+		o.Model = m.ID()
+	}
+	return o, nil
+}
+
 // Stats counts what the index holds.
 func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	s, err := e.idx.Stats(ctx)

@@ -156,7 +156,33 @@ func (s *Server) chunk(w http.ResponseWriter, r *http.Request) {
 		s.engineError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, c)
+	claim := r.URL.Query().Get("claim")
+	if claim == "" {
+		writeJSON(w, http.StatusOK, c)
+		return
+	}
+	writeJSON(w, http.StatusOK, citedChunk{ChunkInfo: c, Cited: citedSentence(c.Text, claim)})
+}
+
+// citedChunk is a chunk asked for with ?claim=: Cited is its sentence
+// that best supports the claim (the text before a citation), as the
+// passage page marks it; "" when none shares a word with it.
+type citedChunk struct {
+	oraculo.ChunkInfo
+	Cited string `json:"cited"`
+}
+
+// citedSentence is the sentence of text that /c/{id} would mark for the
+// claim: the one sharing most words with the claim's last sentence.
+func citedSentence(text, claim string) string {
+	for _, p := range sentencesOf(text, lastSentence(claim)) {
+		for _, s := range p {
+			if s.Mark {
+				return s.Text
+			}
+		}
+	}
+	return ""
 }
 
 func (s *Server) note(w http.ResponseWriter, r *http.Request) {

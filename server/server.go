@@ -160,6 +160,7 @@ func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("GET /api/health", s.health)
 	m.Handle("GET /api/stats", s.auth(s.dmOnly(s.stats)))
+	m.Handle("GET /api/overview", s.auth(s.overview))
 	m.Handle("POST /api/search", s.auth(s.search))
 	m.Handle("POST /api/ask", s.auth(s.ask))
 	m.Handle("GET /api/chunks/{id}", s.auth(s.chunk))

@@ -64,8 +64,9 @@ func screenshotPath(t *testing.T, dir, name string) string {
 // app is the page under test: where it is served, and what the API says
 // a chunk is.
 type app struct {
-	URL   string
-	Chunk func(id string) (label, text string, ok bool)
+	URL    string
+	Engine *oraculo.Engine
+	Chunk  func(id string) (label, text string, ok bool)
 }
 
 // page drives one browser tab; every failure is fatal to the test.
@@ -443,29 +444,52 @@ func collapseSpace(s string) string { return strings.TrimSpace(spaces.ReplaceAll
 // stream slowly enough to be seen streaming; tokens may be nil (no
 // authentication).
 func startApp(t *testing.T, tokens *server.Tokens) app {
+	return startAppWith(t, appConfig{Tokens: tokens, Reply: fakeAnswer})
+}
+
+// appConfig varies the app of startAppWith.
+type appConfig struct {
+	Tokens *server.Tokens
+	// Role is every request's role without tokens (default the DM).
+	Role string
+	// Notes is the folder ingested (default the sample campaign).
+	Notes string
+	// Reply is the fake chat model; nil: no model, answers are extractive.
+	Reply func(chattest.Call) string
+}
+
+// startAppWith serves the page as startApp does, as cfg says.
+func startAppWith(t *testing.T, cfg appConfig) app {
 	ctx := t.Context()
+	if cfg.Notes == "" {
+		cfg.Notes = "../../examples/campaign"
+	}
 	db := filepath.Join(t.TempDir(), "o.db")
 	ingester, err := oraculo.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ingester.Ingest(ctx, []string{"../../examples/campaign"}, oraculo.IngestOptions{}); err != nil {
+	if _, err := ingester.Ingest(ctx, []string{cfg.Notes}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ingester.Close()
-	model := chattest.NewOllama(t, fakeAnswer)
-	eng, err := oraculo.Open(ctx, db, oraculo.WithChatModel(slowModel{Model: chat.NewOllama(chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}), pause: 25 * time.Millisecond, think: 400 * time.Millisecond}))
+	var opts []oraculo.Option
+	if cfg.Reply != nil {
+		model := chattest.NewOllama(t, cfg.Reply)
+		opts = append(opts, oraculo.WithChatModel(slowModel{Model: chat.NewOllama(chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}), pause: 25 * time.Millisecond, think: 400 * time.Millisecond}))
+	}
+	eng, err := oraculo.Open(ctx, db, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Engine: eng, Tokens: tokens, Web: web.Handler(), Version: "test"})
+	srv := server.New(server.Config{Engine: eng, Tokens: cfg.Tokens, LocalRole: cfg.Role, Web: web.Handler(), Version: "test"})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		hs.Close()
 		srv.Close()
 		eng.Close()
 	})
-	return app{URL: hs.URL, Chunk: func(id string) (string, string, bool) {
+	return app{URL: hs.URL, Engine: eng, Chunk: func(id string) (string, string, bool) {
 		c, err := eng.Chunk(context.Background(), id)
 		return c.Label, c.Text, err == nil
 	}}

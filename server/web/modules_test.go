@@ -56,6 +56,39 @@ func TestPageModules(t *testing.T) {
 		})
 	}
 
+	// The cited sentence is found in the rendered passage whatever its
+	// Markdown, and only its text is marked.
+	mark := func(md, sentence string) string {
+		t.Helper()
+		in, _ := json.Marshal(md)
+		sent, _ := json.Marshal(sentence)
+		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {
+			const { renderMarkdown, markSentence } = await import("/static/markdown.js");
+			const box = document.createElement("div");
+			box.append(renderMarkdown(`+string(in)+`));
+			const first = markSentence(box, `+string(sent)+`);
+			return (first ? "" : "none: ") + box.innerHTML.replaceAll(' class="cited" data-testid="cited-sentence"', "");
+		})()`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("marking %q in %q: %v", sentence, md, err)
+		}
+		return v
+	}
+	marks := []struct{ name, md, sentence, want string }{
+		{"plain", "Uno. Dos tres. Cuatro.", "Dos tres.", "<p>Uno. <mark>Dos tres.</mark> Cuatro.</p>"},
+		{"across emphasis", "Antes. El **archiduque** no cree. Después.", "El **archiduque** no cree.", "<p>Antes. <mark>El </mark><strong><mark>archiduque</mark></strong><mark> no cree.</mark> Después.</p>"},
+		{"across a line break", "Una frase\nen dos líneas. Otra.", "Una frase en dos líneas.", "<p><mark>Una frase</mark><br><mark>en dos líneas.</mark> Otra.</p>"},
+		{"list marks and case", "- Primera cosa.\n- Segunda.", "- primera COSA.", `<ul class="md-list"><li><mark>Primera cosa.</mark></li><li>Segunda.</li></ul>`},
+		{"not there", "Nada igual.", "Otra frase.", "none: <p>Nada igual.</p>"},
+	}
+	for _, tt := range marks {
+		t.Run("mark "+tt.name, func(t *testing.T) {
+			if got := mark(tt.md, tt.sentence); got != tt.want {
+				t.Errorf("markSentence(%q)\n got %s\nwant %s", tt.sentence, got, tt.want)
+			}
+		})
+	}
+
 	// The stream arrives cut anywhere, CRLF included, with comments, and
 	// may end without the final blank line.
 	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {

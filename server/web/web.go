@@ -4,9 +4,12 @@
 //
 // The page talks to the JSON API of package server on the same origin:
 // it asks with POST /api/ask and reads the answer as server-sent events,
-// opens cited passages with GET /api/chunks/{id} and whole notes with GET
-// /api/note, and asks for a token when GET /api/health says the server
-// has them.
+// opens cited passages with GET /api/chunks/{id}?claim= (the sentence to
+// mark comes with them) and whole notes with GET /api/note, shows GET
+// /api/overview and example questions from GET /api/compendium before the
+// first question, lets the DM re-ingest with POST and GET /api/ingest,
+// and asks for a token when GET /api/health says the server has them.
+// Conversations are kept in the browser's localStorage, one list per role.
 package web
 
 import (

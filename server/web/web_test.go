@@ -24,6 +24,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/static/api.js", 200, "text/javascript; charset=utf-8", "parseSSE"},
 		{"GET", "/static/i18n.js", 200, "text/javascript; charset=utf-8", "Nueva conversación"},
 		{"GET", "/static/markdown.js", 200, "text/javascript; charset=utf-8", "renderMarkdown"},
+		{"GET", "/static/conversations.js", 200, "text/javascript; charset=utf-8", "toMarkdown"},
 		{"GET", "/static/app.css", 200, "text/css; charset=utf-8", "prefers-color-scheme: dark"},
 		{"GET", "/static/favicon.svg", 200, "image/svg+xml", "<svg"},
 		{"GET", "/static/missing.js", 404, "", ""},
@@ -66,7 +67,7 @@ func TestHandler(t *testing.T) {
 // The page loads nothing from elsewhere: no CDN, no web fonts.
 func TestHandlerSelfContained(t *testing.T) {
 	h := web.Handler()
-	for _, path := range []string{"/", "/static/app.js", "/static/api.js", "/static/i18n.js", "/static/markdown.js", "/static/app.css"} {
+	for _, path := range []string{"/", "/static/app.js", "/static/api.js", "/static/i18n.js", "/static/markdown.js", "/static/conversations.js", "/static/app.css"} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
 		body := rec.Body.String()

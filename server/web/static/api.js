@@ -1,6 +1,7 @@
 // The JSON API the page talks to (same origin): health, ask (streamed as
 // server-sent events over fetch, since EventSource can neither POST nor
-// send headers), chunks and notes.
+// send headers), chunks and notes, the index's overview and compendium,
+// and the DM's re-ingest.
 
 /** APIError is a failed call: status 0 when the server was not reached. */
 export class APIError extends Error {
@@ -107,7 +108,16 @@ export function createAPI(token) {
   return {
     /** health never needs a token, but sends one so the server can name its role. */
     health: () => json("/api/health"),
-    chunk: (id) => json(`/api/chunks/${encodeURIComponent(id)}`),
+    /** chunk fetches a passage; with a claim it also names the sentence that best supports it ("cited"). */
+    chunk: (id, claim) => json(`/api/chunks/${encodeURIComponent(id)}${claim ? `?claim=${encodeURIComponent(claim)}` : ""}`),
+    /** overview says what the caller's role sees of the index and which model answers. */
+    overview: () => json("/api/overview"),
+    /** compendium lists the entities the caller's role may see. */
+    compendium: () => json("/api/compendium"),
+    /** startIngest asks the server to read the notes again (DM only). */
+    startIngest: () => json("/api/ingest", { method: "POST" }),
+    /** ingestStatus says how the background ingest goes (DM only). */
+    ingestStatus: () => json("/api/ingest"),
     note: (file) => json(`/api/note?file=${encodeURIComponent(file)}`),
 
     /**

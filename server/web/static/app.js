@@ -1,14 +1,19 @@
 // Oráculo's chat page: a conversation with the notes, streamed answers
-// whose citations open the cited passage beside them.
+// whose citations open the cited passage beside them, its sentence
+// marked. Conversations are kept in the browser.
 
 import { APIError, createAPI } from "./api.js";
+import { answerText, createStore, fileNameFor, newID, titleFor, toMarkdown } from "./conversations.js";
 import { languages, pickLanguage, translator } from "./i18n.js";
-import { renderInline, renderMarkdown } from "./markdown.js";
+import { markSentence, renderInline, renderMarkdown } from "./markdown.js";
 
 const TOKEN_KEY = "oraculo.token";
 const LANG_KEY = "oraculo.lang";
 const HISTORY_TURNS = 8; // earlier turns sent with a question
 const CANDIDATES_SHOWN = 10; // rows of the trace's table before "show all"
+const EXAMPLES = 3; // example questions in the empty state
+const CLAIM_CHARS = 300; // of the text before a citation, sent to find its sentence
+const INGEST_POLL_MS = 400;
 const NARROW = window.matchMedia("(max-width: 959px)");
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -45,8 +50,13 @@ const state = {
   turns: [],
   pending: null, // {turn, controller}
   panel: null, // {ref, opener, view: "chunk" | "note"}
-  chunks: new Map(), // id -> Promise of the chunk
+  chunks: new Map(), // id + claim -> Promise of the chunk
   seq: 0,
+  store: null, // the conversations of the signed-in role
+  conv: null, // {id, title, created}: the conversation shown, null until its first question
+  overview: null, // what the role sees of the index, for the empty state
+  entities: null, // the role's compendium, for example questions
+  ingest: null, // {state: "running" | "done" | "error", ...}: the DM's update
 };
 state.t = translator(state.lang);
 const t = (...a) => state.t(...a);
@@ -75,6 +85,14 @@ const ui = {
   panelBody: $('[data-testid="passage-body"]'),
   panelClose: $('[data-testid="passage-close"]'),
   backdrop: $('[data-testid="passage-backdrop"]'),
+  indexInfo: $('[data-testid="index-info"]'),
+  examples: $('[data-testid="examples"]'),
+  update: $('[data-testid="update-index"]'),
+  ingestStatus: $('[data-testid="ingest-status"]'),
+  convToggle: $('[data-testid="conversations-toggle"]'),
+  convPanel: $('[data-testid="conversations"]'),
+  convList: $('[data-testid="conversation-list"]'),
+  icons: $("#icons"),
 };
 
 // ---------------------------------------------------------------- language
@@ -85,6 +103,7 @@ function applyStaticStrings() {
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const e of document.querySelectorAll("[data-i18n-label]")) e.setAttribute("aria-label", t(e.dataset.i18nLabel));
   for (const e of document.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of document.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
   for (const b of document.querySelectorAll("[data-lang]")) b.setAttribute("aria-pressed", String(b.dataset.lang === state.lang));
   renderRole();
 }
@@ -102,6 +121,9 @@ function setLanguage(lang) {
   applyStaticStrings();
   for (const turn of state.turns) renderTurn(turn);
   if (state.panel) renderPanel();
+  renderEmpty();
+  renderConversations();
+  renderIngest();
 }
 
 // ---------------------------------------------------------------- auth
@@ -112,12 +134,16 @@ function renderRole() {
   ui.role.title = r;
   ui.role.hidden = !r;
   ui.signOut.hidden = !(state.auth && state.token);
+  // Only the DM may read the notes again; the server refuses anyone else.
+  ui.update.hidden = state.role !== "dm" || ui.chat.hidden;
 }
 
 function showSignIn(message) {
   ui.signin.hidden = false;
   ui.chat.hidden = true;
   ui.newConversation.hidden = true;
+  ui.convToggle.hidden = true;
+  closeConversations(false);
   ui.signinError.textContent = message || "";
   ui.signinError.hidden = !message;
   renderRole();
@@ -128,7 +154,9 @@ function hideSignIn() {
   ui.signin.hidden = true;
   ui.chat.hidden = false;
   ui.newConversation.hidden = false;
+  ui.convToggle.hidden = false;
   renderRole();
+  startSession();
 }
 
 async function checkHealth() {
@@ -180,14 +208,21 @@ ui.signOut.addEventListener("click", () => {
   stopPending();
   forgetToken();
   resetConversation();
+  state.store = null;
+  state.overview = state.entities = state.ingest = null;
+  state.ingestRun = (state.ingestRun || 0) + 1; // an update being followed is no longer
+  renderIngest();
   showSignIn();
 });
 
 // ---------------------------------------------------------------- asking
 
+// historyFor is what was asked and answered before turn.
 function historyFor(turn) {
+  const i = state.turns.indexOf(turn);
   return state.turns
-    .filter((x) => x !== turn && x.status === "done" && x.answer)
+    .slice(0, i < 0 ? state.turns.length : i)
+    .filter((x) => x.status === "done" && x.answer)
     .slice(-HISTORY_TURNS)
     .map((x) => ({ question: x.question, answer: x.answer.answer || "", query: x.answer.query || x.question }));
 }
@@ -197,22 +232,42 @@ function setPending(p) {
   ui.submit.hidden = !!p;
   ui.stop.hidden = !p;
   ui.form.setAttribute("aria-busy", String(!!p));
+  for (const b of document.querySelectorAll('[data-testid="regenerate"]')) b.disabled = !!p;
 }
 
 function stopPending() {
   state.pending?.controller.abort();
 }
 
-async function ask(question) {
+function ask(question) {
   if (state.pending || !question.trim()) return;
-  // reasoning: the model said it is thinking, and no text came since.
-  const turn = { id: ++state.seq, question: question.trim(), status: "thinking", reasoning: false, draft: "", deltas: 0, answer: null, error: null };
+  const turn = newTurn(question.trim());
   state.turns.push(turn);
   ui.empty.hidden = true;
-  turn.li = el("li", { class: "turn", testid: "turn" });
   ui.conversation.append(turn.li);
+  if (!state.conv) state.conv = { id: newID(), title: "", created: Date.now() };
+  runTurn(turn);
+}
+
+function newTurn(question) {
+  // reasoning: the model said it is thinking, and no text came since.
+  const turn = { id: ++state.seq, question, status: "thinking", reasoning: false, draft: "", deltas: 0, answer: null, error: null };
+  turn.li = el("li", { class: "turn", testid: "turn" });
+  return turn;
+}
+
+/** regenerate asks a turn's question again, its answer replaced by the new one. */
+function regenerate(turn) {
+  if (state.pending || !state.turns.includes(turn)) return;
+  Object.assign(turn, { status: "thinking", reasoning: false, draft: "", deltas: 0, answer: null, error: null });
+  runTurn(turn);
+}
+
+/** runTurn asks the turn's question, with the turns before it as history, and shows the answer as it comes. */
+async function runTurn(turn) {
   renderTurn(turn);
   turn.li.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+  saveConversation();
 
   const controller = new AbortController();
   const hadFocus = document.activeElement === ui.input || document.activeElement === ui.submit;
@@ -256,8 +311,29 @@ async function ask(question) {
     turn.reasoning = false;
     setPending(null);
   }
+  if (!state.turns.includes(turn)) return; // the conversation was left meanwhile
   renderTurn(turn);
-  if (hadFocus && !ui.chat.hidden) ui.input.focus();
+  saveConversation();
+  if (turn.status === "done") bringIntoView(turn);
+  if (hadFocus && !ui.chat.hidden) ui.input.focus({ preventScroll: true });
+}
+
+/**
+ * bringIntoView scrolls so that a new answer can be read from its start:
+ * the whole turn above the composer when it fits, else its start just
+ * below the header.
+ */
+function bringIntoView(turn) {
+  const top = $(".topbar").getBoundingClientRect().bottom; // sticky: always on screen
+  const bottom = ui.form.getBoundingClientRect().top;
+  const r = turn.li.getBoundingClientRect();
+  const margin = 12;
+  let by = 0;
+  if (r.height <= bottom - top - 2 * margin) {
+    if (r.top < top + margin) by = r.top - top - margin;
+    else if (r.bottom > bottom - margin) by = r.bottom - bottom + margin;
+  } else by = r.top - top - margin;
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: reducedMotion() ? "auto" : "smooth" });
 }
 
 ui.form.addEventListener("submit", (e) => {
@@ -294,12 +370,16 @@ function resetConversation() {
   stopPending();
   closePanel(false);
   state.turns = [];
+  state.conv = null;
   ui.conversation.replaceChildren();
   ui.empty.hidden = false;
+  renderEmpty();
 }
 
 ui.newConversation.addEventListener("click", () => {
   resetConversation();
+  state.store?.setCurrent("");
+  renderConversations();
   ui.input.value = "";
   autosize();
   if (!ui.chat.hidden) ui.input.focus();
@@ -336,18 +416,23 @@ const CITE_TOKEN = /\[\uE000(\d+)\]/g;
 
 /**
  * citedText returns the answer's text with its citation groups (from the
- * server's segments) replaced by tokens, and the groups in token order.
+ * server's segments) replaced by tokens, and the groups in token order,
+ * each with its claim: the text since the citation before it, which the
+ * server reads to find the cited sentence.
  */
 function citedText(a) {
   if (!Array.isArray(a.segments)) return { text: a.answer || "", groups: [] };
   let text = "";
+  let since = "";
   const groups = [];
   for (const s of a.segments) {
     if (s.citations?.length) {
       text += `[${CITE_MARK}${groups.length}]`;
-      groups.push(s);
+      groups.push({ ...s, claim: since.trim().slice(-CLAIM_CHARS) });
+      since = "";
     } else {
       text += s.text;
+      since += s.text;
     }
   }
   return { text, groups };
@@ -387,7 +472,7 @@ function answerCite(a, groups) {
       const ev = c.valid !== false && c.evidence ? evidence.get(c.evidence) : null;
       group.append(
         ev
-          ? citeButton({ id: ev.id, label: ev.label, kind: c.kind || ev.kind, file: ev.file }, c.label)
+          ? citeButton({ id: ev.id, label: ev.label, kind: c.kind || ev.kind, file: ev.file, claim: g.claim }, c.label)
           : el("span", { class: "cite plain", text: c.label }),
       );
     });
@@ -456,9 +541,71 @@ function renderTurn(turn) {
     const { text: cited, groups } = citedText(a);
     text.append(restoreCitations(renderMarkdown(cited, { cite: answerCite(a, groups) }), groups));
     article.append(...renderAnswerNotes(a));
+    article.append(renderActions(turn));
     article.append(renderTrace(a));
+  } else if (turn.status === "stopped") {
+    article.append(renderActions(turn));
   }
   li.replaceChildren(question, article);
+}
+
+/** renderActions draws an answer's Copy (when it is done) and Regenerate buttons. */
+function renderActions(turn) {
+  const row = el("div", { class: "answer-actions" });
+  if (turn.status === "done") {
+    const copy = el(
+      "button",
+      { type: "button", class: "btn small quiet", testid: "copy-answer" },
+      icon("copy"),
+      el("span", { class: "copy-label", text: t("copy") }),
+    );
+    copy.addEventListener("click", async () => {
+      const ok = await copyText(answerText(turn.answer));
+      copy.dataset.copied = String(ok);
+      $(".copy-label", copy).textContent = ok ? t("copied") : t("copyFailed");
+      clearTimeout(copy.timer);
+      copy.timer = setTimeout(() => {
+        delete copy.dataset.copied;
+        $(".copy-label", copy).textContent = t("copy");
+      }, 2000);
+    });
+    row.append(copy);
+  }
+  const again = el(
+    "button",
+    { type: "button", class: "btn small quiet", testid: "regenerate", disabled: !!state.pending },
+    icon("regenerate"),
+    el("span", { text: t("regenerate") }),
+  );
+  again.addEventListener("click", () => regenerate(turn));
+  row.append(again);
+  return row;
+}
+
+/** icon is a copy of one of the page's icons (index.html's template). */
+function icon(name) {
+  return $(`[data-icon="${name}"]`, ui.icons.content).cloneNode(true);
+}
+
+/** copyText puts text on the clipboard, by the old way when the new one is refused. */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const box = el("textarea", { class: "visually-hidden", readonly: true, "aria-hidden": "true" });
+    box.value = text;
+    document.body.append(box);
+    box.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    box.remove();
+    return ok;
+  }
 }
 
 function renderError(turn) {
@@ -474,12 +621,7 @@ function renderError(turn) {
     msg = String(err && err.message ? err.message : err);
   }
   const retry = el("button", { type: "button", class: "btn small", testid: "retry", text: t("retry") });
-  retry.addEventListener("click", () => {
-    const i = state.turns.indexOf(turn);
-    if (i >= 0) state.turns.splice(i, 1);
-    turn.li.remove();
-    ask(turn.question);
-  });
+  retry.addEventListener("click", () => regenerate(turn));
   return el("div", { class: "error", role: "alert", testid: "turn-error" }, el("p", { text: msg }), retry);
 }
 
@@ -672,13 +814,14 @@ function renderTrace(a) {
 
 // ---------------------------------------------------------------- the passage panel
 
-function fetchChunk(id) {
-  if (!state.chunks.has(id)) {
-    const p = api.chunk(id);
-    state.chunks.set(id, p);
-    p.catch(() => state.chunks.delete(id)); // a failure is not remembered
+function fetchChunk(id, claim = "") {
+  const key = `${id}\n${claim}`;
+  if (!state.chunks.has(key)) {
+    const p = api.chunk(id, claim);
+    state.chunks.set(key, p);
+    p.catch(() => state.chunks.delete(key)); // a failure is not remembered
   }
-  return state.chunks.get(id);
+  return state.chunks.get(key);
 }
 
 function openPassage(ref, opener) {
@@ -692,7 +835,7 @@ function openPassage(ref, opener) {
   renderPanel();
   ui.panelLabel.focus({ preventScroll: NARROW.matches });
   const panel = state.panel;
-  fetchChunk(ref.id).then(
+  fetchChunk(ref.id, ref.claim).then(
     (chunk) => {
       if (state.panel !== panel) return;
       panel.chunk = chunk;
@@ -784,7 +927,11 @@ function renderPanel() {
   if (p.view === "note") {
     body.push(renderNote(p));
   } else {
-    body.push(el("div", { class: "md passage-text", testid: "passage-text" }, renderMarkdown(chunk.text || "", { headingOffset: 2 })));
+    const text = el("div", { class: "md passage-text", testid: "passage-text" }, renderMarkdown(chunk.text || "", { headingOffset: 2 }));
+    // The server says which sentence the citation leans on (as its
+    // passage page marks it): marked here, and scrolled to below.
+    if (chunk.cited) markSentence(text, chunk.cited);
+    body.push(text);
   }
   const file = chunk.file || p.ref.file;
   if (file) {
@@ -793,6 +940,17 @@ function renderPanel() {
     body.push(el("p", { class: "passage-actions" }, toggle));
   }
   ui.panelBody.replaceChildren(...body);
+  const mark = p.view === "chunk" ? $("mark.cited", ui.panelBody) : null;
+  if (mark) scrollWithinPanel(mark);
+}
+
+/** scrollWithinPanel scrolls the passage panel (not the page) so that e sits in the middle of what it shows. */
+function scrollWithinPanel(e) {
+  const box = ui.panel.getBoundingClientRect();
+  const head = $(".passage-head", ui.panel).getBoundingClientRect().bottom;
+  const r = e.getBoundingClientRect();
+  const middle = head + (box.bottom - head) / 2;
+  ui.panel.scrollTop += r.top + r.height / 2 - middle;
 }
 
 function renderNote(p) {
@@ -844,6 +1002,11 @@ ui.panelClose.addEventListener("click", () => closePanel());
 ui.backdrop.addEventListener("click", () => closePanel());
 
 document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !ui.convPanel.hidden) {
+    e.preventDefault();
+    closeConversations(true);
+    return;
+  }
   if (e.key === "Escape" && state.panel) {
     e.preventDefault();
     closePanel();
@@ -867,6 +1030,361 @@ document.addEventListener("keydown", (e) => {
     }
   }
 });
+
+// ---------------------------------------------------------------- conversations kept
+
+/**
+ * startSession opens the conversations of the role the server named, the
+ * last one shown again, and what the empty state says of the index.
+ */
+function startSession() {
+  const role = state.role || "local";
+  if (state.store && state.storeRole === role) return;
+  state.storeRole = role;
+  state.store = createStore(local, role);
+  resetConversation();
+  const id = state.store.current();
+  const conv = id ? state.store.get(id) : null;
+  if (conv) showConversation(conv);
+  renderConversations();
+  loadOverview();
+  if (state.role === "dm") resumeIngest();
+}
+
+/** showConversation draws a kept conversation in place of the one shown. */
+function showConversation(conv) {
+  resetConversation();
+  state.conv = { id: conv.id, title: conv.title || "", created: conv.created || Date.now() };
+  for (const x of conv.turns) {
+    const turn = newTurn(String(x.question || ""));
+    turn.status = x.status === "done" && x.answer ? "done" : x.status === "error" ? "error" : "stopped";
+    turn.answer = turn.status === "done" ? x.answer : null;
+    turn.draft = x.draft || "";
+    if (turn.status === "error") turn.error = new APIError(x.error?.message || "", x.error?.status || 0, x.error?.code || "status");
+    state.turns.push(turn);
+    ui.conversation.append(turn.li);
+    renderTurn(turn);
+  }
+  ui.empty.hidden = state.turns.length > 0;
+  state.store?.setCurrent(conv.id);
+}
+
+/** saveConversation keeps the conversation shown, as it is now. */
+function saveConversation() {
+  const c = state.conv;
+  if (!state.store || !c || !state.turns.length) return;
+  const turns = state.turns.map((x) => {
+    // A question still being answered is kept as stopped: a reload ends it.
+    const status = x.status === "thinking" || x.status === "streaming" ? "stopped" : x.status;
+    return {
+      question: x.question,
+      status,
+      answer: status === "done" ? x.answer : null,
+      draft: status === "done" ? "" : x.draft,
+      error: status === "error" ? { message: x.error?.message || "", status: x.error?.status || 0, code: x.error?.code || "" } : null,
+    };
+  });
+  state.store.save({ id: c.id, title: c.title || titleFor(turns[0].question), created: c.created, updated: Date.now(), turns });
+  state.store.setCurrent(c.id);
+  renderConversations();
+}
+
+function fmtDate(v) {
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return "";
+  try {
+    return new Intl.DateTimeFormat(state.lang, { dateStyle: "medium", timeStyle: "short" }).format(d);
+  } catch {
+    return d.toLocaleString();
+  }
+}
+
+function iconButton(name, label, testid, onclick) {
+  const b = el("button", { type: "button", class: "btn icon ghost", testid, "aria-label": label, title: label }, icon(name));
+  b.addEventListener("click", onclick);
+  return b;
+}
+
+function renderConversations() {
+  const list = state.store?.list() || [];
+  const items = list.map(conversationItem);
+  if (!items.length) items.push(el("li", { class: "conv-none muted", testid: "conversations-none", text: t("noConversations") }));
+  ui.convList.replaceChildren(...items);
+}
+
+function conversationItem(c) {
+  const title = c.title || t("untitled");
+  const li = el("li", { class: "conv-item", testid: "conversation-item", "data-id": c.id, "aria-current": state.conv?.id === c.id ? "true" : null });
+  if (state.renaming === c.id) {
+    const input = el("input", { type: "text", class: "conv-rename", testid: "rename-input", value: title, maxlength: "120", "aria-label": t("renameLabel"), spellcheck: "false" });
+    const form = el("form", { class: "conv-rename-form", testid: "rename-form" }, input, el("button", { type: "submit", class: "btn small", testid: "rename-save", text: t("save") }));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      finishRename(c.id, input.value);
+    });
+    input.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      e.preventDefault();
+      e.stopPropagation();
+      finishRename(c.id, null);
+    });
+    li.append(form);
+    queueMicrotask(() => {
+      input.focus();
+      input.select();
+    });
+    return li;
+  }
+  const open = el(
+    "button",
+    { type: "button", class: "conv-open", testid: "conversation-open" },
+    el("span", { class: "conv-title", testid: "conversation-title", text: title }),
+    el("span", { class: "conv-date", text: t("turns", c.turns.length) + " · " + fmtDate(c.updated) }),
+  );
+  open.addEventListener("click", () => openConversation(c.id));
+  const actions = el(
+    "span",
+    { class: "conv-actions" },
+    iconButton("rename", t("rename", title), "conversation-rename", () => {
+      state.renaming = c.id;
+      renderConversations();
+    }),
+    iconButton("export", t("export", title), "conversation-export", () => exportConversation(c.id)),
+    iconButton("delete", t("delete", title), "conversation-delete", () => deleteConversation(c.id)),
+  );
+  li.append(open, actions);
+  return li;
+}
+
+function finishRename(id, title) {
+  state.renaming = null;
+  const name = title?.replace(/\s+/g, " ").trim();
+  if (name) {
+    state.store?.rename(id, name);
+    if (state.conv?.id === id) state.conv.title = name;
+  }
+  renderConversations();
+  $(`[data-testid="conversation-item"][data-id="${CSS.escape(id)}"] [data-testid="conversation-rename"]`, ui.convList)?.focus();
+}
+
+function openConversation(id) {
+  const conv = state.store?.get(id);
+  if (!conv) return;
+  showConversation(conv);
+  renderConversations();
+  closeConversations(false);
+  ui.input.focus({ preventScroll: true });
+  state.turns.at(-1)?.li.scrollIntoView({ block: "start" });
+}
+
+function deleteConversation(id) {
+  state.store?.remove(id);
+  if (state.conv?.id === id) resetConversation();
+  renderConversations();
+  ($('[data-testid="conversation-open"]', ui.convList) || ui.convToggle).focus();
+}
+
+/** exportConversation saves a conversation as a Markdown file. */
+function exportConversation(id) {
+  if (state.conv?.id === id) saveConversation();
+  const conv = state.store?.get(id);
+  if (!conv) return;
+  const url = URL.createObjectURL(new Blob([toMarkdown(conv, t)], { type: "text/markdown;charset=utf-8" }));
+  const a = el("a", { href: url, download: fileNameFor(conv), hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+function closeConversations(restoreFocus) {
+  if (ui.convPanel.hidden) return;
+  ui.convPanel.hidden = true;
+  ui.convToggle.setAttribute("aria-expanded", "false");
+  state.renaming = null;
+  if (restoreFocus) ui.convToggle.focus();
+}
+
+ui.convToggle.addEventListener("click", () => {
+  if (!ui.convPanel.hidden) return closeConversations(false);
+  renderConversations();
+  ui.convPanel.hidden = false;
+  ui.convToggle.setAttribute("aria-expanded", "true");
+  ($('[aria-current="true"] [data-testid="conversation-open"]', ui.convList) || $('[data-testid="conversation-open"]', ui.convList))?.focus();
+});
+
+document.addEventListener("click", (e) => {
+  // A click that redrew the list took its target out of the page: it was inside.
+  if (ui.convPanel.hidden || !e.target.isConnected) return;
+  if (!ui.convPanel.contains(e.target) && !ui.convToggle.contains(e.target)) closeConversations(false);
+});
+
+// ---------------------------------------------------------------- the empty state
+
+async function loadOverview() {
+  const store = state.store;
+  let overview = null;
+  let entities = [];
+  try {
+    [overview, entities] = await Promise.all([api.overview(), api.compendium().then((c) => c.entities || [], () => [])]);
+  } catch {
+    overview = null; // an older server, or none: the empty state just says less
+  }
+  if (state.store !== store) return;
+  state.overview = overview;
+  state.entities = entities;
+  renderEmpty();
+}
+
+// Which example question an entity's kind asks.
+const EXAMPLE_KIND = { pc: "exampleWho", npc: "exampleWho", god: "exampleWho", place: "exampleWhere" };
+
+/**
+ * exampleQuestions asks about the entities the notes mention most (the
+ * compendium the server gave this role: a player's never names a DM-only
+ * one), a person, a place and something else when there are.
+ */
+function exampleQuestions(entities) {
+  const ranked = entities.filter((e) => e && e.name).sort((a, b) => (b.chunks || 0) - (a.chunks || 0) || a.name.localeCompare(b.name));
+  const kindOf = (e) => EXAMPLE_KIND[e.kind] || "exampleWhat";
+  const picked = [];
+  for (const k of ["exampleWho", "exampleWhere", "exampleWhat"]) {
+    const e = ranked.find((x) => !picked.includes(x) && kindOf(x) === k);
+    if (e) picked.push(e);
+  }
+  for (const e of ranked) if (picked.length < EXAMPLES && !picked.includes(e)) picked.push(e);
+  return picked.slice(0, EXAMPLES).map((e) => t(kindOf(e), e.name));
+}
+
+function renderEmpty() {
+  const o = state.overview;
+  ui.indexInfo.hidden = !o;
+  ui.examples.hidden = true;
+  if (!o) return;
+  const fact = (label, testid, value, extra = {}) => [el("dt", { text: label }), el("dd", { testid, ...extra, text: value })];
+  ui.indexInfo.replaceChildren(
+    ...fact(t("indexHolds"), "index-counts", t("indexCounts", o.notes ?? 0, o.sessions ?? 0)),
+    ...fact(t("indexUpdated"), "index-updated", o.updated ? fmtDate(o.updated) : t("indexNever")),
+    ...fact(t("answeredBy"), "index-model", o.model || t("extractiveModel"), { "data-model": o.model || "extractive" }),
+  );
+  const questions = exampleQuestions(state.entities || []);
+  if (!questions.length) return;
+  const ul = el("ul", { class: "example-list" });
+  for (const q of questions) {
+    const b = el("button", { type: "button", class: "btn example", testid: "example", text: q });
+    b.addEventListener("click", () => ask(q));
+    ul.append(el("li", {}, b));
+  }
+  ui.examples.replaceChildren(el("p", { class: "examples-title", text: t("tryAsking") }), ul);
+  ui.examples.hidden = false;
+}
+
+// ---------------------------------------------------------------- the DM's update
+
+ui.update.addEventListener("click", updateIndex);
+
+/** updateIndex has the server read the notes again, and follows it to the end. */
+async function updateIndex() {
+  if (state.ingest?.state === "running") return;
+  const run = (state.ingestRun = (state.ingestRun || 0) + 1);
+  state.ingest = { state: "running", status: null };
+  renderIngest();
+  try {
+    await api.startIngest();
+  } catch (err) {
+    // One already running (started elsewhere) is followed as ours.
+    const st = err instanceof APIError && err.status === 409 ? await api.ingestStatus().catch(() => null) : null;
+    if (!st?.running) {
+      if (run !== state.ingestRun) return;
+      state.ingest = { state: "error", message: err.message || t("errorNetwork") };
+      renderIngest();
+      return;
+    }
+  }
+  followIngest(run);
+}
+
+/** resumeIngest follows an update that was running when the page was loaded. */
+async function resumeIngest() {
+  const st = await api.ingestStatus().catch(() => null);
+  if (!st?.running || state.ingest?.state === "running") return;
+  const run = (state.ingestRun = (state.ingestRun || 0) + 1);
+  state.ingest = { state: "running", status: st };
+  renderIngest();
+  followIngest(run);
+}
+
+async function followIngest(run) {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, INGEST_POLL_MS));
+    if (run !== state.ingestRun) return;
+    let st;
+    try {
+      st = await api.ingestStatus();
+    } catch (err) {
+      if (run !== state.ingestRun) return;
+      state.ingest = { state: "error", message: err.message || t("errorNetwork") };
+      renderIngest();
+      return;
+    }
+    if (run !== state.ingestRun) return;
+    if (st.running) {
+      state.ingest = { state: "running", status: st };
+      renderIngest();
+      continue;
+    }
+    state.ingest = st.error ? { state: "error", message: st.error } : { state: "done", report: st.last || {} };
+    // Passages may have changed: what was fetched is fetched again.
+    state.chunks.clear();
+    renderIngest();
+    loadOverview();
+    return;
+  }
+}
+
+const STAGE_KEYS = { read: "ingestRead", embed: "ingestEmbed", graph: "ingestGraph", annotate: "ingestAnnotate" };
+
+function renderIngest() {
+  const g = state.ingest;
+  const running = g?.state === "running";
+  ui.update.disabled = running;
+  ui.update.setAttribute("aria-busy", String(running));
+  ui.ingestStatus.hidden = !g;
+  if (!g) {
+    delete ui.ingestStatus.dataset.state;
+    ui.ingestStatus.replaceChildren();
+    return;
+  }
+  ui.ingestStatus.dataset.state = g.state;
+  const parts = [];
+  if (running) {
+    const p = g.status?.progress;
+    const stage = p?.stage && STAGE_KEYS[p.stage] ? t(STAGE_KEYS[p.stage]) : p?.stage || t("ingestStarting");
+    const bar = el("progress", { class: "ingest-bar", testid: "ingest-progress", "aria-label": t("ingestProgress") });
+    if (p?.total > 0) {
+      bar.max = p.total;
+      bar.value = Math.min(p.done, p.total);
+    }
+    parts.push(
+      el("span", { class: "dots", "aria-hidden": "true" }, el("span"), el("span"), el("span")),
+      el("span", { class: "ingest-text", role: "status", testid: "ingest-stage", text: stage }),
+      bar,
+      el("span", { class: "ingest-count", testid: "ingest-count", text: p?.total > 0 ? `${p.done}/${p.total}` : "" }),
+    );
+  } else {
+    const r = g.report || {};
+    const text = g.state === "done" ? t("ingestDone", r.indexed ?? 0, r.deleted ?? 0, r.files ?? 0) : t("ingestFailed", g.message || "");
+    parts.push(el("span", { class: "ingest-text", role: g.state === "error" ? "alert" : "status", testid: "ingest-stage", text }));
+    const dismiss = el("button", { type: "button", class: "btn icon ghost", testid: "ingest-dismiss", "aria-label": t("close"), title: t("close") }, icon("close"));
+    dismiss.addEventListener("click", () => {
+      state.ingest = null;
+      renderIngest();
+      ui.update.focus();
+    });
+    parts.push(dismiss);
+  }
+  ui.ingestStatus.replaceChildren(...parts);
+}
 
 // ---------------------------------------------------------------- start
 

@@ -124,7 +124,7 @@ func (m *Maker) Text(ctx context.Context, segs []oraculo.Segment) string {
 			before.WriteString(seg.Text)
 			continue
 		}
-		claim := lastSentence(before.String())
+		claim := LastSentence(before.String())
 		before.Reset()
 		var links []string
 		for _, c := range seg.Citations {
@@ -195,9 +195,9 @@ func SourcesHeading(lang string) string {
 	return "**Sources:**"
 }
 
-// lastSentence is the last sentence of text (what a citation right after
+// LastSentence is the last sentence of text (what a citation right after
 // it supports).
-func lastSentence(text string) string {
+func LastSentence(text string) string {
 	text = strings.TrimSpace(text)
 	for _, sep := range []string{". ", "! ", "? ", "\n"} {
 		if i := strings.LastIndex(text, sep); i >= 0 {

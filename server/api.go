@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/link"
 )
 
 // maxK bounds how many hits a search may ask for.
@@ -175,7 +176,7 @@ type citedChunk struct {
 // citedSentence is the sentence of text that /c/{id} would mark for the
 // claim: the one sharing most words with the claim's last sentence.
 func citedSentence(text, claim string) string {
-	for _, p := range sentencesOf(text, lastSentence(claim)) {
+	for _, p := range sentencesOf(text, link.LastSentence(claim)) {
 		for _, s := range p {
 			if s.Mark {
 				return s.Text

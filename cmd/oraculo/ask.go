@@ -288,6 +288,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	var history []oraculo.Turn
 	var sources []oraculo.Evidence
+	var last *oraculo.Answer
 	for {
 		if render != nil {
 			render.EndLine()
@@ -304,7 +305,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		case line == "/exit" || line == "/quit" || line == "/salir":
 			return nil
 		case line == "/new" || line == "/nuevo":
-			history, sources = nil, nil
+			history, sources, last = nil, nil, nil
 			fmt.Fprintln(out, msg("chat-new"))
 			continue
 		case strings.HasPrefix(line, "/open") || strings.HasPrefix(line, "/abrir"):
@@ -322,7 +323,12 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				fmt.Fprintln(out, msg("error", engineText(err.Error())))
 				continue
 			}
-			fmt.Fprintf(out, "── [%s] · %s ──\n%s\n", c.Label, c.File, strings.TrimSpace(c.Text))
+			text := strings.TrimSpace(c.Text)
+			text = highlight(text, citedSpans(text, claimsFor(last, c.ID)))
+			if render == nil {
+				text = strings.NewReplacer(termrender.MarkStart, "»", termrender.MarkEnd, "«").Replace(text)
+			}
+			fmt.Fprintf(out, "── [%s] · %s ──\n%s\n", c.Label, c.File, text)
 			continue
 		case strings.HasPrefix(line, "/"):
 			fmt.Fprintln(out, msg("chat-help"))
@@ -365,6 +371,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			continue
 		}
 		sources = printAnswer(out, a, streamed)
+		last = a
 		history = append(history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
 	}
 }

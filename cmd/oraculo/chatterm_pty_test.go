@@ -225,6 +225,12 @@ func TestChatOnATerminal(t *testing.T) {
 	p.typeKeys("¿Y después?\r")
 	p.expect("Sources:")
 	p.expect(chatPrompt)
+	// /open shows the source, the sentence the answer cites highlighted.
+	p.typeKeys("/open 1\r")
+	p.expect("── [Sesión 1]")
+	p.expect("Galerna. \x1b[0m\x1b[7mNorkiel cayó en combate")
+	p.expect("\x1b[7mcontra los trolls.\x1b[0m") // wrapped at 60 columns
+	p.expect(chatPrompt)
 	p.typeKeys("\x04")
 	if code := p.exited(); code != 0 {
 		t.Errorf("Ctrl-D: exit %d, want 0:\n%q", code, p.all())
@@ -239,7 +245,7 @@ func TestChatOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(data) != question+"\n¿Y después?\n" {
+	if string(data) != question+"\n¿Y después?\n/open 1\n" {
 		t.Errorf("history file holds %q", data)
 	}
 	if fi, _ := os.Stat(hist); fi.Mode().Perm() != 0o600 {
@@ -250,7 +256,7 @@ func TestChatOnATerminal(t *testing.T) {
 	// clears a line being written; at an empty prompt it leaves.
 	p = startPTYChat(t, nil, args...)
 	p.expect(chatPrompt)
-	p.typeKeys("\x1b[A\x1b[A")
+	p.typeKeys("\x1b[A\x1b[A\x1b[A")
 	p.expect(question)
 	p.typeKeys("\x03")
 	p.expect(chatPrompt)

@@ -351,8 +351,8 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			stop = tty.watch(cancel)
 		}
 		a, err := eng.Ask(askCtx, line, opts)
+		stopped := askCtx.Err() != nil // a Ctrl-C after the answer stops nothing
 		twice := stop()
-		stopped := askCtx.Err() != nil
 		cancel()
 		switch {
 		case ctx.Err() != nil:

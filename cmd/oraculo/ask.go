@@ -12,6 +12,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/link"
 )
 
@@ -257,7 +258,11 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 }
 
 // cmdChat is a terminal conversation: each line is a question; earlier
-// turns feed follow-ups; "/open N" shows the Nth source of the last answer.
+// turns make later questions follow up. On a terminal the line can be
+// edited and earlier questions recalled (arrow-up, also from earlier
+// sessions), Ctrl-C stops an answer and Ctrl-D (or Ctrl-C at an empty
+// prompt) leaves; answers are wrapped to the terminal's width with their
+// emphasis shown. Piped in, questions are read line by line.
 func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs, f := newAskFlags("chat", stderr)
 	rest, err := parse(fs, args)
@@ -267,32 +272,65 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(rest) > 0 {
 		return usageError{errors.New(msg("eval-extra-args"))}
 	}
+	tty := newChatTerm(stdin, stdout)
+	var out io.Writer = stdout
+	var render *termrender.Writer
+	if tty != nil {
+		// Raw mode does not return the carriage at a line's end.
+		if isTerminal(stderr) {
+			stderr = crlfWriter{stderr}
+		}
+		render = termrender.NewWriter(tty.out, termrender.Options{Width: tty.width(), Style: chatStyle()})
+		out = render
+	}
 	eng, err := f.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	interactive := isTerminal(stdout)
-	fmt.Fprintln(stdout, msg("chat-hello"))
+	fmt.Fprintln(out, msg("chat-hello"))
+	var readLine func() (string, bool, error)
+	if tty != nil {
+		fmt.Fprintln(out, msg("chat-keys"))
+		if err := tty.start(ctx, stdin, loadChatHistory(chatHistoryPath(ctx, *f.db), maxChatHistory)); err != nil {
+			return err
+		}
+		defer tty.close()
+		readLine = tty.readLine
+	} else {
+		sc := bufio.NewScanner(stdin)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		readLine = func() (string, bool, error) {
+			fmt.Fprint(stdout, chatPrompt)
+			if !sc.Scan() {
+				fmt.Fprintln(stdout)
+				return "", false, sc.Err()
+			}
+			return sc.Text(), true, nil
+		}
+	}
 	var history []oraculo.Turn
 	var sources []oraculo.Evidence
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	var last *oraculo.Answer
 	for {
-		fmt.Fprint(stdout, "› ")
-		if !sc.Scan() {
-			fmt.Fprintln(stdout)
-			return sc.Err()
+		if render != nil {
+			render.EndLine()
+			render.SetWidth(tty.width())
 		}
-		line := strings.TrimSpace(sc.Text())
+		line, ok, err := readLine()
+		if !ok {
+			return err
+		}
+		line = strings.TrimSpace(line)
 		switch {
 		case line == "":
 			continue
 		case line == "/exit" || line == "/quit" || line == "/salir":
 			return nil
 		case line == "/new" || line == "/nuevo":
-			history, sources = nil, nil
-			fmt.Fprintln(stdout, msg("chat-new"))
+			history, sources, last = nil, nil, nil
+			fmt.Fprintln(out, msg("chat-new"))
 			continue
 		case strings.HasPrefix(line, "/open") || strings.HasPrefix(line, "/abrir"):
 			fields := strings.Fields(line)
@@ -301,35 +339,63 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				n, _ = strconv.Atoi(fields[1])
 			}
 			if n < 1 || n > len(sources) {
-				fmt.Fprintln(stdout, msg("chat-open-usage", len(sources)))
+				fmt.Fprintln(out, msg("chat-open-usage", len(sources)))
 				continue
 			}
 			c, err := eng.Chunk(ctx, sources[n-1].ID)
 			if err != nil {
-				fmt.Fprintln(stdout, msg("error", err))
+				fmt.Fprintln(out, msg("error", engineText(err.Error())))
 				continue
 			}
-			fmt.Fprintf(stdout, "── [%s] · %s ──\n%s\n", c.Label, c.File, strings.TrimSpace(c.Text))
+			text := strings.TrimSpace(c.Text)
+			text = highlight(text, citedSpans(text, claimsFor(last, c.ID)))
+			if render == nil {
+				text = strings.NewReplacer(termrender.MarkStart, "»", termrender.MarkEnd, "«").Replace(text)
+			}
+			fmt.Fprintf(out, "── [%s] · %s ──\n%s\n", c.Label, c.File, text)
 			continue
 		case strings.HasPrefix(line, "/"):
-			fmt.Fprintln(stdout, msg("chat-help"))
+			fmt.Fprintln(out, msg("chat-help"))
 			continue
 		}
 		opts := f.options(history)
+		askCtx, cancel := context.WithCancel(ctx)
 		streamed := false
 		if interactive {
-			opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, s) }
+			opts.OnDelta = func(s string) {
+				if askCtx.Err() == nil { // stopped: what still comes is dropped
+					streamed = true
+					fmt.Fprint(out, s)
+				}
+			}
 			opts.OnThinking = thinkingNote(stderr, &streamed)
 		}
-		a, err := eng.Ask(ctx, line, opts)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+		stop := func() bool { return false }
+		if tty != nil {
+			stop = tty.watch(cancel)
+		}
+		a, err := eng.Ask(askCtx, line, opts)
+		stopped := askCtx.Err() != nil // a Ctrl-C after the answer stops nothing
+		twice := stop()
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case stopped:
+			if render != nil {
+				render.EndLine()
 			}
-			fmt.Fprintln(stdout, msg("error", err))
+			fmt.Fprintln(out, msg("chat-cancelled"))
+			if twice {
+				return nil
+			}
+			continue
+		case err != nil:
+			fmt.Fprintln(out, msg("error", engineText(err.Error())))
 			continue
 		}
-		sources = printAnswer(stdout, a, streamed)
+		sources = printAnswer(out, a, streamed)
+		last = a
 		history = append(history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
 	}
 }

@@ -261,6 +261,9 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"bench-rss":                  {"Peak RSS while the questions ran: %s", "Pico de memoria residente (RSS) durante las preguntas: %s"},
 	"bench-na":                   {"n/a", "n/d"},
 	"annotate-summary":           {"Annotations (%s): %d written, %d already cached, %d pending, %d failed", "Anotaciones (%s): %d escritas, %d ya en caché, %d pendientes, %d fallidas"},
+	// The terminal chat (issue 15, item 4).
+	"chat-keys":      {"Arrow-up recalls a question; Ctrl-C stops an answer; Ctrl-D leaves.", "La flecha arriba recupera una pregunta; Ctrl-C detiene una respuesta; Ctrl-D termina."},
+	"chat-cancelled": {"(cancelled)", "(cancelada)"},
 }
 
 // msg formats a catalog message in the interface language.

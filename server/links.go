@@ -186,7 +186,7 @@ func (s *Server) pageFailed(w http.ResponseWriter, r *http.Request, err error) {
 // that shares the most words with claim (none when claim is empty or
 // shares nothing).
 func sentencesOf(text, claim string) (paras [][]pageSentence) {
-	want := wordSet(claim)
+	want := textpkg.Keywords(claim)
 	top := 0
 	best := [2]int{-1, -1}
 	for _, block := range strings.Split(text, "\n\n") {
@@ -208,19 +208,9 @@ func sentencesOf(text, claim string) (paras [][]pageSentence) {
 	return paras
 }
 
-func wordSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(textpkg.Fold(s), func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == 'ñ') }) {
-		if len([]rune(w)) >= 4 {
-			out[w] = true
-		}
-	}
-	return out
-}
-
 func overlap(want map[string]bool, sent string) int {
 	n := 0
-	for w := range wordSet(sent) {
+	for w := range textpkg.Keywords(sent) {
 		if want[w] {
 			n++
 		}

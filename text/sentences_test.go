@@ -86,3 +86,16 @@ func TestSentencesBadAtom(t *testing.T) {
 		}
 	}
 }
+
+func TestKeywords(t *testing.T) {
+	got := Keywords("¿Quién cayó en el Puente de Galerna, en 1492?")
+	want := map[string]bool{"quien": true, "cayo": true, "puente": true, "galerna": true, "1492": true}
+	if len(got) != len(want) {
+		t.Fatalf("Keywords = %v, want %v", got, want)
+	}
+	for w := range want {
+		if !got[w] {
+			t.Errorf("Keywords lacks %q: %v", w, got)
+		}
+	}
+}

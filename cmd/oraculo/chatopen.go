@@ -75,13 +75,13 @@ func citedSpans(passage string, claims []string) [][2]int {
 			if loc == nil {
 				continue
 			}
-			sents = append(sents, sentence{offset + loc[0], offset + loc[1], claimWords(s)})
+			sents = append(sents, sentence{offset + loc[0], offset + loc[1], textpkg.Keywords(s)})
 			offset += loc[1]
 		}
 	}
 	marked := map[int]bool{}
 	for _, claim := range claims {
-		want := claimWords(claim)
+		want := textpkg.Keywords(claim)
 		best, top := -1, 0
 		for i, s := range sents {
 			n := 0
@@ -105,20 +105,6 @@ func citedSpans(passage string, claims []string) [][2]int {
 		}
 	}
 	return spans
-}
-
-// claimWords are the words of s that can tie a claim to a sentence: folded,
-// of four letters or more.
-func claimWords(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(textpkg.Fold(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == 'ñ')
-	}) {
-		if len([]rune(w)) >= 4 {
-			out[w] = true
-		}
-	}
-	return out
 }
 
 // highlight puts termrender's marks around spans of text.

@@ -9,13 +9,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/oraculo/oraculo/chat/chattest"
 )
 
 // TestOpenAINodeClient drives the OpenAI endpoint with the official openai
 // npm package (testdata/js-clients, installed by .ci/run with
 // npm ci): a model looked up by id, a plain and a streamed completion with
 // usage, the citations' links opened without a token (as a browser does),
-// and an Open WebUI title task. Without node or the package it is
+// a chat model's answer streamed as it is verified with the whole Answer
+// asked for, every event stream's longest raw line (at most 16 KiB), and
+// an Open WebUI title task. Without node or the package it is
 // skipped, unless ORACULO_REQUIRE_NODE=1 (CI), where it fails.
 func TestOpenAINodeClient(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "js-clients")
@@ -29,7 +33,8 @@ func TestOpenAINodeClient(t *testing.T) {
 		}
 		t.Skipf("node or the openai package is missing (npm ci --prefix %s): %v", dir, err)
 	}
-	eng := testEngine(t)
+	_, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
 	tokens, player, _ := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -60,7 +65,17 @@ func TestOpenAINodeClient(t *testing.T) {
 			Usage   *use   `json:"usage"`
 			Chunks  int    `json:"chunks"`
 		} `json:"stream"`
-		Title string `json:"title"`
+		Generated struct {
+			Content   string `json:"content"`
+			Citations []struct {
+				Label string `json:"label"`
+				URL   string `json:"url"`
+			} `json:"citations"`
+			Detail bool `json:"detail"`
+		} `json:"generated"`
+		LongestLine int    `json:"longestLine"`
+		Streams     int    `json:"streams"`
+		Title       string `json:"title"`
 		Links []struct {
 			Status  int  `json:"status"`
 			Passage bool `json:"passage"`
@@ -87,6 +102,13 @@ func TestOpenAINodeClient(t *testing.T) {
 		if l.Status != 200 || !l.Passage {
 			t.Errorf("a citation link did not open its passage: %+v", l)
 		}
+	}
+	if got := passageLink.ReplaceAllString(out.Generated.Content, "[$1]"); got != wantContent || len(out.Generated.Citations) != 1 || out.Generated.Citations[0].URL == "" || !out.Generated.Detail {
+		t.Errorf("generated streamed completion: %+v", out.Generated)
+	}
+	t.Logf("%d event streams, longest line %d bytes", out.Streams, out.LongestLine)
+	if out.Streams != 2 || out.LongestLine == 0 || out.LongestLine > maxLine {
+		t.Errorf("%d streams, longest line %d bytes (at most %d)", out.Streams, out.LongestLine, maxLine)
 	}
 	if out.Title != `{"title":"Quién cayó en combate"}` {
 		t.Errorf("title task: %q", out.Title)

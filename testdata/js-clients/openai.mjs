@@ -4,7 +4,36 @@
 import OpenAI from "openai";
 
 const [baseURL, apiKey] = process.argv.slice(2);
-const client = new OpenAI({ baseURL, apiKey, maxRetries: 0 });
+
+// Every event stream's raw lines are measured as they arrive (front ends
+// such as Open WebUI read them with a line limit).
+let longestLine = 0;
+const measuring = [];
+async function measure(body) {
+  const reader = body.getReader();
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      longestLine = Math.max(longestLine, enc.encode(buf.slice(0, i)).length);
+      buf = buf.slice(i + 1);
+    }
+  }
+  longestLine = Math.max(longestLine, enc.encode(buf).length);
+}
+async function recordingFetch(url, init) {
+  const res = await fetch(url, init);
+  if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) return res;
+  const [mine, theirs] = res.body.tee();
+  measuring.push(measure(mine));
+  return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+const client = new OpenAI({ baseURL, apiKey, maxRetries: 0, fetch: recordingFetch });
 const question = "¿Quién cayó en combate?";
 const out = {};
 
@@ -41,6 +70,22 @@ for await (const chunk of stream) {
 }
 out.stream = { content, usage, chunks };
 
+// The chat model's answer, streamed as it is verified, with the whole
+// Answer asked for (Oráculo's own request field).
+const generated = await client.chat.completions.create({
+  model: "oraculo",
+  messages: [{ role: "user", content: question }],
+  stream: true,
+  oraculo: { detail: true },
+});
+let generatedContent = "";
+let last = null;
+for await (const chunk of generated) {
+  if (chunk.choices.length > 0) generatedContent += chunk.choices[0].delta?.content ?? "";
+  last = chunk;
+}
+out.generated = { content: generatedContent, citations: last?.citations ?? null, detail: last?.oraculo ? true : false };
+
 const title = await client.chat.completions.create({
   model: "oraculo",
   messages: [{
@@ -50,4 +95,7 @@ const title = await client.chat.completions.create({
 });
 out.title = title.choices[0].message.content;
 
+await Promise.all(measuring);
+out.longestLine = longestLine;
+out.streams = measuring.length;
 console.log(JSON.stringify(out));

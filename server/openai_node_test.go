@@ -76,7 +76,7 @@ func TestOpenAINodeClient(t *testing.T) {
 		LongestLine int    `json:"longestLine"`
 		Streams     int    `json:"streams"`
 		Title       string `json:"title"`
-		Links []struct {
+		Links       []struct {
 			Status  int  `json:"status"`
 			Passage bool `json:"passage"`
 			Marked  bool `json:"marked"`

@@ -59,11 +59,6 @@ func (s *Server) linkCtx(r *http.Request) context.Context {
 	return link.WithBase(r.Context(), s.baseURL(r))
 }
 
-// passageURL links to the passage of chunk id, marking the sentence that
-// best matches claim (the answer's sentence that cites it).
-func (s *Server) passageURL(r *http.Request, id, claim string) string {
-	return s.links.Passage(s.linkCtx(r), id, claim)
-}
 
 // linkContext is the context a /c or /n request reads in: its token's
 // role, or the role of a validly signed link; false when it has neither.

@@ -59,7 +59,6 @@ func (s *Server) linkCtx(r *http.Request) context.Context {
 	return link.WithBase(r.Context(), s.baseURL(r))
 }
 
-
 // linkContext is the context a /c or /n request reads in: its token's
 // role, or the role of a validly signed link; false when it has neither.
 func (s *Server) linkContext(r *http.Request, kind, subject string) (context.Context, bool) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -126,7 +127,7 @@ func TestIngestSearchEditDelete(t *testing.T) {
 	if rep2.Indexed != 0 || rep2.Deleted != 0 || rep2.Unchanged != rep.Indexed {
 		t.Fatalf("unchanged re-run: indexed %d, deleted %d, unchanged %d (want 0, 0, %d)", rep2.Indexed, rep2.Deleted, rep2.Unchanged, rep.Indexed)
 	}
-	if rep2.Stats != rep.Stats && rep2.Stats.Chunks != rep.Stats.Chunks {
+	if !reflect.DeepEqual(rep2.Stats, rep.Stats) && rep2.Stats.Chunks != rep.Stats.Chunks {
 		t.Fatalf("unchanged re-run changed the counts: %+v vs %+v", rep2.Stats, rep.Stats)
 	}
 

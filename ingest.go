@@ -59,6 +59,8 @@ type Progress struct {
 	Total int
 	Bytes int64
 	Path  string
+	// Pages is how many pages of paged documents (PDF) were read so far.
+	Pages int
 }
 
 // Problem is a file that was skipped, repaired or ingested with a warning,
@@ -84,6 +86,11 @@ type IngestReport struct {
 	Warnings []Problem `json:"warnings"`
 	// NewChunks is how many chunks this run wrote.
 	NewChunks int `json:"new_chunks"`
+	// Documents counts the documents besides notes this run read (new or
+	// changed), by format ("pdf", "docx", "odt", "html", "epub"), and
+	// Pages the pages of the paged ones.
+	Documents map[string]int `json:"documents,omitempty"`
+	Pages     int            `json:"pages,omitempty"`
 	// Entities is how many entities the DM's compendium holds.
 	Entities int `json:"entities"`
 	// Embed says what was done for the dense path (nil without embedder).
@@ -329,9 +336,9 @@ func (e *Engine) ingestRoot(ctx context.Context, root string, rules visibility.R
 		MaxBytes: opts.MaxFileBytes,
 	}
 	if opts.Progress != nil {
-		before := rep.Bytes // progress counts the bytes of every folder
+		before, pages := rep.Bytes, rep.Pages // progress counts the bytes and pages of every folder
 		cfg.Progress = func(p ingest.Progress) {
-			opts.Progress(Progress{Stage: "read", Root: root, Done: p.Done, Total: p.Total, Bytes: before + p.Bytes, Path: p.Path})
+			opts.Progress(Progress{Stage: "read", Root: root, Done: p.Done, Total: p.Total, Bytes: before + p.Bytes, Path: p.Path, Pages: pages + p.Pages})
 		}
 	}
 	res, err := ingest.Update(ctx, e.idx, root, cfg)
@@ -350,6 +357,13 @@ func (r *IngestReport) add(res *ingest.Result) {
 	r.Deleted += res.Deleted
 	r.Bytes += res.Bytes
 	r.NewChunks += res.NewChunks
+	r.Pages += res.Pages
+	for k, n := range res.Documents {
+		if r.Documents == nil {
+			r.Documents = map[string]int{}
+		}
+		r.Documents[k] += n
+	}
 	r.Skipped = append(r.Skipped, res.Skipped...)
 	r.Repaired = append(r.Repaired, res.Repaired...)
 	r.Warnings = append(r.Warnings, res.Warnings...)

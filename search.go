@@ -107,6 +107,10 @@ type Hit struct {
 	// Prior is the factor the narrative prior multiplied the score by
 	// (absent when none applied).
 	Prior float64 `json:"prior,omitempty"`
+	// PageStart and PageEnd are the pages of a paged document (a PDF) the
+	// chunk spans, absent for notes.
+	PageStart int `json:"page_start,omitempty"`
+	PageEnd   int `json:"page_end,omitempty"`
 
 	chunk int64 // the chunk's row id in the index
 }
@@ -510,6 +514,7 @@ func hitFrom(c index.StoredChunk, rank int, score float64, paths map[string]int)
 	h := Hit{
 		Rank: rank, ID: c.UID, File: c.Path, Label: c.Label, Headings: c.Headings,
 		Words: c.Words(), Text: c.Text, Score: score, Paths: paths, Title: c.DocTitle,
+		PageStart: c.PageStart, PageEnd: c.PageEnd,
 		chunk: c.ID,
 	}
 	if h.Headings == nil {
@@ -535,8 +540,12 @@ type ChunkInfo struct {
 	WordEnd   int      `json:"word_end"`
 	ByteStart int      `json:"byte_start"`
 	ByteEnd   int      `json:"byte_end"`
-	FirstLine string   `json:"first_line"`
-	Text      string   `json:"text"`
+	// PageStart and PageEnd are the pages of a paged document (a PDF) the
+	// chunk spans; null for notes.
+	PageStart *int   `json:"page_start"`
+	PageEnd   *int   `json:"page_end"`
+	FirstLine string `json:"first_line"`
+	Text      string `json:"text"`
 }
 
 // Chunks lists every chunk in document order, optionally only those of the
@@ -558,11 +567,16 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 
 func chunkInfo(c index.StoredChunk) ChunkInfo {
 	h := hitFrom(c, 0, 0, nil)
-	return ChunkInfo{
+	info := ChunkInfo{
 		ID: c.UID, File: c.Path, Title: c.DocTitle, Label: c.Label, Session: h.Session, Headings: h.Headings,
 		Words: c.Words(), WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
 		FirstLine: FirstLine(c.Text), Text: c.Text,
 	}
+	if c.PageStart > 0 {
+		start, end := c.PageStart, c.PageEnd
+		info.PageStart, info.PageEnd = &start, &end
+	}
+	return info
 }
 
 // Chunk returns one chunk by its public id (a search hit's or a

@@ -117,7 +117,8 @@ func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error)
 			restricted, dm_reason, dm_detail, link, front_raw)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.insChunk, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
-			word_start, word_end, byte_start, byte_end, text, hash, embed_hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			word_start, word_end, byte_start, byte_end, page_start, page_end, text, hash, embed_hash)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.insChild, `INSERT INTO children(chunk_id, ordinal, byte_start, byte_end) VALUES(?, ?, ?, ?)`},
 		{&w.insFTS, `INSERT INTO children_fts(rowid, headings, body) VALUES(?, ?, ?)`},
 	} {
@@ -188,7 +189,7 @@ func (w *documentWriter) replace(ctx context.Context, d *DocumentRecord) error {
 			return fmt.Errorf("storing %q: %w", d.Path, err)
 		}
 		res, err := w.insChunk.ExecContext(ctx, c.UID, docID, c.Ordinal, session, string(headings), c.Label,
-			c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.Text, c.Hash, c.EmbedHash)
+			c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.PageStart, c.PageEnd, c.Text, c.Hash, c.EmbedHash)
 		if err != nil {
 			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
 		}

@@ -268,6 +268,10 @@ var migrations = []string{
 	// scanned every chunk (at 100k chunks, 55-75 ms for the engine's set
 	// of allowed chunks and as much again for each keyword query).
 	`CREATE INDEX chunks_session ON chunks(session);`,
+	// v11: documents with pages (PDF): the pages each chunk spans, 0 for
+	// notes, so that a citation can name its page.
+	`ALTER TABLE chunks ADD COLUMN page_start INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE chunks ADD COLUMN page_end INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // SchemaVersion is the schema version this program writes.

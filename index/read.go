@@ -6,18 +6,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 )
 
 const chunkColumns = `k.id, k.uid, d.root, d.path, d.title, d.visibility, d.restricted, k.ordinal, k.session, k.headings, k.label,
-	k.word_start, k.word_end, k.byte_start, k.byte_end, k.text, k.hash`
+	k.word_start, k.word_end, k.byte_start, k.byte_end, k.page_start, k.page_end, k.text, k.hash`
 
 func scanChunk(rows *sql.Rows) (StoredChunk, error) {
 	var c StoredChunk
 	var session sql.NullInt64
 	var headings string
 	err := rows.Scan(&c.ID, &c.UID, &c.Root, &c.Path, &c.DocTitle, &c.Visibility, &c.Restricted, &c.Ordinal, &session, &headings,
-		&c.Label, &c.WordStart, &c.WordEnd, &c.ByteStart, &c.ByteEnd, &c.Text, &c.Hash)
+		&c.Label, &c.WordStart, &c.WordEnd, &c.ByteStart, &c.ByteEnd, &c.PageStart, &c.PageEnd, &c.Text, &c.Hash)
 	if err != nil {
 		return c, err
 	}
@@ -118,12 +119,37 @@ func (ix *Index) Stats(ctx context.Context) (Stats, error) {
 		return s, fmt.Errorf("counting index contents: %w", err)
 	}
 	s.Schema = SchemaVersion
+	if s.DocumentsByType, err = ix.documentsByType(ctx); err != nil {
+		return s, err
+	}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
 			s.Bytes += fi.Size()
 		}
 	}
 	return s, nil
+}
+
+// documentsByType counts the documents by extension.
+func (ix *Index) documentsByType(ctx context.Context) (map[string]int, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path FROM documents`)
+	if err != nil {
+		return nil, fmt.Errorf("counting documents by type: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("counting documents by type: %w", err)
+		}
+		ext := strings.ToLower(strings.TrimPrefix(path.Ext(p), "."))
+		if ext == "" {
+			ext = "none"
+		}
+		out[ext]++
+	}
+	return out, rows.Err()
 }
 
 // ChunkByUID returns the chunk with the given public id.

@@ -21,6 +21,8 @@ import (
 	textunicode "golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
 	"gopkg.in/yaml.v3"
+
+	"github.com/oraculo/oraculo/load"
 )
 
 // DefaultMaxBytes is the largest note read by default.
@@ -55,6 +57,16 @@ type Note struct {
 	Repairs string
 	// Warnings are problems that did not stop the note from being ingested.
 	Warnings []string
+
+	// Kind is the format of a document that is not a note ("pdf", "docx",
+	// ... as package load names them), "" for a note. A document's Body is
+	// its text rendered as Markdown once [Note.LoadDocument] has read it.
+	Kind string
+	// Pages are where each page of a paged document begins in Body, and
+	// PageCount how many pages it has.
+	Pages     []load.PageStart
+	PageCount int
+	data      []byte // a document's bytes, until LoadDocument
 }
 
 // Read reads and parses one file. A file that cannot be a note comes back
@@ -75,6 +87,12 @@ func Read(f File, maxBytes int64) (*Note, *Skip) {
 	data, skip := readRegular(f, maxBytes)
 	if skip != nil {
 		return nil, skip
+	}
+	if kind := load.Detect(f.Path, data); kind != "" {
+		return readDocument(f.Path, kind, data), nil
+	}
+	if load.IsDocumentName(f.Path) {
+		return nil, notDocument(f.Path)
 	}
 	return Parse(f.Path, data)
 }

@@ -63,6 +63,8 @@ type Progress struct {
 	Bytes       int64
 	// Path is the last file handled.
 	Path string
+	// Pages is how many pages of paged documents (PDF) were read so far.
+	Pages int
 }
 
 // Problem is a file that was skipped, repaired or ingested with a warning.
@@ -87,6 +89,10 @@ type Result struct {
 	NewChunks int
 	// Skipped files, with the reason; Repaired and Warnings did get in.
 	Skipped, Repaired, Warnings []Problem
+	// Documents counts the documents that are not notes read (new or
+	// changed) by format ("pdf", "docx", ...), and Pages their pages.
+	Documents map[string]int
+	Pages     int
 }
 
 // Update brings the notes of root in w up to date: every note file under
@@ -291,7 +297,7 @@ func (u *update) count(p prepared) {
 	switch {
 	case p.skip != nil:
 		u.res.Skipped = append(u.res.Skipped, Problem{Root: u.root, Path: p.skip.Path, Reason: string(p.skip.Reason), Detail: p.skip.Detail})
-		if p.skip.Reason == ReasonUnreadable {
+		if p.skip.Reason == ReasonUnreadable || p.skip.Reason == ReasonDamaged {
 			u.keep[p.file.Path] = true // maybe passing: keep what we had
 		} else {
 			u.seen[p.file.Path] = false
@@ -301,6 +307,13 @@ func (u *update) count(p prepared) {
 	default:
 		u.res.Indexed++
 		u.res.NewChunks += len(p.record.Chunks)
+		if k := p.note.Kind; k != "" {
+			if u.res.Documents == nil {
+				u.res.Documents = map[string]int{}
+			}
+			u.res.Documents[k]++
+			u.res.Pages += p.note.PageCount
+		}
 	}
 	if p.note != nil {
 		if p.note.Repairs != "" {
@@ -311,7 +324,7 @@ func (u *update) count(p prepared) {
 		}
 	}
 	if u.cfg.Progress != nil {
-		u.cfg.Progress(Progress{Done: u.done, Total: u.total, Bytes: u.res.Bytes, Path: p.file.Path})
+		u.cfg.Progress(Progress{Done: u.done, Total: u.total, Bytes: u.res.Bytes, Path: p.file.Path, Pages: u.res.Pages})
 	}
 }
 
@@ -356,6 +369,10 @@ func (u *update) prepare(f File) prepared {
 		p.unchanged = true
 		return p
 	}
+	if skip := note.LoadDocument(); skip != nil {
+		p.note, p.skip = nil, skip
+		return p
+	}
 	doc := chunk.Document{Path: f.Path, Title: note.Title, Text: note.Body}
 	doc.Title = chunk.DocTitle(doc)
 	chunks, err := chunk.Split(doc, u.cfg.Chunking)
@@ -370,7 +387,12 @@ func (u *update) prepare(f File) prepared {
 		Chunks: make([]store.ChunkRecord, 0, len(chunks)),
 	}
 	for _, c := range chunks {
-		p.record.Chunks = append(p.record.Chunks, u.chunkRecord(f.Path, c))
+		cr := u.chunkRecord(f.Path, c)
+		if first, last := note.PageRange(c.ByteStart, c.ByteEnd); first > 0 {
+			cr.PageStart, cr.PageEnd = first, last
+			cr.Label = PageLabel(cr.Label, first, last)
+		}
+		p.record.Chunks = append(p.record.Chunks, cr)
 	}
 	return p
 }

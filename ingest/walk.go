@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/oraculo/oraculo/load"
 )
 
 // Reason says why a file was not ingested.
@@ -71,7 +73,7 @@ func IsNoteFile(name string) bool {
 	case ".md", ".markdown", ".txt":
 		return true
 	}
-	return false
+	return load.IsDocumentName(name)
 }
 
 // Walk lists the note files under root, recursively, skipping hidden files

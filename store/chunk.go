@@ -15,6 +15,10 @@ type ChunkData struct {
 	WordEnd   int
 	ByteStart int
 	ByteEnd   int
+	// PageStart and PageEnd are the pages of a paged document (a PDF) the
+	// chunk starts and ends on, from 1; 0 for a note without pages.
+	PageStart int
+	PageEnd   int
 	Text      string
 }
 
@@ -82,9 +86,12 @@ func (f Filter) IsZero() bool {
 // Stats are the store's counts.
 type Stats struct {
 	Documents int `json:"documents"`
-	Sessions  int `json:"sessions"`
-	Chunks    int `json:"chunks"`
-	Children  int `json:"children"`
+	// DocumentsByType counts the documents by their file's extension,
+	// lowercase without the dot ("md", "txt", "pdf", "docx"...).
+	DocumentsByType map[string]int `json:"documents_by_type"`
+	Sessions        int            `json:"sessions"`
+	Chunks          int            `json:"chunks"`
+	Children        int            `json:"children"`
 	// Bytes is the store's size on disk, 0 when it is not local.
 	Bytes  int64 `json:"index_bytes"`
 	Schema int   `json:"schema_version"`

@@ -331,8 +331,9 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				}
 				stage = p.Stage
 				bar = progress.New(stderr, isTerminal(stderr), msg("stage:"+p.Stage))
+				bar.PageUnit = msg("pdf-pages-per-s")
 			}
-			bar.Update(p.Done, p.Total, p.Bytes, p.Path)
+			bar.UpdatePages(p.Done, p.Total, p.Bytes, p.Pages, p.Path)
 		}
 	}
 	rep, err := eng.Ingest(ctx, dirs, opts)

@@ -115,7 +115,10 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"reason:binary":              {"binary file", "archivo binario"},
 	"reason:too-large":           {"too large", "demasiado grande"},
 	"reason:unreadable":          {"cannot be read", "no se puede leer"},
-	"reason:unsupported-type":    {"not a note type (.md, .markdown, .txt)", "no es un tipo de nota (.md, .markdown, .txt)"},
+	"reason:unsupported-type":    {"not a type Oráculo reads (.md, .markdown, .txt, .pdf, .docx, .odt, .html, .epub)", "no es un tipo que Oráculo lea (.md, .markdown, .txt, .pdf, .docx, .odt, .html, .epub)"},
+	"reason:damaged":             {"damaged or not what its name says", "dañado o no es lo que dice su nombre"},
+	"reason:no-text":             {"no text to read (a scan?)", "sin texto que leer (¿un escaneo?)"},
+	"reason:encrypted":           {"encrypted (it needs a password)", "cifrado (necesita contraseña)"},
 	"reason:empty":               {"empty", "vacío"},
 	"reason:not-a-regular-file":  {"not a regular file (a device, a pipe, a socket or a link to one)", "no es un archivo normal (un dispositivo, una tubería, un socket o un enlace a uno)"},
 	"other-types":                {"  %d files of other types ignored (%s)", "  %d archivos de otros tipos ignorados (%s)"},
@@ -264,6 +267,12 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	// The terminal chat (issue 15, item 4).
 	"chat-keys":      {"Arrow-up recalls a question; Ctrl-C stops an answer; Ctrl-D leaves.", "La flecha arriba recupera una pregunta; Ctrl-C detiene una respuesta; Ctrl-D termina."},
 	"chat-cancelled": {"(cancelled)", "(cancelada)"},
+
+	// Documents besides notes (issue 16).
+	"pdf-pages-per-s":   {"PDF pages/s", "páginas PDF/s"},
+	"documents-summary": {"Documents read: %s", "Documentos leídos: %s"},
+	"document-pages":    {"%d %s (%d pages)", "%d %s (%d páginas)"},
+	"document-count":    {"%d %s", "%d %s"},
 }
 
 // msg formats a catalog message in the interface language.
@@ -290,7 +299,7 @@ var singulars = map[string]string{
 	"archivos": "archivo", "fragmentos": "fragmento", "notas": "nota", "documentos": "documento",
 	"sesiones": "sesión", "párrafos": "párrafo", "vectores": "vector", "entidades": "entidad",
 	"preguntas": "pregunta", "indexados": "indexado", "eliminados": "eliminado", "vectorizados": "vectorizado",
-	"obsoletos": "obsoleto", "leídos": "leído",
+	"obsoletos": "obsoleto", "leídos": "leído", "pages": "page", "páginas": "página",
 }
 
 // countOne finds a count of one before a word.

@@ -27,6 +27,17 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	s := r.Stats
 	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, humanBytes(s.Bytes)))
 	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))
+	if len(r.Documents) > 0 {
+		var parts []string
+		for _, kind := range slices.Sorted(maps.Keys(r.Documents)) {
+			if kind == "pdf" && r.Pages > 0 {
+				parts = append(parts, msg("document-pages", r.Documents[kind], strings.ToUpper(kind), r.Pages))
+			} else {
+				parts = append(parts, msg("document-count", r.Documents[kind], strings.ToUpper(kind)))
+			}
+		}
+		fmt.Fprintln(w, msg("documents-summary", strings.Join(parts, ", ")))
+	}
 	if r.Entities > 0 {
 		fmt.Fprintln(w, msg("compendium-summary", r.Entities))
 	}
@@ -211,11 +222,20 @@ func printChunks(w io.Writer, chunks []oraculo.ChunkInfo) {
 	tw.Flush()
 }
 
+// docsByType is the count of documents with, when they are not all of one
+// type, how many of each: "47 (md 44, pdf 2, docx 1)".
+func docsByType(n int, byType map[string]int) string {
+	if len(byType) < 2 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%d (%s)", n, joinCounts(byType, "%s %d", ", "))
+}
+
 func printStats(w io.Writer, s oraculo.Stats) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	rows := [][2]string{
 		{msg("stats-path"), s.Path},
-		{msg("stats-docs"), fmt.Sprint(s.Documents)},
+		{msg("stats-docs"), docsByType(s.Documents, s.DocumentsByType)},
 		{msg("stats-sessions"), fmt.Sprint(s.Sessions)},
 		{msg("stats-chunks"), fmt.Sprint(s.Chunks)},
 		{msg("stats-children"), fmt.Sprint(s.Children)},

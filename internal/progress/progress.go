@@ -21,6 +21,9 @@ type Bar struct {
 	lastPct  int
 	drawn    bool
 	interval time.Duration
+	// PageUnit names the rate of pages ("PDF pages/s"), in the user's
+	// language.
+	PageUnit string
 }
 
 // New returns a bar writing to w; tty selects the redrawn bar over plain lines.
@@ -30,6 +33,12 @@ func New(w io.Writer, tty bool, label string) *Bar {
 
 // Update shows done of total, the bytes so far and the current item.
 func (b *Bar) Update(done, total int, bytes int64, item string) {
+	b.UpdatePages(done, total, bytes, 0, item)
+}
+
+// UpdatePages is Update with the pages of paged documents read so far,
+// shown as a rate in PageUnit once there are any.
+func (b *Bar) UpdatePages(done, total int, bytes int64, pages int, item string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := time.Now()
@@ -40,6 +49,13 @@ func (b *Bar) Update(done, total int, bytes int64, item string) {
 	rate := ""
 	if el := now.Sub(b.start).Seconds(); el > 0 {
 		rate = fmt.Sprintf("%.1f MB/s", float64(bytes)/el/1e6)
+		if pages > 0 {
+			unit := b.PageUnit
+			if unit == "" {
+				unit = "pages/s"
+			}
+			rate += fmt.Sprintf(", %.0f %s", float64(pages)/el, unit)
+		}
 	}
 	if b.tty {
 		if done < total && now.Sub(b.last) < 80*time.Millisecond {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -42,6 +44,9 @@ var errPDFBudget = errors.New("too much work for its size (a loop among its obje
 // loadPDF reads a PDF's text layer.
 func loadPDF(data []byte) (doc *Document, err error) {
 	data = normalizePDF(data)
+	if err := checkXrefSizes(data); err != nil {
+		return nil, err
+	}
 	src := &budgetReader{
 		data:     data,
 		left:     int64(len(data))*pdfReadFactor + pdfReadSlack,
@@ -126,6 +131,23 @@ func normalizePDF(data []byte) []byte {
 		}
 	}
 	return data
+}
+
+// xrefSizeRe finds the object counts a file declares (/Size in a trailer
+// or a cross-reference stream).
+var xrefSizeRe = regexp.MustCompile(`/Size\s+(\d{1,20})`)
+
+// checkXrefSizes refuses a file that declares more objects than it has
+// bytes: the parser allocates its object table by that count before
+// reading anything else.
+func checkXrefSizes(data []byte) error {
+	for _, m := range xrefSizeRe.FindAllSubmatch(data, 64) {
+		n, err := strconv.ParseInt(string(m[1]), 10, 64)
+		if err != nil || n > int64(len(data)) {
+			return fmt.Errorf("damaged PDF: it declares %s objects in %d bytes", m[1], len(data))
+		}
+	}
+	return nil
 }
 
 // budgetReader serves a PDF's bytes to the parser, and stops it (by a

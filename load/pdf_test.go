@@ -200,6 +200,7 @@ func TestPDFErrors(t *testing.T) {
 		{"truncated.pdf", good[:len(good)/2], nil},
 		{"header-only.pdf", []byte("%PDF-1.4\n%%EOF\n"), nil},
 		{"garbled.pdf", garbled, nil},
+		{"huge-size.pdf", []byte("%PDF-1.7\n1 0 obj <</Type/XRef/Size 999999999999/W[1 2 1]>> stream\nendstream endobj\nstartxref\n9\n%%EOF\n"), nil},
 		{"no-xref.pdf", []byte("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\nstartxref\n999999\n%%EOF\n"), nil},
 	} {
 		doc, err := Load(tt.name, tt.data)

@@ -18,7 +18,6 @@ func readPDF(t testing.TB, name string) []byte {
 	return data
 }
 
-
 // findBlock is the first block whose text holds s.
 func findBlock(doc *Document, s string) (Block, int) {
 	for i, b := range doc.Blocks {

@@ -310,3 +310,38 @@ func BenchmarkLoadPDF(b *testing.B) {
 	}
 	b.ReportMetric(float64(pages)/b.Elapsed().Seconds(), "pages/s")
 }
+
+// TestPDFWrappedHeading: a title that wraps onto two lines, each line a
+// region of its own, is one heading, matched with the outline's entry
+// (the sample campaign's module, printed by Chromium).
+func TestPDFWrappedHeading(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "campaign", "Módulos", "La Cripta del Rey Ahogado.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Load("cripta.pdf", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Block{{Level: 1, Text: "La Cripta del Rey Ahogado", Page: 1}}
+	for _, h := range []struct {
+		text string
+		page int
+	}{{"Trasfondo", 1}, {"La puerta de bronce", 2}, {"El vestíbulo de las campanas", 3}, {"La cámara del rey", 4}} {
+		want = append(want, Block{Level: 2, Text: h.text, Page: h.page})
+	}
+	var got []Block
+	for _, b := range doc.Blocks {
+		if b.Level > 0 {
+			got = append(got, b)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("headings %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("heading %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

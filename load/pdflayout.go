@@ -476,6 +476,10 @@ func buildBlocks(ls []placedLine, levels map[float64]int, body, pitch float64) [
 			} else {
 				last := cur.lines[len(cur.lines)-1]
 				joins = lvl == 0 && cur.level == 0 && sameSize && !endsSentence(last) && startsLower(l.text)
+				// A heading that wraps can be cut into regions of its own,
+				// one a line: its lines go on at the next line's distance.
+				nearHeading := l.page == cur.page && cur.lastY-l.y > 0 && cur.lastY-l.y < 1.6*l.size
+				joins = joins || lvl > 0 && lvl == cur.level && sameSize && nearHeading
 			}
 			if joins {
 				cur.lines = append(cur.lines, l.text)

@@ -118,7 +118,7 @@ func TestCLIBenchOnTheSample(t *testing.T) {
 	// A golden set is read as eval reads it; --n cycles through it, and
 	// one path alone is timed alone.
 	raw, rep = benchJSON(t, "--db", db, "--questions", filepath.Join("..", "..", "examples", "golden.jsonl"), "--n", "80", "--paths", "bm25", "--k", "3", "--as", "player")
-	if rep.Questions.Source != "file" || rep.Questions.Distinct != 62 || rep.K != 3 || rep.Role != "player" {
+	if rep.Questions.Source != "file" || rep.Questions.Distinct != 64 || rep.K != 3 || rep.Role != "player" {
 		t.Errorf("golden set: questions %+v, k %d, role %q", rep.Questions, rep.K, rep.Role)
 	}
 	if _, ok := raw["ask"]; ok {

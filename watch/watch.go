@@ -16,10 +16,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -234,9 +236,14 @@ func (w *Watcher) Run(ctx context.Context) error {
 			}
 			w.setStatus(func(s *Status) { s.Error = err.Error() })
 		case <-tick:
-			r.rescan = true
-			if !r.updating {
-				r.start(ctx)
+			// A rescan whose folders look as they did at the last one
+			// (the same files, sizes and times) is not worth an update.
+			if fp := r.fingerprint(); fp != r.lastPrint || r.rescan {
+				r.lastPrint = fp
+				r.rescan = true
+				if !r.updating {
+					r.start(ctx)
+				}
 			}
 		case <-r.timer.C:
 			if !r.updating && (len(r.pending) > 0 || r.rescan) {
@@ -266,6 +273,39 @@ type run struct {
 	updating bool
 	batch    Batch
 	done     chan error
+	// lastPrint is the folders' fingerprint at the last rescan.
+	lastPrint string
+}
+
+// fingerprint sums up the folders as a rescan would see them: every
+// folder and relevant file, with its size and time.
+func (r *run) fingerprint() string {
+	h := fnv.New64a()
+	for _, root := range r.cfg.Roots {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				fmt.Fprintf(h, "%s\x00error\x00", p)
+				return nil
+			}
+			if r.ignored(p) {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() && !relevant(d.Name()) {
+				return nil
+			}
+			fi, err := d.Info()
+			if err != nil {
+				fmt.Fprintf(h, "%s\x00gone\x00", p)
+				return nil
+			}
+			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", p, fi.Size(), fi.ModTime().UnixNano())
+			return nil
+		})
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
 }
 
 // count is how many changes wait, a rescan counting as one.
@@ -293,6 +333,7 @@ func (r *run) poll(reason error) {
 	}
 	r.w.setStatus(func(s *Status) { s.State, s.Warning = StatePolling, warning })
 	// What changed while the watches were being set up is found by a rescan.
+	r.lastPrint = r.fingerprint()
 	r.rescan = true
 	r.schedule(time.Now())
 }
@@ -471,6 +512,7 @@ func (r *run) finish(err error) {
 	r.updating = false
 	now := time.Now()
 	if err != nil {
+		r.lastPrint = ""
 		for _, p := range r.batch.Paths {
 			r.pending[p] = true
 		}

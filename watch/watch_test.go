@@ -330,7 +330,7 @@ func TestFallsBackToPolling(t *testing.T) {
 		t.Errorf("OnPolling got %v", reason)
 	}
 	mu.Unlock()
-	waitFor(t, "three rescans", func() bool {
+	rescans := func() int {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
 		n := 0
@@ -339,8 +339,22 @@ func TestFallsBackToPolling(t *testing.T) {
 				n++
 			}
 		}
-		return n >= 3
-	})
+		return n
+	}
+	// One rescan at the fallback, then one for each change, in the
+	// folder left unwatched too.
+	settled(t, w, rec, 1)
+	for i, p := range []string{filepath.Join(root, "sub", "b.md"), filepath.Join(root, "sub", "a.md"), filepath.Join(root, "c.md")} {
+		write(t, p, "cambio")
+		waitFor(t, fmt.Sprintf("rescan %d", i+2), func() bool { return rescans() >= i+2 })
+		settled(t, w, rec, i+2)
+	}
+	// Nothing changes: ticks without updates.
+	n := rec.calls()
+	time.Sleep(500 * time.Millisecond)
+	if rec.calls() != n {
+		t.Errorf("rescans of unchanged folders made %d updates", rec.calls()-n)
+	}
 }
 
 func TestPollOnly(t *testing.T) {
@@ -350,7 +364,12 @@ func TestPollOnly(t *testing.T) {
 	if s := w.Status(); s.State != StatePolling || s.Warning != "" {
 		t.Errorf("status = %+v, want polling without a warning", s)
 	}
+	settled(t, w, rec, 1)
+	write(t, filepath.Join(root, "nota.md"), "texto")
 	settled(t, w, rec, 2)
+	if got := rec.paths(); len(got) != 0 {
+		t.Errorf("rescans name paths: %v", got)
+	}
 }
 
 // TestStopsCleanly: cancelling Run cancels the update in progress, waits

@@ -142,6 +142,19 @@ func New(cfg Config) (*Watcher, error) {
 		roots[i] = filepath.Clean(abs)
 	}
 	cfg.Roots = roots
+	ignore := make([]string, 0, len(cfg.Ignore))
+	for _, p := range cfg.Ignore {
+		abs, err := filepath.Abs(p)
+		if err != nil || p == "" {
+			continue
+		}
+		ignore = append(ignore, abs)
+		// The roots may be named through a symbolic link, and the file not.
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil && dir != filepath.Dir(abs) {
+			ignore = append(ignore, filepath.Join(dir, filepath.Base(abs)))
+		}
+	}
+	cfg.Ignore = ignore
 	w := &Watcher{cfg: cfg, add: func(fsw *fsnotify.Watcher, dir string) error { return fsw.Add(dir) }}
 	w.status = Status{State: StateStarting, Roots: append([]string(nil), roots...)}
 	return w, nil

@@ -34,6 +34,10 @@ func watchFlags(fs *flag.FlagSet, what string) *watchOptions {
 }
 
 func init() {
+	// A config file may set them too (TestConfigKnownFlags checks it).
+	for _, f := range []string{"watch", "watch-debounce", "watch-poll"} {
+		knownFlags[f] = true
+	}
 	// The flags' Spanish lives here, with them (TestCommandHelp checks it).
 	flagUsageES["ingest/watch"] = "tras leer las carpetas, seguir vigilándolas y poner el índice al día con cada cambio, hasta Ctrl-C"
 	flagUsageES["serve/watch"] = "vigilar las carpetas del índice y ponerlo al día con cada cambio: la siguiente pregunta ya lo ve"

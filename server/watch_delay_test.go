@@ -89,7 +89,9 @@ func TestWatchDelay(t *testing.T) {
 		idle()
 	}
 	slices.Sort(delays)
-	p := func(q float64) time.Duration { return delays[min(len(delays)-1, int(q*float64(len(delays))))].Round(time.Millisecond) }
+	p := func(q float64) time.Duration {
+		return delays[min(len(delays)-1, int(q*float64(len(delays))))].Round(time.Millisecond)
+	}
 	t.Logf("debounce %s, %d files, %d saves: save to searchable median %s, p95 %s, min %s, max %s",
 		debounce, rep.Files, saves, p(0.5), p(0.95), delays[0].Round(time.Millisecond), delays[len(delays)-1].Round(time.Millisecond))
 }

@@ -18,6 +18,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		"version": s.cfg.Version,
 		"auth":    s.cfg.Tokens != nil,
 		"role":    info.role,
+		"watch":   s.watchStatus(info.authed && info.role == oraculo.RoleDM),
 	})
 }
 

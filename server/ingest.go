@@ -107,30 +107,15 @@ func (s *Server) startIngest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusConflict, "the index names no folder to ingest again: run `oraculo ingest DIR` first")
 		return
 	}
-	st := &s.ingest
-	st.mu.Lock()
+	run, err := s.claimIngest()
 	switch {
-	case st.running:
-		st.mu.Unlock()
-		writeError(w, r, http.StatusConflict, "an ingest is already running")
+	case errors.Is(err, errServerClosing):
+		writeError(w, r, http.StatusServiceUnavailable, err.Error())
 		return
-	case st.closed:
-		st.mu.Unlock()
-		writeError(w, r, http.StatusServiceUnavailable, "the server is shutting down")
-		return
-	case st.abandoned:
-		st.mu.Unlock()
-		writeError(w, r, http.StatusConflict, "the last ingest was cancelled but has not stopped yet (see GET /api/ingest)")
+	case err != nil:
+		writeError(w, r, http.StatusConflict, err.Error())
 		return
 	}
-	now := time.Now()
-	st.run++
-	run := st.run
-	st.running, st.err, st.started, st.finished = true, "", now, time.Time{}
-	st.deadline = now.Add(s.cfg.IngestTimeout)
-	st.progress, st.progressAt, st.lastFile, st.lastRoot = oraculo.Progress{}, now, "", ""
-	s.wg.Add(1)
-	st.mu.Unlock()
 
 	id := infoFrom(r.Context()).id
 	s.log.Info("ingest started", "request_id", id, "roots", len(roots), "timeout_seconds", s.cfg.IngestTimeout.Seconds())
@@ -139,6 +124,36 @@ func (s *Server) startIngest(w http.ResponseWriter, r *http.Request) {
 		s.ingestInBackground(id, run, roots)
 	}()
 	writeJSON(w, http.StatusAccepted, map[string]string{"status": "started"})
+}
+
+// Why an ingest cannot start now.
+var (
+	errIngestRunning   = errors.New("an ingest is already running")
+	errServerClosing   = errors.New("the server is shutting down")
+	errIngestAbandoned = errors.New("the last ingest was cancelled but has not stopped yet (see GET /api/ingest)")
+)
+
+// claimIngest makes the next ingest the one running and returns its
+// number; the caller runs it with ingestInBackground and s.wg.Done.
+func (s *Server) claimIngest() (int, error) {
+	st := &s.ingest
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case st.running:
+		return 0, errIngestRunning
+	case st.closed:
+		return 0, errServerClosing
+	case st.abandoned:
+		return 0, errIngestAbandoned
+	}
+	now := time.Now()
+	st.run++
+	st.running, st.err, st.started, st.finished = true, "", now, time.Time{}
+	st.deadline = now.Add(s.cfg.IngestTimeout)
+	st.progress, st.progressAt, st.lastFile, st.lastRoot = oraculo.Progress{}, now, "", ""
+	s.wg.Add(1)
+	return st.run, nil
 }
 
 // ingestInBackground runs ingest number run to its end, its deadline, or

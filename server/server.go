@@ -97,6 +97,7 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	ingest ingestState
+	watch  watchState
 	// ingestFunc, when set, stands in for the engine's Ingest (tests).
 	ingestFunc func(context.Context, []string, oraculo.IngestOptions) (*oraculo.IngestReport, error)
 }

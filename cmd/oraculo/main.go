@@ -279,6 +279,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	chatCfg := chatFlags(fs)
 	annotateWorkers := fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
 	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, matched at any depth whatever the case and accents, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
+	watching := watchFlags(fs, "after reading the folders, keep watching them and update the index after each change, until Ctrl-C")
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -291,6 +292,9 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		opts.OverlapWords, opts.OverlapSet = *overlap, true
 	}
 	if err := oraculo.ValidateIngestOptions(opts); err != nil {
+		return err
+	}
+	if err := watching.validate(); err != nil {
 		return err
 	}
 	cfg := embedder()
@@ -344,10 +348,14 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, rep)
+		err = writeJSON(stdout, rep)
+	} else {
+		printIngestReport(stdout, eng.DBPath(), rep)
 	}
-	printIngestReport(stdout, eng.DBPath(), rep)
-	return nil
+	if err != nil || !*watching.on {
+		return err
+	}
+	return followIngest(ctx, eng, rep.Roots, opts, watching, *asJSON, stdout, stderr)
 }
 
 func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

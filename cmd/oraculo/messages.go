@@ -273,6 +273,16 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"documents-summary": {"Documents read: %s", "Documentos leídos: %s"},
 	"document-pages":    {"%d %s (%d pages)", "%d %s (%d páginas)"},
 	"document-count":    {"%d %s", "%d %s"},
+	// Watching the folders (issue 16, item 2).
+	"watch-watching":      {"Watching %s for changes (Ctrl-C stops).", "Vigilando los cambios en %s (Ctrl-C para)."},
+	"watch-updated":       {"%s index updated: %d indexed, %d removed; %d notes in the index (%s)", "%s índice al día: %d indexados, %d eliminados; %d notas en el índice (%s)"},
+	"watch-skipped":       {"skipped %s: %s", "omitido %s: %s"},
+	"watch-update-failed": {"%s the index could not be updated (tried again shortly): %s", "%s no se pudo poner el índice al día (se reintenta en breve): %s"},
+	"watch-polling":       {"warning: the system's limit on watched folders was reached (%s); rescanning the folders every %s instead (raise fs.inotify.max_user_watches to watch them)", "aviso: se alcanzó el límite del sistema de carpetas vigiladas (%s); releo las carpetas cada %s en su lugar (sube fs.inotify.max_user_watches para vigilarlas)"},
+	"watch-stopped":       {"Stopped watching.", "Vigilancia detenida."},
+	"watch-bad-debounce":  {"--watch-debounce must be more than 0, got %s", "--watch-debounce debe ser mayor que 0, no %s"},
+	"watch-no-roots":      {"--watch: the index names no folder to watch: run oraculo ingest DIR first", "--watch: el índice no nombra ninguna carpeta que vigilar: ejecuta antes oraculo ingest CARPETA"},
+	"watch-serving":       {"Watching %s: changes reach the next question.", "Vigilando %s: los cambios llegan a la siguiente pregunta."},
 }
 
 // msg formats a catalog message in the interface language.

@@ -52,12 +52,16 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	obsidianVault := fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: each cited source also links to its note there (obsidian://open)")
 	corsFlag := fs.String("cors", "", "origins whose pages may call the API from a browser, comma-separated (e.g. app://obsidian.md,https://chat.example.org; * for any); tokens are still required")
 	models := newModelFlags(fs)
+	watching := watchFlags(fs, "watch the index's folders and update it after each change: the next question sees it")
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
 		return usageError{errors.New(msg("serve-args", strings.Join(rest, " ")))}
+	}
+	if err := watching.validate(); err != nil {
+		return err
 	}
 
 	var tokens *server.Tokens
@@ -101,6 +105,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ObsidianVault: *obsidianVault,
 	})
 	defer h.Close()
+	if *watching.on {
+		if err := serveWatch(ctx, h, eng, watching, stdout, logger); err != nil {
+			return err
+		}
+	}
 	// Requests live in their own context: a signal starts a graceful
 	// shutdown instead of cancelling them; cancelRequests ends the grace.
 	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))

@@ -57,6 +57,7 @@ const state = {
   overview: null, // what the role sees of the index, for the empty state
   entities: null, // the role's compendium, for example questions
   ingest: null, // {state: "running" | "done" | "error", ...}: the DM's update
+  watch: null, // the server's watcher, as GET /api/health reports it
 };
 state.t = translator(state.lang);
 const t = (...a) => state.t(...a);
@@ -89,6 +90,7 @@ const ui = {
   examples: $('[data-testid="examples"]'),
   update: $('[data-testid="update-index"]'),
   ingestStatus: $('[data-testid="ingest-status"]'),
+  watchStatus: $('[data-testid="watch-status"]'),
   convToggle: $('[data-testid="conversations-toggle"]'),
   convPanel: $('[data-testid="conversations"]'),
   convList: $('[data-testid="conversation-list"]'),
@@ -122,6 +124,7 @@ function setLanguage(lang) {
   for (const turn of state.turns) renderTurn(turn);
   if (state.panel) renderPanel();
   renderEmpty();
+  renderWatch();
   renderConversations();
   renderIngest();
 }
@@ -163,6 +166,7 @@ async function checkHealth() {
   try {
     const h = await api.health();
     ui.banner.hidden = true;
+    followWatch(h.watch);
     state.auth = !!h.auth;
     state.role = h.role || "";
     if (state.auth && !state.token) showSignIn();
@@ -1384,6 +1388,59 @@ function renderIngest() {
     parts.push(dismiss);
   }
   ui.ingestStatus.replaceChildren(...parts);
+}
+
+// ---------------------------------------------------------------- the watcher
+
+// While the server watches the notes (serve --watch), the page asks every
+// WATCH_POLL_MS when the index last changed, and says so.
+const WATCH_POLL_MS = 12_000;
+let watchTimer = 0;
+
+function watching(w) {
+  return !!w && (w.state === "watching" || w.state === "polling");
+}
+
+/** followWatch takes the watcher's state from a health report and polls while it watches. */
+function followWatch(w) {
+  state.watch = w || null;
+  renderWatch();
+  if (watching(state.watch) && !watchTimer) watchTimer = setTimeout(pollWatch, WATCH_POLL_MS);
+}
+
+async function pollWatch() {
+  watchTimer = 0;
+  try {
+    const [h, o] = await Promise.all([api.health(), api.overview()]);
+    if (o && state.overview && o.updated !== state.overview.updated) {
+      state.overview = o;
+      renderEmpty();
+    } else if (o && !state.overview) state.overview = o;
+    followWatch(h.watch);
+  } catch {
+    // The server is away: try again later, as before.
+    if (watching(state.watch)) watchTimer = setTimeout(pollWatch, WATCH_POLL_MS);
+  }
+}
+
+function renderWatch() {
+  const w = state.watch;
+  const updated = state.overview?.updated || w?.last_update;
+  ui.watchStatus.hidden = !watching(w);
+  if (ui.watchStatus.hidden) return;
+  ui.watchStatus.dataset.state = w.state;
+  ui.watchStatus.dataset.updated = updated || "";
+  ui.watchStatus.textContent = updated ? t("watchUpdated", fmtTime(updated)) : t("watchWatching");
+}
+
+function fmtTime(v) {
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return "";
+  try {
+    return new Intl.DateTimeFormat(state.lang, { hour: "2-digit", minute: "2-digit" }).format(d);
+  } catch {
+    return d.toLocaleTimeString();
+  }
 }
 
 // ---------------------------------------------------------------- start

@@ -140,7 +140,7 @@ func linesAndSpans(sp []span) ([]line, []int) {
 		row := slices.Clone(idx[i:j])
 		slices.SortStableFunc(row, func(a, b int) int { return cmpFloat(sp[a].x0, sp[b].x0) })
 		s0 := sp[row[0]]
-		l := line{x0: s0.x0, x1: s0.x1, y: s0.y, size: s0.size, text: s0.text}
+		l := line(s0)
 		longest := len(s0.text)
 		for _, k := range row {
 			of[k] = len(out)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // mapFile maps the file at path read-only, shared with every process that
@@ -34,6 +36,7 @@ func mapFile(path string) (data []byte, unmap func(), err error) {
 	// Searches read a few scattered vectors: no read-ahead around each
 	// page they touch (which would also map the neighbouring pages and
 	// count them as the process's memory).
-	_ = syscall.Madvise(data, syscall.MADV_RANDOM)
+	// (x/sys/unix, not syscall, which has no Madvise on macOS.)
+	_ = unix.Madvise(data, unix.MADV_RANDOM)
 	return data, func() { syscall.Munmap(data) }, nil
 }

@@ -223,8 +223,16 @@ type chatHistory struct {
 }
 
 // chatHistoryPath is the history file of an index, one per role: a
-// player's arrow-up never shows what the DM asked.
+// player's arrow-up never shows what the DM asked. $ORACULO_CHAT_HISTORY
+// set to "off" keeps the history in memory only (""), and set to a path
+// puts it there.
 func chatHistoryPath(ctx context.Context, db string) string {
+	switch env := os.Getenv("ORACULO_CHAT_HISTORY"); {
+	case strings.EqualFold(env, "off"):
+		return ""
+	case env != "":
+		return env
+	}
 	name := "chat_history"
 	if r := oraculo.RoleFrom(ctx); r != oraculo.RoleDM {
 		name += "_" + r

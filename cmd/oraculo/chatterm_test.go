@@ -60,3 +60,22 @@ func TestChatHistoryPathPerRole(t *testing.T) {
 		t.Errorf("dm %q, player %q", dm, player)
 	}
 }
+
+// $ORACULO_CHAT_HISTORY turns the history file off, or moves it.
+func TestChatHistoryPathFromEnv(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "o.db")
+	t.Setenv("ORACULO_CHAT_HISTORY", "off")
+	if p := chatHistoryPath(context.Background(), db); p != "" {
+		t.Errorf("off: %q", p)
+	}
+	h := loadChatHistory(chatHistoryPath(context.Background(), db), 10)
+	h.Add("¿quién es Nix?")
+	if entries, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "*")); len(entries) != 0 || h.Len() != 1 {
+		t.Errorf("off wrote %v, kept %d", entries, h.Len())
+	}
+	elsewhere := filepath.Join(t.TempDir(), "historia")
+	t.Setenv("ORACULO_CHAT_HISTORY", elsewhere)
+	if p := chatHistoryPath(context.Background(), db); p != elsewhere {
+		t.Errorf("a path: %q", p)
+	}
+}

@@ -204,7 +204,11 @@ func LastSentence(text string) string {
 			text = text[i+len(sep):]
 		}
 	}
-	return text
+	// A list item's marker is not part of the claim.
+	for _, mark := range []string{"- ", "* ", "+ "} {
+		text = strings.TrimPrefix(text, mark)
+	}
+	return strings.TrimSpace(text)
 }
 
 // Clip cuts s to at most n bytes, at a space, marking the cut.

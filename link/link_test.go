@@ -127,3 +127,17 @@ func TestLoadKey(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+func TestLastSentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"Huyó. Luego volvió ":         "Luego volvió",
+		"- Llegamos a Punta Gaviota ": "Llegamos a Punta Gaviota",
+		"Primero.\n* Nix miente":      "Nix miente",
+		"¿Quién? Anika, la molinera":  "Anika, la molinera",
+		"":                            "",
+	} {
+		if got := LastSentence(in); got != want {
+			t.Errorf("LastSentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

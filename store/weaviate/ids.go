@@ -1,0 +1,55 @@
+package weaviate
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"strconv"
+
+	"github.com/go-openapi/strfmt"
+	"github.com/google/uuid"
+)
+
+// namespace is the UUID namespace of every object this package writes:
+// an object's UUID is the version-5 UUID of namespace and what names the
+// object, so that writing a note again writes the same objects.
+var namespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://github.com/oraculo/oraculo/store/weaviate"))
+
+// documentKey names a note: its root and path.
+func documentKey(root, path string) string { return root + "\x00" + path }
+
+// documentUUID is the object id of a note.
+func documentUUID(root, path string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("document\x00"+documentKey(root, path))).String())
+}
+
+// chunkUUID is the object id of the chunk with public id uid.
+func chunkUUID(uid string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("chunk\x00"+uid)).String())
+}
+
+// paragraphUUID is the object id of paragraph ordinal of chunk uid.
+func paragraphUUID(uid string, ordinal int) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("paragraph\x00"+uid+"\x00"+strconv.Itoa(ordinal))).String())
+}
+
+// idBits is how many bits a chunk id has: 53, so that it survives any
+// JSON reader that takes numbers as float64 (JavaScript's included). Among
+// a million chunks the chance that two share an id is about 5e-5. The
+// cluster keeps it as decimal text: GraphQL's Int has 32 bits, and
+// Weaviate answers null for a larger int property.
+const idBits = 53
+
+// ChunkID is the store's id of the chunk with public id uid: the first
+// idBits of its sha256, never 0. Like the chunk's UID it changes when the
+// chunk's note, place or text does, and not otherwise.
+func ChunkID(uid string) int64 {
+	sum := sha256.Sum256([]byte(uid))
+	id := int64(binary.BigEndian.Uint64(sum[:8]) & (1<<idBits - 1))
+	if id == 0 {
+		id = 1
+	}
+	return id
+}
+
+// idText is how a chunk id is stored and filtered on.
+func idText(id int64) string { return strconv.FormatInt(id, 10) }

@@ -1,0 +1,153 @@
+package weaviate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/weaviate/weaviate/entities/models"
+)
+
+// The collections, one per kind of object. Every one is multi-tenant: a
+// tenant per index name.
+const (
+	documentClass  = "OraculoDocument"
+	chunkClass     = "OraculoChunk"
+	paragraphClass = "OraculoParagraph"
+)
+
+// Property names shared by the collections.
+const (
+	propDocKey       = "docKey"
+	propGen          = "gen"
+	propRoot         = "root"
+	propPath         = "path"
+	propPathLower    = "pathLower"
+	propTags         = "tags"
+	propTitle        = "title"
+	propVisibility   = "visibility"
+	propPublic       = "public"
+	propChunkID      = "chunkId"
+	propUID          = "uid"
+	propOrdinal      = "ordinal"
+	propChunkOrdinal = "chunkOrdinal"
+	propSession      = "session"
+	propInSession    = "inSession"
+	propHeadings     = "headings"
+	propLabel        = "label"
+	propWordStart    = "wordStart"
+	propWordEnd      = "wordEnd"
+	propByteStart    = "byteStart"
+	propByteEnd      = "byteEnd"
+	propPageStart    = "pageStart"
+	propPageEnd      = "pageEnd"
+	propText         = "text"
+	propHash         = "hash"
+	propEmbedHash    = "embedHash"
+	propTerms        = "terms"
+	propHeadingTerms = "headingTerms"
+	propAllTerms     = "allTerms"
+	propSHA256       = "sha256"
+	propSize         = "size"
+	propMetadata     = "metadata"
+	propDMReason     = "dmReason"
+	propDMDetail     = "dmDetail"
+	propLink         = "link"
+	propFrontRaw     = "frontRaw"
+	propStamp        = "stamp"
+	propIngestedAt   = "ingestedAt"
+)
+
+// property kinds: what a property is used for decides how it is indexed.
+func stored(name, dataType string) *models.Property { // read back, never searched
+	return &models.Property{Name: name, DataType: []string{dataType}, IndexFilterable: ptr(false), IndexSearchable: ptr(false), IndexRangeFilters: ptr(false)}
+}
+
+func filterable(name, dataType string) *models.Property { // matched whole in filters
+	p := &models.Property{Name: name, DataType: []string{dataType}, IndexFilterable: ptr(true), IndexRangeFilters: ptr(false)}
+	if dataType == "text" || dataType == "text[]" {
+		p.Tokenization = models.PropertyTokenizationField
+		p.IndexSearchable = ptr(false)
+	}
+	return p
+}
+
+// terms are Oráculo's analysed terms, space-separated: Weaviate only
+// splits them (it has no Spanish analysis; Oráculo's analyser feeds it).
+func terms(name string) *models.Property {
+	return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: models.PropertyTokenizationWhitespace,
+		IndexSearchable: ptr(true), IndexFilterable: ptr(false), IndexRangeFilters: ptr(false)}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// classes returns the collections' definitions.
+func classes() []*models.Class {
+	common := func(name, desc string, props ...*models.Property) *models.Class {
+		return &models.Class{
+			Class: name, Description: desc, Vectorizer: "none",
+			MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
+			// FTS5's parameters, and no stop words: the analyser removed
+			// them already, and Weaviate's English list holds Spanish
+			// words ("a", "no").
+			InvertedIndexConfig: &models.InvertedIndexConfig{
+				Bm25:      &models.BM25Config{K1: 1.2, B: 0.75},
+				Stopwords: &models.StopwordConfig{Preset: "none"},
+			},
+			Properties: props,
+		}
+	}
+	return []*models.Class{
+		common(documentClass, "Oráculo: one note, its visibility and content hash",
+			filterable(propDocKey, "text"), filterable(propRoot, "text"), filterable(propPath, "text"),
+			stored(propSHA256, "text"), stored(propSize, "int"), stored(propTitle, "text"), stored(propMetadata, "text"),
+			stored(propVisibility, "text"), filterable(propPublic, "boolean"), stored(propDMReason, "text"),
+			stored(propDMDetail, "text"), stored(propLink, "text"), stored(propFrontRaw, "text"), stored(propStamp, "text"),
+			stored(propIngestedAt, "int"), filterable(propGen, "text")),
+		common(chunkClass, "Oráculo: one chunk of a note, what answers cite",
+			filterable(propChunkID, "text"), filterable(propUID, "text"), filterable(propDocKey, "text"), filterable(propGen, "text"),
+			filterable(propRoot, "text"), filterable(propPath, "text"), stored(propTitle, "text"), stored(propVisibility, "text"),
+			filterable(propPublic, "boolean"), stored(propOrdinal, "int"), filterable(propSession, "int"),
+			stored(propInSession, "boolean"), stored(propHeadings, "text"), stored(propLabel, "text"),
+			stored(propWordStart, "int"), stored(propWordEnd, "int"), stored(propByteStart, "int"), stored(propByteEnd, "int"),
+			stored(propPageStart, "int"), stored(propPageEnd, "int"), stored(propText, "text"), stored(propHash, "text"),
+			filterable(propEmbedHash, "text")),
+		common(paragraphClass, "Oráculo: one paragraph of a chunk, the unit keyword search matches",
+			filterable(propChunkID, "text"), filterable(propDocKey, "text"), filterable(propGen, "text"),
+			stored(propRoot, "text"), stored(propPath, "text"), filterable(propPathLower, "text"), filterable(propTags, "text[]"),
+			filterable(propPublic, "boolean"), filterable(propSession, "int"), stored(propChunkOrdinal, "int"),
+			stored(propOrdinal, "int"), stored(propByteStart, "int"), stored(propByteEnd, "int"),
+			terms(propHeadingTerms), terms(propTerms), terms(propAllTerms)),
+	}
+}
+
+// ensureSchema creates the collections that are missing and the tenant in
+// each. Another process doing the same meanwhile is no error.
+func (s *Store) ensureSchema(ctx context.Context) error {
+	for _, c := range classes() {
+		exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(c.Class).Do(ctx)
+		if err != nil {
+			return fmt.Errorf("checking collection %q: %w", c.Class, err)
+		}
+		if !exists {
+			if err := s.client.Schema().ClassCreator().WithClass(c).Do(ctx); err != nil {
+				again, cerr := s.client.Schema().ClassExistenceChecker().WithClassName(c.Class).Do(ctx)
+				if cerr != nil || !again {
+					return fmt.Errorf("creating collection %q: %w", c.Class, err)
+				}
+			}
+		}
+		has, err := s.client.Schema().TenantsExists().WithClassName(c.Class).WithTenant(s.tenant).Do(ctx)
+		if err != nil {
+			return fmt.Errorf("checking tenant %q of %q: %w", s.tenant, c.Class, err)
+		}
+		if has {
+			continue
+		}
+		err = s.client.Schema().TenantsCreator().WithClassName(c.Class).WithTenants(models.Tenant{Name: s.tenant}).Do(ctx)
+		if err != nil && !strings.Contains(strings.ToLower(err.Error()), "exist") {
+			return fmt.Errorf("creating tenant %q of %q: %w", s.tenant, c.Class, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,301 @@
+package weaviate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
+
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
+)
+
+// MaxResults is the most objects one query returns: Weaviate's default
+// QUERY_MAXIMUM_RESULTS. A keyword search scores at most this many
+// paragraphs.
+const MaxResults = 10000
+
+// paragraphProps are what a search reads of a paragraph.
+var paragraphProps = []string{propChunkID, propRoot, propPath, propChunkOrdinal, propOrdinal, propByteStart, propByteEnd}
+
+// paragraph is one scored paragraph.
+type paragraph struct {
+	score               float64
+	chunkID             int64
+	root, path          string
+	chunkOrdinal, child int
+	start, end          int
+}
+
+// SearchBM25 ranks paragraphs by BM25 against the analysed terms and
+// returns up to n distinct parent chunks, each once (small-to-big),
+// scored by their best paragraph plus a share of their best other
+// matching ones, as [index.Index.SearchBM25] does: the same pool of
+// [index.BM25Pool] paragraphs growing four times at a time, the same
+// [index.Siblings] and sibling weight, so the first n of a search are the
+// first n of any longer one. Visibility (public) and the filter are the
+// query's where clause: Weaviate applies it before it ranks.
+//
+// What differs from SQLite's FTS5 (see the package documentation):
+// Weaviate's BM25F scores (IDF log(1 + (N - n + 0.5)/(n + 0.5)), never
+// zero; lengths normalised per property), whole-number heading weights
+// only, ties broken by note path and place rather than by row id, no
+// [index.MatchBudget] plan, and at most [MaxResults] paragraphs scored.
+func (s *Store) SearchBM25(ctx context.Context, terms []string, n int, opts store.BM25Options) ([]store.Match, error) {
+	query := distinct(terms)
+	if len(query) == 0 || n <= 0 {
+		return nil, nil
+	}
+	what := fmt.Sprintf("searching %q", strings.Join(query, " "))
+	hw := opts.HeadingWeight
+	if hw == 0 {
+		hw = index.DefaultHeadingWeight
+	}
+	props, err := searchedProps(hw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	sibling := opts.SiblingWeight
+	switch {
+	case sibling == 0:
+		sibling = index.DefaultSiblingWeight
+	case sibling < 0:
+		sibling = 0
+	}
+	p := &pool{s: s, query: strings.Join(query, " "), props: props, where: visibleWhere(opts.Public, opts.Filter)}
+	var order []int64
+	best := map[int64]bestChild{}
+	for limit := index.BM25Pool; ; limit *= 4 {
+		found, err := p.top(ctx, limit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		tier, scored := bestParents(found, sibling)
+		for _, id := range tier {
+			if _, ok := best[id]; !ok {
+				order = append(order, id)
+				best[id] = scored[id]
+			}
+		}
+		if len(order) >= n || len(found) < limit {
+			break
+		}
+	}
+	if len(order) > n {
+		order = order[:n]
+	}
+	chunks, err := s.chunksByID(ctx, order)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	matches := make([]store.Match, 0, len(order))
+	for _, id := range order {
+		c, ok := chunks[id]
+		if !ok {
+			return nil, fmt.Errorf("%s: %w: chunk %d", what, store.ErrMissingParent, id)
+		}
+		b := best[id]
+		m := store.Match{Chunk: c, Score: b.score, Child: b.child}
+		if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
+			m.Passage = c.Text[s:e]
+		}
+		matches = append(matches, m)
+	}
+	return matches, nil
+}
+
+// TermUsed reports whether an analysed term occurs in any paragraph (of a
+// note players may see, when public).
+func (s *Store) TermUsed(ctx context.Context, term string, public bool) (bool, error) {
+	if strings.TrimSpace(term) == "" {
+		return false, nil
+	}
+	get := s.client.GraphQL().Get().WithFields(fields([]string{propChunkID})...).WithLimit(1).
+		WithBM25(s.client.GraphQL().Bm25ArgBuilder().WithQuery(term).WithProperties(propAllTerms))
+	if w := visibleWhere(public, store.Filter{}); w != nil {
+		get = get.WithWhere(w)
+	}
+	objs, err := s.run(ctx, get, paragraphClass)
+	if err != nil {
+		return false, fmt.Errorf("looking up %q: %w", term, err)
+	}
+	return len(objs) > 0 && objs[0].score > 0, nil
+}
+
+// distinct returns the non-empty terms once each, in their order.
+func distinct(terms []string) []string {
+	seen := make(map[string]bool, len(terms))
+	var out []string
+	for _, t := range terms {
+		// A term is one token to Weaviate's whitespace tokenizer.
+		for _, f := range strings.Fields(t) {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// searchedProps are the BM25 properties with the heading path's weight:
+// Weaviate takes whole-number boosts only.
+func searchedProps(hw float64) ([]string, error) {
+	if hw == 1 {
+		return []string{propAllTerms}, nil
+	}
+	if hw < 1 || hw != math.Trunc(hw) {
+		return nil, fmt.Errorf("heading weight %g: Weaviate takes whole-number property boosts of 1 or more", hw)
+	}
+	return []string{propHeadingTerms + "^" + strconv.Itoa(int(hw)), propTerms}, nil
+}
+
+// visibleWhere is the where clause that keeps what a search may see: the
+// paragraphs of notes players may see (public), of the chunks f lets
+// through. A paragraph without its visibility is not public: fail closed.
+func visibleWhere(public bool, f store.Filter) *filters.WhereBuilder {
+	var conds []*filters.WhereBuilder
+	if public {
+		conds = append(conds, filters.Where().WithPath([]string{propPublic}).WithOperator(filters.Equal).WithValueBoolean(true))
+	}
+	if len(f.Sessions) > 0 {
+		ss := make([]int64, len(f.Sessions))
+		for i, s := range f.Sessions {
+			ss[i] = int64(s)
+		}
+		conds = append(conds, filters.Where().WithPath([]string{propSession}).WithOperator(filters.ContainsAny).WithValueInt(ss...))
+	}
+	if len(f.Folders) > 0 {
+		var any []*filters.WhereBuilder
+		for _, p := range f.Folders {
+			p = strings.ToLower(strings.Trim(strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./"), "/"))
+			any = append(any, textIs(propPathLower, p),
+				filters.Where().WithPath([]string{propPathLower}).WithOperator(filters.Like).WithValueText(p+"/*"))
+		}
+		conds = append(conds, or(any...))
+	}
+	if len(f.Tags) > 0 {
+		var tags []string
+		for _, t := range f.Tags {
+			t = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#"))
+			tags = append(tags, t, strings.ReplaceAll(t, " ", ""))
+		}
+		conds = append(conds, filters.Where().WithPath([]string{propTags}).WithOperator(filters.ContainsAny).WithValueText(tags...))
+	}
+	return and(conds...)
+}
+
+// pool is one search's scored paragraphs, best first; its tiers are its
+// prefixes, read from the cluster four tiers' worth at a time.
+type pool struct {
+	s     *Store
+	query string
+	props []string
+	where *filters.WhereBuilder
+	// found holds the best paragraphs, best first; complete, that it
+	// holds every one the query scores.
+	found    []paragraph
+	complete bool
+}
+
+// top returns the best limit paragraphs (fewer when the query scores
+// fewer), best first.
+func (p *pool) top(ctx context.Context, limit int) ([]paragraph, error) {
+	if !p.complete && len(p.found) < limit {
+		fetch := min(4*limit, MaxResults)
+		get := p.s.client.GraphQL().Get().WithFields(fields(paragraphProps)...).WithLimit(fetch).
+			WithBM25(p.s.client.GraphQL().Bm25ArgBuilder().WithQuery(p.query).WithProperties(p.props...))
+		if p.where != nil {
+			get = get.WithWhere(p.where)
+		}
+		objs, err := p.s.run(ctx, get, paragraphClass)
+		if err != nil {
+			return nil, err
+		}
+		found := make([]paragraph, 0, len(objs))
+		for _, o := range objs {
+			if !o.has(propChunkID) {
+				return nil, fmt.Errorf("%w: paragraph %s has no chunk", store.ErrMissingParent, o.id)
+			}
+			found = append(found, paragraph{
+				score: o.score, chunkID: o.id64(propChunkID), root: o.text(propRoot), path: o.text(propPath),
+				chunkOrdinal: int(o.int(propChunkOrdinal)), child: int(o.int(propOrdinal)),
+				start: int(o.int(propByteStart)), end: int(o.int(propByteEnd)),
+			})
+		}
+		// Best first; equal scores in note order, as SQLite's row ids
+		// (notes are written in path order) break them.
+		sort.SliceStable(found, func(i, j int) bool {
+			a, b := found[i], found[j]
+			if a.score != b.score {
+				return a.score > b.score
+			}
+			if a.root != b.root {
+				return a.root < b.root
+			}
+			if a.path != b.path {
+				return a.path < b.path
+			}
+			if a.chunkOrdinal != b.chunkOrdinal {
+				return a.chunkOrdinal < b.chunkOrdinal
+			}
+			return a.child < b.child
+		})
+		p.found = found
+		p.complete = len(found) < fetch || fetch == MaxResults
+	}
+	return p.found[:min(limit, len(p.found))], nil
+}
+
+// bestChild is a parent's best paragraph and the scores of its best
+// others.
+type bestChild struct {
+	score      float64
+	child      int
+	start, end int
+	next       [index.Siblings]float64
+}
+
+func (b bestChild) rest() float64 {
+	sum := 0.0
+	for _, s := range b.next {
+		sum += s
+	}
+	return sum
+}
+
+// bestParents returns the parents of found (best first) in rank order and
+// each one's best paragraph, scored as SQLite's search scores them.
+func bestParents(found []paragraph, sibling float64) ([]int64, map[int64]bestChild) {
+	var order []int64
+	best := make(map[int64]bestChild)
+	for _, p := range found {
+		if p.score <= 0 {
+			continue
+		}
+		if b, ok := best[p.chunkID]; ok {
+			for i := range b.next {
+				if b.next[i] == 0 {
+					b.next[i] = p.score
+					break
+				}
+			}
+			best[p.chunkID] = b
+			continue
+		}
+		order = append(order, p.chunkID)
+		best[p.chunkID] = bestChild{score: p.score, child: p.child, start: p.start, end: p.end}
+	}
+	if sibling > 0 {
+		for id, b := range best {
+			b.score += sibling * b.rest()
+			best[id] = b
+		}
+		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })
+	}
+	return order, best
+}

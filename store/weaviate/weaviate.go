@@ -1,0 +1,89 @@
+package weaviate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"time"
+
+	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
+)
+
+// DefaultTenant is the tenant of the default index name.
+const DefaultTenant = "oraculo"
+
+// DefaultTimeout bounds every request to the cluster.
+const DefaultTimeout = 30 * time.Second
+
+// Config says which cluster and tenant a [Store] works in.
+type Config struct {
+	// URL is a node's REST address, as http://host:port.
+	URL string
+	// APIKey, when set, authenticates every request.
+	APIKey string
+	// Tenant is the index name: several indexes share a cluster, each in
+	// its own tenant of every collection, none seeing the others.
+	// DefaultTenant when empty.
+	Tenant string
+	// Timeout bounds each request; DefaultTimeout when zero.
+	Timeout time.Duration
+}
+
+// Store is an index kept in a Weaviate cluster, in one tenant.
+type Store struct {
+	client *wv.Client
+	url    string
+	tenant string
+}
+
+// tenantName is what Weaviate accepts as a tenant's name.
+var tenantName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// Open connects to the cluster at cfg.URL and creates the collections and
+// the tenant when they are missing.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("opening weaviate index: %q is not an http(s)://host:port address", cfg.URL)
+	}
+	tenant := cfg.Tenant
+	if tenant == "" {
+		tenant = DefaultTenant
+	}
+	if !tenantName.MatchString(tenant) {
+		return nil, fmt.Errorf("opening weaviate index: index name %q: Weaviate tenants are 1 to 64 letters, digits, _ or -", tenant)
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	wc := wv.Config{Scheme: u.Scheme, Host: u.Host, Timeout: timeout}
+	if cfg.APIKey != "" {
+		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
+	}
+	client, err := wv.NewClient(wc)
+	if err != nil {
+		return nil, fmt.Errorf("opening weaviate index at %q: %w", cfg.URL, err)
+	}
+	s := &Store{client: client, url: cfg.URL, tenant: tenant}
+	if err := s.ensureSchema(ctx); err != nil {
+		return nil, fmt.Errorf("opening weaviate index at %q: %w", cfg.URL, err)
+	}
+	return s, nil
+}
+
+// Path says where the store lives: the cluster's address and the tenant.
+func (s *Store) Path() string { return s.url + "#" + s.tenant }
+
+// Tenant is the index name the store works in.
+func (s *Store) Tenant() string { return s.tenant }
+
+// Close releases the store; the cluster keeps everything.
+func (s *Store) Close() error { return nil }
+
+// ErrNotYet is returned by what this backend does not do yet (see the
+// package documentation).
+var ErrNotYet = errors.New("not supported by the weaviate backend yet")

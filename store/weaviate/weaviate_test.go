@@ -1,0 +1,427 @@
+package weaviate_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/eval"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/ingest"
+	"github.com/oraculo/oraculo/internal/weaviatetest"
+	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
+	"github.com/oraculo/oraculo/store/weaviate"
+	"github.com/oraculo/oraculo/visibility"
+)
+
+// The keyword search must stay this close to SQLite's on the sample
+// campaign's golden questions (Recall@8 and MRR@50, every chunk counted).
+const parity = 0.02
+
+// Both stores implement the roles done so far.
+var (
+	_ store.DocumentWriter  = (*weaviate.Store)(nil)
+	_ store.ChunkReader     = (*weaviate.Store)(nil)
+	_ store.KeywordSearcher = (*weaviate.Store)(nil)
+)
+
+// ingestConfig is how the engine ingests the sample with its defaults:
+// the default language, chunking and secret folder.
+func ingestConfig(t *testing.T) (ingest.Config, *analysis.Analyzer) {
+	t.Helper()
+	an, err := analysis.New(oraculo.DefaultLang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := visibility.NewRules(oraculo.DefaultSecretFolders)
+	return ingest.Config{
+		Stamp:    "weaviate-test analysis=" + an.Version(),
+		Chunking: chunk.Options{MaxWords: chunk.DefaultMaxWords, OverlapWords: chunk.DefaultOverlapWords, Lang: oraculo.DefaultLang},
+		Terms:    an.Terms,
+		Decide: func(r store.VisibilityRecord) visibility.Decision {
+			var fm map[string]any
+			if len(r.Metadata) > 0 && json.Unmarshal(r.Metadata, &fm) != nil {
+				return visibility.Decision{DMOnly: true, Reason: visibility.ReasonUnclear, Detail: "unreadable front matter"}
+			}
+			return rules.Decide(visibility.Note{Path: r.Path, Link: r.Link, FrontMatter: fm, RawFrontMatter: r.FrontRaw})
+		},
+	}, an
+}
+
+// tee stores in a writer and keeps a copy of every note it stored.
+type tee struct {
+	store.DocumentWriter
+	mu   sync.Mutex
+	docs []*store.DocumentRecord
+}
+
+func (w *tee) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
+	n, err := w.DocumentWriter.ReplaceDocuments(ctx, ds)
+	w.mu.Lock()
+	w.docs = append(w.docs, ds[:n]...)
+	w.mu.Unlock()
+	return n, err
+}
+
+func open(t *testing.T, node *weaviatetest.Node, tenant string) *weaviate.Store {
+	t.Helper()
+	s, err := weaviate.Open(context.Background(), weaviate.Config{URL: node.URL(), Tenant: tenant})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// snapshot is everything the chunk reader gives back, to compare runs.
+func snapshot(t *testing.T, r store.ChunkReader) []store.Chunk {
+	t.Helper()
+	cs, err := r.ListChunks(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// TestBackend ingests the sample campaign into one Weaviate node and into
+// SQLite, and compares what each gives back.
+func TestBackend(t *testing.T) {
+	c := weaviatetest.Start(t, 1)
+	node := c.Nodes[0]
+	ctx := context.Background()
+	root, err := filepath.Abs("../../examples/campaign")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, an := ingestConfig(t)
+
+	wv := open(t, node, "sample")
+	w := &tee{DocumentWriter: wv}
+	res, err := ingest.Update(ctx, w, root, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed == 0 || res.NewChunks == 0 {
+		t.Fatalf("ingest stored nothing: %+v", res)
+	}
+	ix, err := index.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ingest.Update(ctx, ix, root, cfg); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("chunks", func(t *testing.T) {
+		got, want := snapshot(t, wv), snapshot(t, ix)
+		if len(got) != len(want) {
+			t.Fatalf("weaviate holds %d chunks, SQLite %d", len(got), len(want))
+		}
+		for i := range got {
+			g, w := got[i], want[i]
+			g.ID, w.ID = 0, 0 // each store's own
+			if !chunkEqual(g, w) {
+				t.Fatalf("chunk %d differs:\nweaviate %+v\nsqlite   %+v", i, g, w)
+			}
+		}
+		one := got[len(got)/2]
+		byUID, err := wv.ChunkByUID(ctx, one.UID)
+		if err != nil || byUID.ID != one.ID {
+			t.Fatalf("ChunkByUID(%q) = %d, %v; want %d", one.UID, byUID.ID, err, one.ID)
+		}
+		back, err := wv.Chunks(ctx, []int64{got[2].ID, got[0].ID})
+		if err != nil || len(back) != 2 || back[0].UID != got[2].UID || back[1].UID != got[0].UID {
+			t.Fatalf("Chunks gave %v, %v", back, err)
+		}
+		if _, err := wv.Chunks(ctx, []int64{got[0].ID, 12345}); err == nil {
+			t.Error("Chunks of a missing id: no error")
+		}
+		found, err := wv.ChunksFound(ctx, []int64{12345, got[1].ID})
+		if err != nil || len(found) != 1 || found[0].UID != got[1].UID {
+			t.Errorf("ChunksFound gave %v, %v", found, err)
+		}
+		sessions, err := wv.ListChunks(ctx, []string{"Sesiones/"})
+		wantSessions, _ := ix.ListChunks(ctx, []string{"Sesiones/"})
+		if err != nil || len(sessions) == 0 || len(sessions) != len(wantSessions) {
+			t.Errorf("ListChunks(Sesiones/) gave %d chunks (%v), SQLite %d", len(sessions), err, len(wantSessions))
+		}
+	})
+
+	t.Run("rerun", func(t *testing.T) {
+		before := snapshot(t, wv)
+		again, err := ingest.Update(ctx, wv, root, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Indexed != 0 || again.Deleted != 0 || again.Unchanged == 0 {
+			t.Errorf("an unchanged rerun did something: %+v", again)
+		}
+		// Writing the same notes again, as an interrupted run's next one
+		// does, changes nothing either.
+		if n, err := wv.ReplaceDocuments(ctx, w.docs); err != nil || n != len(w.docs) {
+			t.Fatalf("rewriting %d notes: %d, %v", len(w.docs), n, err)
+		}
+		if after := snapshot(t, wv); !slices.EqualFunc(before, after, chunkEqual) {
+			t.Errorf("a rerun changed the chunks: %d before, %d after", len(before), len(after))
+		}
+	})
+
+	t.Run("replace", func(t *testing.T) {
+		before := snapshot(t, wv)
+		var d *store.DocumentRecord
+		for _, r := range w.docs {
+			if len(r.Chunks) > 2 {
+				d = r
+				break
+			}
+		}
+		// A new version of the note without its last chunk, and another
+		// text in its first: what the old version left is gone.
+		nd := *d
+		nd.SHA256 = "changed"
+		nd.Chunks = append([]store.ChunkRecord(nil), d.Chunks[:len(d.Chunks)-1]...)
+		nd.Chunks[0].UID += "-new"
+		if err := wv.ReplaceDocument(ctx, &nd); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range snapshot(t, wv) {
+			if c.Path == d.Path {
+				got = append(got, c.UID)
+			}
+		}
+		var want []string
+		for _, c := range nd.Chunks {
+			want = append(want, c.UID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("after replacing %q its chunks are %v, want %v", d.Path, got, want)
+		}
+		for _, term := range strings.Fields(d.Chunks[0].Children[0].Terms)[:1] {
+			ms, err := wv.SearchBM25(ctx, []string{term}, 1000, store.BM25Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range ms {
+				if m.Chunk.UID == d.Chunks[0].UID {
+					t.Errorf("the replaced chunk %s is still found", m.Chunk.Label)
+				}
+			}
+		}
+		// The next ingest sees the changed hash and puts the file's
+		// version back.
+		res, err := ingest.Update(ctx, wv, root, cfg)
+		if err != nil || res.Indexed != 1 {
+			t.Fatalf("re-ingest: %+v, %v", res, err)
+		}
+		if after := snapshot(t, wv); !slices.EqualFunc(before, after, chunkEqual) {
+			t.Errorf("re-ingest did not restore the chunks: %d before, %d after", len(before), len(after))
+		}
+	})
+
+	t.Run("tenants", func(t *testing.T) {
+		other := open(t, node, "other")
+		if cs := snapshot(t, other); len(cs) != 0 {
+			t.Errorf("another tenant sees %d chunks", len(cs))
+		}
+		ms, err := other.SearchBM25(ctx, an.Terms("Vesper Quillon"), 8, store.BM25Options{})
+		if err != nil || len(ms) != 0 {
+			t.Errorf("another tenant's search found %d (%v)", len(ms), err)
+		}
+	})
+
+	qs, err := eval.Load("../../examples/golden.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("players", func(t *testing.T) {
+		restricted, err := ix.RestrictedChunks(ctx)
+		if err != nil || len(restricted) == 0 {
+			t.Fatalf("the sample has no DM-only chunk (%v): the test proves nothing", err)
+		}
+		dmOnly := map[string]bool{}
+		all, _ := ix.ListChunks(ctx, nil)
+		for _, c := range all {
+			if restricted[c.ID] {
+				dmOnly[c.UID] = true
+			}
+		}
+		sawDM := false
+		for _, q := range qs {
+			terms := an.Terms(q.Question)
+			ms, err := wv.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{Public: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range ms {
+				if m.Chunk.Restricted || dmOnly[m.Chunk.UID] {
+					t.Fatalf("%s: a player got DM-only %s", q.ID, m.Chunk.Label)
+				}
+			}
+			dm, err := wv.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range dm {
+				sawDM = sawDM || m.Chunk.Restricted
+			}
+		}
+		if !sawDM {
+			t.Error("the DM's searches found no DM-only chunk: the test proves nothing")
+		}
+		for _, term := range []string{"traidor"} {
+			for _, public := range []bool{false, true} {
+				got, err := wv.TermUsed(ctx, an.Terms(term)[0], public)
+				want, _ := ix.TermUsed(ctx, an.Terms(term)[0], public)
+				if err != nil || got != want {
+					t.Errorf("TermUsed(%q, public %v) = %v, %v; SQLite says %v", term, public, got, err, want)
+				}
+			}
+		}
+	})
+
+	t.Run("parity", func(t *testing.T) {
+		run := func(name string, ks store.KeywordSearcher) *eval.Result {
+			path := retrieve.BM25{Index: ks, Analyzer: an}
+			search := func(ctx context.Context, q string, k int) ([]eval.Retrieved, []eval.Stage, error) {
+				rs, err := path.Retrieve(ctx, q, max(k, retrieve.FixedDepth))
+				if err != nil {
+					return nil, nil, err
+				}
+				out := make([]eval.Retrieved, len(rs))
+				for i, r := range rs {
+					out[i] = eval.Retrieved{File: r.Chunk.Path, Headings: r.Chunk.Headings, Text: r.Chunk.Text}
+				}
+				return out, nil, nil
+			}
+			res, err := eval.Run(ctx, qs, eval.Config{Name: name, Paths: []string{retrieve.PathBM25}, Search: search}, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		sq, wq := run("sqlite", ix), run("weaviate", wv)
+		t.Logf("keyword path, %d questions: Recall@8 SQLite %.3f Weaviate %.3f; MRR@50 SQLite %.3f Weaviate %.3f",
+			sq.Chunk.Questions, sq.Chunk.Recall[8], wq.Chunk.Recall[8], sq.Chunk.MRR, wq.Chunk.MRR)
+		moved := 0
+		for i := range sq.Outcomes {
+			if a, b := sq.Outcomes[i], wq.Outcomes[i]; a.Rank != b.Rank {
+				moved++
+				t.Logf("%s: rank %d in SQLite, %d in Weaviate", a.ID, a.Rank, b.Rank)
+			}
+		}
+		t.Logf("%d of %d questions ranked their first relevant chunk elsewhere", moved, len(sq.Outcomes))
+		if d := math.Abs(sq.Chunk.Recall[8] - wq.Chunk.Recall[8]); d > parity {
+			t.Errorf("Recall@8 differs by %.3f", d)
+		}
+		if d := math.Abs(sq.Chunk.MRR - wq.Chunk.MRR); d > parity {
+			t.Errorf("MRR@50 differs by %.3f", d)
+		}
+	})
+
+	t.Run("filters", func(t *testing.T) {
+		for _, f := range []store.Filter{
+			{Sessions: []int{4, 5, 36}},
+			{Folders: []string{"sesiones"}},
+			{Folders: []string{"./NPCs/", "Lugares/Ribafría.md"}},
+			{Tags: []string{"#PJ"}},
+			{Folders: []string{"DM"}, Tags: []string{"villano", "trama"}},
+		} {
+			allowed, err := ix.FilterChunks(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := 0
+			for _, q := range qs[:20] {
+				terms := an.Terms(q.Question)
+				got, err := wv.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{Filter: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ix.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{Filter: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				found += len(got)
+				if len(want) < retrieve.FixedDepth && !slices.Equal(uids(got, true), uids(want, true)) {
+					t.Errorf("%s with %+v: weaviate found %v, SQLite %v", q.ID, f, labels(got), labels(want))
+				}
+				for _, m := range want {
+					if !allowed[m.Chunk.ID] {
+						t.Fatalf("SQLite's search let %s through %+v", m.Chunk.Label, f)
+					}
+				}
+			}
+			if found == 0 {
+				t.Errorf("%+v let nothing through: the test proves nothing", f)
+			}
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		all := snapshot(t, wv)
+		gone := all[0]
+		if err := wv.DeleteDocument(ctx, gone.Root, gone.Path); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range snapshot(t, wv) {
+			if c.Path == gone.Path {
+				t.Fatalf("chunk %s of a removed note is still there", c.Label)
+			}
+		}
+		states, err := wv.DocumentStates(ctx, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := states[gone.Path]; ok {
+			t.Errorf("removed note %q still has a state", gone.Path)
+		}
+		// The next ingest puts it back.
+		res, err := ingest.Update(ctx, wv, root, cfg)
+		if err != nil || res.Indexed != 1 {
+			t.Fatalf("re-ingest after a removal: %+v, %v", res, err)
+		}
+		if after := snapshot(t, wv); !slices.EqualFunc(all, after, chunkEqual) {
+			t.Errorf("re-ingest did not restore the chunks: %d before, %d after", len(all), len(after))
+		}
+	})
+}
+
+func chunkEqual(a, b store.Chunk) bool {
+	return a.ID == b.ID && a.UID == b.UID && a.Hash == b.Hash && a.Ordinal == b.Ordinal && a.Session == b.Session &&
+		a.InSession == b.InSession && slices.Equal(a.Headings, b.Headings) && a.Label == b.Label &&
+		a.WordStart == b.WordStart && a.WordEnd == b.WordEnd && a.ByteStart == b.ByteStart && a.ByteEnd == b.ByteEnd &&
+		a.PageStart == b.PageStart && a.PageEnd == b.PageEnd && a.Text == b.Text && a.Root == b.Root && a.Path == b.Path &&
+		a.DocTitle == b.DocTitle && a.Visibility == b.Visibility && a.Restricted == b.Restricted
+}
+
+// uids returns the matches' chunk UIDs, sorted when sorted.
+func uids(ms []store.Match, sorted bool) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Chunk.UID
+	}
+	if sorted {
+		slices.Sort(out)
+	}
+	return out
+}
+
+func labels(ms []store.Match) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Chunk.Path + " " + m.Chunk.Label
+	}
+	return out
+}

@@ -32,6 +32,7 @@ var (
 	_ store.DocumentWriter  = (*weaviate.Store)(nil)
 	_ store.ChunkReader     = (*weaviate.Store)(nil)
 	_ store.KeywordSearcher = (*weaviate.Store)(nil)
+	_ store.Settings        = (*weaviate.Store)(nil)
 )
 
 // ingestConfig is how the engine ingests the sample with its defaults:
@@ -366,6 +367,77 @@ func TestBackend(t *testing.T) {
 			if found == 0 {
 				t.Errorf("%+v let nothing through: the test proves nothing", f)
 			}
+		}
+	})
+
+	t.Run("redecide", func(t *testing.T) {
+		everyone := func(store.VisibilityRecord) (bool, string, string) { return false, "", "" }
+		rules := func(r store.VisibilityRecord) (bool, string, string) {
+			d := cfg.Decide(r)
+			return d.DMOnly, d.Reason, d.Detail
+		}
+		dmTerms := an.Terms("traidor")
+		playersFind := func() int {
+			ms, err := wv.SearchBM25(ctx, dmTerms, retrieve.FixedDepth, store.BM25Options{Public: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(ms)
+		}
+		hidden := playersFind()
+		for _, step := range []struct {
+			decide store.Decider
+			rules  string
+		}{{everyone, "none"}, {rules, "default"}} {
+			got, err := wv.Redecide(ctx, step.decide, map[string]string{"visibility_rules": step.rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ix.Redecide(ctx, step.decide, map[string]string{"visibility_rules": step.rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want || got == 0 {
+				t.Errorf("rules %q: %d notes changed audience, SQLite says %d", step.rules, got, want)
+			}
+			if v, err := wv.Meta(ctx, "visibility_rules"); err != nil || v != step.rules {
+				t.Errorf("visibility_rules = %q, %v; want %q", v, err, step.rules)
+			}
+			if again, err := wv.Redecide(ctx, step.decide, nil); err != nil || again != 0 {
+				t.Errorf("rules %q again: %d changed (%v)", step.rules, again, err)
+			}
+			if step.rules == "none" && playersFind() <= hidden {
+				t.Error("with every note public players find no more than before")
+			}
+		}
+		if n := playersFind(); n != hidden {
+			t.Errorf("players find %d with the rules back, %d before", n, hidden)
+		}
+		if got, want := snapshot(t, wv), snapshot(t, ix); len(got) != len(want) {
+			t.Fatalf("%d chunks, SQLite %d", len(got), len(want))
+		} else {
+			for i := range got {
+				if got[i].Restricted != want[i].Restricted {
+					t.Fatalf("%s: restricted %v, SQLite %v", got[i].Label, got[i].Restricted, want[i].Restricted)
+				}
+			}
+		}
+	})
+
+	t.Run("settings", func(t *testing.T) {
+		if v, err := wv.Meta(ctx, "nothing"); err != nil || v != "" {
+			t.Errorf("an unset setting: %q, %v", v, err)
+		}
+		for _, v := range []string{"1", "2"} {
+			if err := wv.SetMeta(ctx, "k", v); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := wv.Meta(ctx, "k"); err != nil || got != v {
+				t.Errorf("Meta(k) = %q, %v; want %q", got, err, v)
+			}
+		}
+		if v, err := open(t, node, "other").Meta(ctx, "k"); err != nil || v != "" {
+			t.Errorf("another tenant reads %q, %v", v, err)
 		}
 	})
 

@@ -468,6 +468,49 @@ func TestBackend(t *testing.T) {
 			t.Errorf("re-ingest did not restore the chunks: %d before, %d after", len(all), len(after))
 		}
 	})
+
+	t.Run("fail closed", func(t *testing.T) {
+		s := open(t, node, "undecided")
+		if err := s.PutUndecided(ctx, "undecided"); err != nil {
+			t.Fatal(err)
+		}
+		ms, err := s.SearchBM25(ctx, []string{"abad"}, 8, store.BM25Options{Public: true})
+		if err != nil || len(ms) != 0 {
+			t.Errorf("a player's search found %d (%v)", len(ms), err)
+		}
+		ms, err = s.SearchBM25(ctx, []string{"abad"}, 8, store.BM25Options{})
+		if err != nil || len(ms) != 1 || !ms[0].Chunk.Restricted || ms[0].Passage != "el secreto del abad" {
+			t.Errorf("the DM's search found %+v (%v), want the chunk, DM-only", ms, err)
+		}
+		if used, err := s.TermUsed(ctx, "abad", true); err != nil || used {
+			t.Errorf("TermUsed for players = %v, %v", used, err)
+		}
+		if used, err := s.TermUsed(ctx, "abad", false); err != nil || !used {
+			t.Errorf("TermUsed for the DM = %v, %v", used, err)
+		}
+	})
+
+	t.Run("restart", func(t *testing.T) {
+		before := snapshot(t, wv)
+		if err := node.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if err := node.Restart(ctx); err != nil {
+			t.Fatal(err)
+		}
+		again := open(t, node, "sample")
+		if after := snapshot(t, again); !slices.EqualFunc(before, after, chunkEqual) {
+			t.Errorf("after a restart the node holds %d chunks, %d before", len(after), len(before))
+		}
+		res, err := ingest.Update(ctx, again, root, cfg)
+		if err != nil || res.Indexed != 0 {
+			t.Errorf("ingest after a restart: %+v, %v", res, err)
+		}
+		ms, err := again.SearchBM25(ctx, an.Terms("Vesper Quillon"), 8, store.BM25Options{Public: true})
+		if err != nil || len(ms) == 0 {
+			t.Errorf("search after a restart: %d, %v", len(ms), err)
+		}
+	})
 }
 
 func chunkEqual(a, b store.Chunk) bool {

@@ -21,3 +21,11 @@ func (s *Store) PutUndecided(ctx context.Context, uid string) error {
 		}},
 	})
 }
+
+// SetPageSize makes listings read n objects per request until the
+// returned function is called.
+func SetPageSize(n int) (restore func()) {
+	old := pageSize
+	pageSize = n
+	return func() { pageSize = old }
+}

@@ -135,6 +135,13 @@ func TestBackend(t *testing.T) {
 				t.Fatalf("chunk %d differs:\nweaviate %+v\nsqlite   %+v", i, g, w)
 			}
 		}
+		// Read a few objects at a time, the listing finds them all.
+		restore := weaviate.SetPageSize(7)
+		paged := snapshot(t, wv)
+		restore()
+		if !slices.EqualFunc(got, paged, chunkEqual) {
+			t.Errorf("read 7 at a time: %d chunks, %d at once", len(paged), len(got))
+		}
 		one := got[len(got)/2]
 		byUID, err := wv.ChunkByUID(ctx, one.UID)
 		if err != nil || byUID.ID != one.ID {
@@ -389,7 +396,9 @@ func TestBackend(t *testing.T) {
 			decide store.Decider
 			rules  string
 		}{{everyone, "none"}, {rules, "default"}} {
+			restore := weaviate.SetPageSize(5)
 			got, err := wv.Redecide(ctx, step.decide, map[string]string{"visibility_rules": step.rules})
+			restore()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,10 +9,12 @@
 // Not reachable by users yet: no command or flag opens it. Done, and
 // tested against a real node (internal/weaviatetest; CI installs
 // weaviate-server v1.35.2):
-//   - [store.DocumentWriter] except Redecide: [Store.DocumentStates],
+//   - [store.DocumentWriter]: [Store.DocumentStates],
 //     [Store.ReplaceDocument], [Store.ReplaceDocuments],
-//     [Store.DeleteDocument]; [github.com/oraculo/oraculo/ingest.Update] runs on it unchanged, and an
-//     unchanged rerun writes nothing;
+//     [Store.DeleteDocument], [Store.Redecide] (the same notes change
+//     audience as in SQLite); [github.com/oraculo/oraculo/ingest.Update]
+//     runs on it unchanged, and an unchanged rerun writes nothing;
+//   - [store.Settings]: Meta and SetMeta, one object per key;
 //   - [store.ChunkReader]: Chunks, ChunksFound, ChunkByUID, ListChunks,
 //     the same chunks as SQLite's for the sample campaign (ids aside);
 //   - [store.KeywordSearcher]: SearchBM25 with SQLite's small-to-big
@@ -23,8 +25,8 @@
 // Recall@8 0.931 and MRR@50 0.587 on both backends (2 of 58 questions
 // move their first relevant chunk, one up and one down).
 //
-// Next, in order: Settings (Meta, SetMeta: a collection of key/value
-// objects) and Redecide; Catalog and ChunkFilter; the vectors (Oráculo's
+// Next, in order: Catalog (Stats, Sessions, Units, Roots, NoteSources,
+// DMOnlyCounts) and ChunkFilter (FilterChunks, RestrictedChunks); the vectors (Oráculo's
 // own, in the chunk collection's vector index, no vectorizer module) and
 // the dense path through Weaviate's nearVector; entities and mentions;
 // annotations; then the --backend, --weaviate-url and --collection flags
@@ -36,8 +38,8 @@
 //
 // # Layout
 //
-// Three collections, OraculoDocument, OraculoChunk and OraculoParagraph,
-// each multi-tenant with one tenant per index name ([DefaultTenant]
+// Four collections, OraculoDocument, OraculoChunk, OraculoParagraph and
+// OraculoSetting, each multi-tenant with one tenant per index name ([DefaultTenant]
 // "oraculo"), no vectorizer, BM25 with FTS5's k1 = 1.2 and b = 0.75 and no
 // stop words. Object ids are version-5 UUIDs of the note's root and path,
 // the chunk's UID and the paragraph's ordinal, so a rerun writes the same
@@ -73,5 +75,9 @@
 //     ordinal (SQLite: by row id, the same order for a fresh ingest).
 //   - No [index.MatchBudget] plan: Weaviate's block-max WAND bounds the
 //     work itself; one query scores at most [MaxResults] paragraphs.
+//   - Redecide is not all or none: a note whose audience changes is
+//     marked pending until its chunks and paragraphs have the new one, and
+//     a later Redecide finishes what an interrupted one left; the settings
+//     it is given are stored last.
 //   - Folder filters use Like: a folder name holding * or ? matches more.
 package weaviate

@@ -3,6 +3,7 @@ package weaviate
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"strconv"
 
 	"github.com/go-openapi/strfmt"
@@ -14,8 +15,13 @@ import (
 // object, so that writing a note again writes the same objects.
 var namespace = uuid.NewSHA1(uuid.NameSpaceURL, []byte("https://github.com/oraculo/oraculo/store/weaviate"))
 
-// documentKey names a note: its root and path.
-func documentKey(root, path string) string { return root + "\x00" + path }
+// documentKey names a note, its root and path, in hex: a key safe in any
+// query (GraphQL strings take no \x escapes, which a NUL between root and
+// path would need).
+func documentKey(root, path string) string {
+	sum := sha256.Sum256([]byte(root + "\x00" + path))
+	return hex.EncodeToString(sum[:16])
+}
 
 // documentUUID is the object id of a note.
 func documentUUID(root, path string) strfmt.UUID {
@@ -30,6 +36,11 @@ func chunkUUID(uid string) strfmt.UUID {
 // paragraphUUID is the object id of paragraph ordinal of chunk uid.
 func paragraphUUID(uid string, ordinal int) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("paragraph\x00"+uid+"\x00"+strconv.Itoa(ordinal))).String())
+}
+
+// settingUUID is the object id of the setting key.
+func settingUUID(key string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("setting\x00"+key)).String())
 }
 
 // idBits is how many bits a chunk id has: 53, so that it survives any

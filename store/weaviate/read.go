@@ -56,8 +56,9 @@ func (o object) bool(name string) bool {
 
 func (o object) has(name string) bool { return o.props[name] != nil }
 
-// pageSize is how many objects a listing reads per request.
-const pageSize = 1000
+// pageSize is how many objects a listing reads per request; a variable
+// for tests.
+var pageSize = 1000
 
 // fields turns property names into GraphQL fields, with the object's id
 // and score.

@@ -14,6 +14,7 @@ const (
 	documentClass  = "OraculoDocument"
 	chunkClass     = "OraculoChunk"
 	paragraphClass = "OraculoParagraph"
+	settingClass   = "OraculoSetting"
 )
 
 // Property names shared by the collections.
@@ -56,6 +57,9 @@ const (
 	propFrontRaw     = "frontRaw"
 	propStamp        = "stamp"
 	propIngestedAt   = "ingestedAt"
+	propPending      = "pending"
+	propKey          = "key"
+	propValue        = "value"
 )
 
 // property kinds: what a property is used for decides how it is indexed.
@@ -103,7 +107,7 @@ func classes() []*models.Class {
 			stored(propSHA256, "text"), stored(propSize, "int"), stored(propTitle, "text"), stored(propMetadata, "text"),
 			stored(propVisibility, "text"), filterable(propPublic, "boolean"), stored(propDMReason, "text"),
 			stored(propDMDetail, "text"), stored(propLink, "text"), stored(propFrontRaw, "text"), stored(propStamp, "text"),
-			stored(propIngestedAt, "int"), filterable(propGen, "text")),
+			stored(propIngestedAt, "int"), filterable(propGen, "text"), filterable(propPending, "boolean")),
 		common(chunkClass, "Oráculo: one chunk of a note, what answers cite",
 			filterable(propChunkID, "text"), filterable(propUID, "text"), filterable(propDocKey, "text"), filterable(propGen, "text"),
 			filterable(propRoot, "text"), filterable(propPath, "text"), stored(propTitle, "text"), stored(propVisibility, "text"),
@@ -118,6 +122,7 @@ func classes() []*models.Class {
 			filterable(propPublic, "boolean"), filterable(propSession, "int"), stored(propChunkOrdinal, "int"),
 			stored(propOrdinal, "int"), stored(propByteStart, "int"), stored(propByteEnd, "int"),
 			terms(propHeadingTerms), terms(propTerms), terms(propAllTerms)),
+		common(settingClass, "Oráculo: one stored setting", filterable(propKey, "text"), stored(propValue, "text")),
 	}
 }
 

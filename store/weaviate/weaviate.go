@@ -2,7 +2,6 @@ package weaviate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -10,6 +9,8 @@ import (
 
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // DefaultTenant is the tenant of the default index name.
@@ -84,6 +85,10 @@ func (s *Store) Tenant() string { return s.tenant }
 // Close releases the store; the cluster keeps everything.
 func (s *Store) Close() error { return nil }
 
-// ErrNotYet is returned by what this backend does not do yet (see the
-// package documentation).
-var ErrNotYet = errors.New("not supported by the weaviate backend yet")
+// The roles of [store.Store] done so far (see the package documentation).
+var (
+	_ store.DocumentWriter  = (*Store)(nil)
+	_ store.ChunkReader     = (*Store)(nil)
+	_ store.KeywordSearcher = (*Store)(nil)
+	_ store.Settings        = (*Store)(nil)
+)

@@ -32,6 +32,7 @@ var (
 	_ store.DocumentWriter  = (*weaviate.Store)(nil)
 	_ store.ChunkReader     = (*weaviate.Store)(nil)
 	_ store.KeywordSearcher = (*weaviate.Store)(nil)
+	_ store.Settings        = (*weaviate.Store)(nil)
 )
 
 // ingestConfig is how the engine ingests the sample with its defaults:
@@ -133,6 +134,13 @@ func TestBackend(t *testing.T) {
 			if !chunkEqual(g, w) {
 				t.Fatalf("chunk %d differs:\nweaviate %+v\nsqlite   %+v", i, g, w)
 			}
+		}
+		// Read a few objects at a time, the listing finds them all.
+		restore := weaviate.SetPageSize(7)
+		paged := snapshot(t, wv)
+		restore()
+		if !slices.EqualFunc(got, paged, chunkEqual) {
+			t.Errorf("read 7 at a time: %d chunks, %d at once", len(paged), len(got))
 		}
 		one := got[len(got)/2]
 		byUID, err := wv.ChunkByUID(ctx, one.UID)
@@ -369,6 +377,79 @@ func TestBackend(t *testing.T) {
 		}
 	})
 
+	t.Run("redecide", func(t *testing.T) {
+		everyone := func(store.VisibilityRecord) (bool, string, string) { return false, "", "" }
+		rules := func(r store.VisibilityRecord) (bool, string, string) {
+			d := cfg.Decide(r)
+			return d.DMOnly, d.Reason, d.Detail
+		}
+		dmTerms := an.Terms("traidor")
+		playersFind := func() int {
+			ms, err := wv.SearchBM25(ctx, dmTerms, retrieve.FixedDepth, store.BM25Options{Public: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(ms)
+		}
+		hidden := playersFind()
+		for _, step := range []struct {
+			decide store.Decider
+			rules  string
+		}{{everyone, "none"}, {rules, "default"}} {
+			restore := weaviate.SetPageSize(5)
+			got, err := wv.Redecide(ctx, step.decide, map[string]string{"visibility_rules": step.rules})
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ix.Redecide(ctx, step.decide, map[string]string{"visibility_rules": step.rules})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want || got == 0 {
+				t.Errorf("rules %q: %d notes changed audience, SQLite says %d", step.rules, got, want)
+			}
+			if v, err := wv.Meta(ctx, "visibility_rules"); err != nil || v != step.rules {
+				t.Errorf("visibility_rules = %q, %v; want %q", v, err, step.rules)
+			}
+			if again, err := wv.Redecide(ctx, step.decide, nil); err != nil || again != 0 {
+				t.Errorf("rules %q again: %d changed (%v)", step.rules, again, err)
+			}
+			if step.rules == "none" && playersFind() <= hidden {
+				t.Error("with every note public players find no more than before")
+			}
+		}
+		if n := playersFind(); n != hidden {
+			t.Errorf("players find %d with the rules back, %d before", n, hidden)
+		}
+		if got, want := snapshot(t, wv), snapshot(t, ix); len(got) != len(want) {
+			t.Fatalf("%d chunks, SQLite %d", len(got), len(want))
+		} else {
+			for i := range got {
+				if got[i].Restricted != want[i].Restricted {
+					t.Fatalf("%s: restricted %v, SQLite %v", got[i].Label, got[i].Restricted, want[i].Restricted)
+				}
+			}
+		}
+	})
+
+	t.Run("settings", func(t *testing.T) {
+		if v, err := wv.Meta(ctx, "nothing"); err != nil || v != "" {
+			t.Errorf("an unset setting: %q, %v", v, err)
+		}
+		for _, v := range []string{"1", "2"} {
+			if err := wv.SetMeta(ctx, "k", v); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := wv.Meta(ctx, "k"); err != nil || got != v {
+				t.Errorf("Meta(k) = %q, %v; want %q", got, err, v)
+			}
+		}
+		if v, err := open(t, node, "other").Meta(ctx, "k"); err != nil || v != "" {
+			t.Errorf("another tenant reads %q, %v", v, err)
+		}
+	})
+
 	t.Run("delete", func(t *testing.T) {
 		all := snapshot(t, wv)
 		gone := all[0]
@@ -394,6 +475,49 @@ func TestBackend(t *testing.T) {
 		}
 		if after := snapshot(t, wv); !slices.EqualFunc(all, after, chunkEqual) {
 			t.Errorf("re-ingest did not restore the chunks: %d before, %d after", len(all), len(after))
+		}
+	})
+
+	t.Run("fail closed", func(t *testing.T) {
+		s := open(t, node, "undecided")
+		if err := s.PutUndecided(ctx, "undecided"); err != nil {
+			t.Fatal(err)
+		}
+		ms, err := s.SearchBM25(ctx, []string{"abad"}, 8, store.BM25Options{Public: true})
+		if err != nil || len(ms) != 0 {
+			t.Errorf("a player's search found %d (%v)", len(ms), err)
+		}
+		ms, err = s.SearchBM25(ctx, []string{"abad"}, 8, store.BM25Options{})
+		if err != nil || len(ms) != 1 || !ms[0].Chunk.Restricted || ms[0].Passage != "el secreto del abad" {
+			t.Errorf("the DM's search found %+v (%v), want the chunk, DM-only", ms, err)
+		}
+		if used, err := s.TermUsed(ctx, "abad", true); err != nil || used {
+			t.Errorf("TermUsed for players = %v, %v", used, err)
+		}
+		if used, err := s.TermUsed(ctx, "abad", false); err != nil || !used {
+			t.Errorf("TermUsed for the DM = %v, %v", used, err)
+		}
+	})
+
+	t.Run("restart", func(t *testing.T) {
+		before := snapshot(t, wv)
+		if err := node.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		if err := node.Restart(ctx); err != nil {
+			t.Fatal(err)
+		}
+		again := open(t, node, "sample")
+		if after := snapshot(t, again); !slices.EqualFunc(before, after, chunkEqual) {
+			t.Errorf("after a restart the node holds %d chunks, %d before", len(after), len(before))
+		}
+		res, err := ingest.Update(ctx, again, root, cfg)
+		if err != nil || res.Indexed != 0 {
+			t.Errorf("ingest after a restart: %+v, %v", res, err)
+		}
+		ms, err := again.SearchBM25(ctx, an.Terms("Vesper Quillon"), 8, store.BM25Options{Public: true})
+		if err != nil || len(ms) == 0 {
+			t.Errorf("search after a restart: %d, %v", len(ms), err)
 		}
 	})
 }

@@ -108,9 +108,106 @@ func (s *Store) DeleteDocument(ctx context.Context, root, path string) error {
 	return nil
 }
 
-// Redecide is not done yet: it returns an error wrapping [ErrNotYet].
-func (s *Store) Redecide(context.Context, store.Decider, map[string]string) (int, error) {
-	return 0, fmt.Errorf("deciding visibility again: %w", ErrNotYet)
+// Redecide decides every note's visibility again, stores meta, and
+// returns how many notes changed audience.
+//
+// Without transactions it is not all or none but idempotent, and safe
+// when interrupted: a note whose audience changes is first marked
+// pending, then its chunks and paragraphs get the new audience, then the
+// note gets its decision and loses the mark; a later Redecide redoes every
+// note still marked. meta is stored last, so an engine that compares it
+// calls Redecide again after an interruption.
+func (s *Store) Redecide(ctx context.Context, decide store.Decider, meta map[string]string) (int, error) {
+	type note struct {
+		obj     object
+		rec     store.VisibilityRecord
+		pending bool
+	}
+	var notes []note
+	err := s.each(ctx, documentClass, []string{propRoot, propPath, propLink, propMetadata, propFrontRaw, propPublic,
+		propDMReason, propDMDetail, propPending}, func(o object) error {
+		notes = append(notes, note{obj: o, pending: o.bool(propPending), rec: store.VisibilityRecord{
+			Root: o.text(propRoot), Path: o.text(propPath), Link: o.text(propLink),
+			Metadata: json.RawMessage(o.text(propMetadata)), FrontRaw: o.text(propFrontRaw),
+			DMOnly: !o.bool(propPublic), Reason: o.text(propDMReason), Detail: o.text(propDMDetail),
+		}})
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("deciding visibility again: %w", err)
+	}
+	changed := 0
+	for _, n := range notes {
+		dmOnly, reason, detail := decide(n.rec)
+		if !dmOnly {
+			reason = ""
+		} else if reason == "" {
+			reason = "unknown"
+		}
+		audience := dmOnly != n.rec.DMOnly
+		if !audience && !n.pending && reason == n.rec.Reason && detail == n.rec.Detail {
+			continue
+		}
+		if audience {
+			changed++
+		}
+		what := fmt.Sprintf("deciding visibility of %q again", n.rec.Path)
+		if audience || n.pending {
+			if err := s.merge(ctx, documentClass, n.obj.id, map[string]any{propPending: true}); err != nil {
+				return changed, fmt.Errorf("%s: %w", what, err)
+			}
+			if err := s.setAudience(ctx, documentKey(n.rec.Root, n.rec.Path), !dmOnly); err != nil {
+				return changed, fmt.Errorf("%s: %w", what, err)
+			}
+		}
+		err := s.merge(ctx, documentClass, n.obj.id, map[string]any{
+			propPublic: !dmOnly, propDMReason: reason, propDMDetail: detail, propPending: false})
+		if err != nil {
+			return changed, fmt.Errorf("%s: %w", what, err)
+		}
+	}
+	for k, v := range meta {
+		if err := s.SetMeta(ctx, k, v); err != nil {
+			return changed, fmt.Errorf("deciding visibility again: %w", err)
+		}
+	}
+	return changed, nil
+}
+
+// setAudience marks every chunk and paragraph of a note public or not:
+// the objects not marked so yet, a page at a time, until none is left.
+func (s *Store) setAudience(ctx context.Context, key string, public bool) error {
+	for _, class := range []string{paragraphClass, chunkClass} {
+		where := and(textIs(propDocKey, key),
+			filters.Where().WithPath([]string{propPublic}).WithOperator(filters.NotEqual).WithValueBoolean(public))
+		for {
+			objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields(nil)...).WithWhere(where).WithLimit(pageSize), class)
+			if err != nil {
+				return err
+			}
+			for _, o := range objs {
+				if err := s.merge(ctx, class, o.id, map[string]any{propPublic: public}); err != nil {
+					return err
+				}
+			}
+			if len(objs) < pageSize {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// merge updates some properties of one object, trying again on failure.
+func (s *Store) merge(ctx context.Context, class, id string, props map[string]any) error {
+	err := retry(ctx, func() error {
+		return s.client.Data().Updater().WithMerge().WithClassName(class).WithID(id).WithTenant(s.tenant).
+			WithProperties(props).Do(ctx)
+	})
+	if err != nil {
+		return fmt.Errorf("updating %s %s: %w", class, id, err)
+	}
+	return nil
 }
 
 // generation names one version of a note: its objects carry it, and the

@@ -412,6 +412,55 @@ func TestBackend(t *testing.T) {
 		testCatalog(t, wv, ix)
 	})
 
+	t.Run("pending", func(t *testing.T) {
+		// A public note an interrupted Redecide left changing audience
+		// counts as DM-only until a Redecide finishes.
+		notes, err := wv.NoteSources(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n store.NoteSource
+		for _, ns := range notes {
+			if !ns.Restricted {
+				n = ns
+				break
+			}
+		}
+		before, err := wv.DMOnlyCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := wv.SetPending(ctx, n.Root, n.Path, true); err != nil {
+			t.Fatal(err)
+		}
+		restricted, err := wv.RestrictedChunks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range n.ChunkIDs {
+			if !restricted[id] {
+				t.Errorf("a chunk of pending %q is not DM-only", n.Path)
+			}
+		}
+		after, err := wv.DMOnlyCounts(ctx)
+		if err != nil || after["unknown"] != before["unknown"]+1 {
+			t.Errorf("DM-only counts %v with %q pending, %v before (%v)", after, n.Path, before, err)
+		}
+		again, err := wv.NoteSources(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ns := range again {
+			if ns.Path == n.Path && !ns.Restricted {
+				t.Errorf("pending %q is not DM-only", n.Path)
+			}
+		}
+		if err := wv.SetPending(ctx, n.Root, n.Path, false); err != nil {
+			t.Fatal(err)
+		}
+		testCatalog(t, wv, ix)
+	})
+
 	t.Run("redecide", func(t *testing.T) {
 		everyone := func(store.VisibilityRecord) (bool, string, string) { return false, "", "" }
 		rules := func(r store.VisibilityRecord) (bool, string, string) {

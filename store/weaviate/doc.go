@@ -4,7 +4,7 @@
 // [github.com/oraculo/oraculo/index]. It talks to the cluster with the
 // official client, github.com/weaviate/weaviate-go-client/v5.
 //
-// # State (first session of issue 17)
+// # State (issue 17, second session)
 //
 // Not reachable by users yet: no command or flag opens it. Done, and
 // tested against a real node (internal/weaviatetest; CI installs
@@ -19,22 +19,27 @@
 //     the same chunks as SQLite's for the sample campaign (ids aside);
 //   - [store.KeywordSearcher]: SearchBM25 with SQLite's small-to-big
 //     paragraph aggregation, visibility and [store.Filter] (sessions,
-//     folders, tags) in the query; TermUsed.
+//     folders, tags) in the query; TermUsed;
+//   - [store.Catalog] (second session): Stats, Sessions, Units, Roots,
+//     NoteSources, DMOnlyCounts, and [store.ChunkFilter]: FilterChunks,
+//     RestrictedChunks; for the sample campaign the same answers as
+//     SQLite's (chunk ids compared by UID), for the DM and for players,
+//     and nothing in another tenant.
 //
 // On the sample campaign's golden questions the keyword path alone gives
 // Recall@8 0.931 and MRR@50 0.587 on both backends (2 of 58 questions
 // move their first relevant chunk, one up and one down).
 //
-// Next, in order: Catalog (Stats, Sessions, Units, Roots, NoteSources,
-// DMOnlyCounts) and ChunkFilter (FilterChunks, RestrictedChunks); the vectors (Oráculo's
-// own, in the chunk collection's vector index, no vectorizer module) and
-// the dense path through Weaviate's nearVector; entities and mentions;
-// annotations; then the --backend, --weaviate-url and --collection flags
-// (and $ORACULO_BACKEND, $ORACULO_WEAVIATE_URL, $ORACULO_WEAVIATE_KEY) on
-// every command, with nothing local needed to answer; replication factor
-// 3 and the three-node test (internal/weaviatetest starts a three-node
-// cluster already); two serve processes on one cluster; XQuAD-es parity
-// through the eval harness; BENCHMARKS.
+// Next, in order: the vectors (Oráculo's own, in the chunk collection's
+// vector index, no vectorizer module) and the dense path through
+// Weaviate's nearVector; entities and mentions (NoteSourcesOf and
+// SyncCompendiumNotes take [DocumentID]s); annotations; then the
+// --backend, --weaviate-url and --collection flags (and $ORACULO_BACKEND,
+// $ORACULO_WEAVIATE_URL, $ORACULO_WEAVIATE_KEY) on every command, with
+// nothing local needed to answer; replication factor 3 and the three-node
+// test (internal/weaviatetest starts a three-node cluster already); two
+// serve processes on one cluster; XQuAD-es parity through the eval
+// harness; BENCHMARKS.
 //
 // # Layout
 //
@@ -79,5 +84,20 @@
 //     marked pending until its chunks and paragraphs have the new one, and
 //     a later Redecide finishes what an interrupted one left; the settings
 //     it is given are stored last.
-//   - Folder filters use Like: a folder name holding * or ? matches more.
+//   - Folder filters use Like in a search: a folder name holding * or ?
+//     matches more (FilterChunks compares prefixes, as SQLite does).
+//     Folders and paths are lowercased with Unicode's rules (SQLite's
+//     lower(), without ICU, folds ASCII letters only).
+//   - The catalog reads the objects it counts (a page at a time; the
+//     paragraphs are counted by an aggregate), so Stats, Sessions, Units
+//     and the chunk filters take time in proportion to the chunks.
+//     Stats.Bytes is 0 (the cluster's disks are not measured);
+//     Stats.Schema is [SchemaVersion], this layout's version.
+//   - Document ids ([DocumentID]) are the first 53 bits of the sha256 of
+//     the note's key, stable while the note keeps its root and path.
+//   - Fail closed beyond SQLite: a chunk is DM-only (RestrictedChunks,
+//     public Sessions and Units) unless it and its note are marked public
+//     and the note is not pending; a chunk whose note object is missing is
+//     DM-only and is in no note of NoteSources; a pending note counts as
+//     DM-only in DMOnlyCounts ("unknown" when it has no reason).
 package weaviate

@@ -29,3 +29,9 @@ func SetPageSize(n int) (restore func()) {
 	pageSize = n
 	return func() { pageSize = old }
 }
+
+// SetPending marks a note as changing audience, or not, as an
+// interrupted Redecide leaves it.
+func (s *Store) SetPending(ctx context.Context, root, path string, pending bool) error {
+	return s.merge(ctx, documentClass, string(documentUUID(root, path)), map[string]any{propPending: pending})
+}

@@ -91,4 +91,6 @@ var (
 	_ store.ChunkReader     = (*Store)(nil)
 	_ store.KeywordSearcher = (*Store)(nil)
 	_ store.Settings        = (*Store)(nil)
+	_ store.Catalog         = (*Store)(nil)
+	_ store.ChunkFilter     = (*Store)(nil)
 )

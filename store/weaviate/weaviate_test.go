@@ -3,8 +3,10 @@ package weaviate_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -246,6 +248,32 @@ func TestBackend(t *testing.T) {
 		if err != nil || len(ms) != 0 {
 			t.Errorf("another tenant's search found %d (%v)", len(ms), err)
 		}
+		if st, err := other.Stats(ctx); err != nil || st.Documents != 0 || st.Chunks != 0 || st.Children != 0 || st.Sessions != 0 || len(st.DocumentsByType) != 0 {
+			t.Errorf("another tenant's stats: %+v, %v", st, err)
+		}
+		for _, public := range []bool{false, true} {
+			if ss, err := other.Sessions(ctx, public); err != nil || len(ss) != 0 {
+				t.Errorf("another tenant's sessions (public %v): %v, %v", public, ss, err)
+			}
+			if n, err := other.Units(ctx, public); err != nil || n != 0 {
+				t.Errorf("another tenant's units (public %v): %d, %v", public, n, err)
+			}
+		}
+		if rs, err := other.Roots(ctx); err != nil || len(rs) != 0 {
+			t.Errorf("another tenant's roots: %v, %v", rs, err)
+		}
+		if ns, err := other.NoteSources(ctx); err != nil || len(ns) != 0 {
+			t.Errorf("another tenant's notes: %d, %v", len(ns), err)
+		}
+		if dm, err := other.DMOnlyCounts(ctx); err != nil || len(dm) != 0 {
+			t.Errorf("another tenant's DM-only counts: %v, %v", dm, err)
+		}
+		if ids, err := other.FilterChunks(ctx, store.Filter{}); err != nil || len(ids) != 0 {
+			t.Errorf("another tenant's filter lets %d through (%v)", len(ids), err)
+		}
+		if ids, err := other.RestrictedChunks(ctx); err != nil || len(ids) != 0 {
+			t.Errorf("another tenant has %d DM-only chunks (%v)", len(ids), err)
+		}
 	})
 
 	qs, err := eval.Load("../../examples/golden.jsonl")
@@ -377,6 +405,62 @@ func TestBackend(t *testing.T) {
 		}
 	})
 
+	t.Run("catalog", func(t *testing.T) {
+		testCatalog(t, wv, ix)
+		restore := weaviate.SetPageSize(7)
+		defer restore()
+		testCatalog(t, wv, ix)
+	})
+
+	t.Run("pending", func(t *testing.T) {
+		// A public note an interrupted Redecide left changing audience
+		// counts as DM-only until a Redecide finishes.
+		notes, err := wv.NoteSources(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n store.NoteSource
+		for _, ns := range notes {
+			if !ns.Restricted {
+				n = ns
+				break
+			}
+		}
+		before, err := wv.DMOnlyCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := wv.SetPending(ctx, n.Root, n.Path, true); err != nil {
+			t.Fatal(err)
+		}
+		restricted, err := wv.RestrictedChunks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range n.ChunkIDs {
+			if !restricted[id] {
+				t.Errorf("a chunk of pending %q is not DM-only", n.Path)
+			}
+		}
+		after, err := wv.DMOnlyCounts(ctx)
+		if err != nil || after["unknown"] != before["unknown"]+1 {
+			t.Errorf("DM-only counts %v with %q pending, %v before (%v)", after, n.Path, before, err)
+		}
+		again, err := wv.NoteSources(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ns := range again {
+			if ns.Path == n.Path && !ns.Restricted {
+				t.Errorf("pending %q is not DM-only", n.Path)
+			}
+		}
+		if err := wv.SetPending(ctx, n.Root, n.Path, false); err != nil {
+			t.Fatal(err)
+		}
+		testCatalog(t, wv, ix)
+	})
+
 	t.Run("redecide", func(t *testing.T) {
 		everyone := func(store.VisibilityRecord) (bool, string, string) { return false, "", "" }
 		rules := func(r store.VisibilityRecord) (bool, string, string) {
@@ -497,6 +581,15 @@ func TestBackend(t *testing.T) {
 		if used, err := s.TermUsed(ctx, "abad", false); err != nil || !used {
 			t.Errorf("TermUsed for the DM = %v, %v", used, err)
 		}
+		if ids, err := s.RestrictedChunks(ctx); err != nil || len(ids) != 1 || !ids[weaviate.ChunkID("undecided")] {
+			t.Errorf("RestrictedChunks = %v, %v; want the undecided chunk", ids, err)
+		}
+		if n, err := s.Units(ctx, true); err != nil || n != 0 {
+			t.Errorf("players count %d units (%v)", n, err)
+		}
+		if ns, err := s.NoteSources(ctx); err != nil || len(ns) != 0 {
+			t.Errorf("a chunk without its note gave %d notes (%v)", len(ns), err)
+		}
 	})
 
 	t.Run("restart", func(t *testing.T) {
@@ -520,6 +613,187 @@ func TestBackend(t *testing.T) {
 			t.Errorf("search after a restart: %d, %v", len(ms), err)
 		}
 	})
+}
+
+// testCatalog compares what the catalog and the chunk filter of a
+// Weaviate store say with what SQLite's say, for the DM and for players;
+// chunk and note ids are each store's own, compared by what they name.
+func testCatalog(t *testing.T, wv *weaviate.Store, ix *index.Index) {
+	t.Helper()
+	ctx := context.Background()
+	uidsOf := func(r store.ChunkReader) map[int64]string {
+		out := map[int64]string{}
+		for _, c := range snapshot(t, r) {
+			out[c.ID] = c.UID
+		}
+		return out
+	}
+	wvUID, ixUID := uidsOf(wv), uidsOf(ix)
+	set := func(ids map[int64]bool, uid map[int64]string) []string {
+		var out []string
+		for id := range ids {
+			u, ok := uid[id]
+			if !ok {
+				t.Fatalf("id %d names no chunk", id)
+			}
+			out = append(out, u)
+		}
+		slices.Sort(out)
+		return out
+	}
+
+	got, err := wv.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ix.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Documents != want.Documents || got.Sessions != want.Sessions || got.Chunks != want.Chunks ||
+		got.Children != want.Children || !maps.Equal(got.DocumentsByType, want.DocumentsByType) ||
+		got.Bytes != 0 || got.Schema != weaviate.SchemaVersion {
+		t.Errorf("Stats = %+v; SQLite's %+v", got, want)
+	}
+	if got.Documents == 0 || got.Children <= got.Chunks {
+		t.Errorf("Stats = %+v: the test proves nothing", got)
+	}
+
+	units := map[bool]int{}
+	for _, public := range []bool{false, true} {
+		g, err := wv.Sessions(ctx, public)
+		w, _ := ix.Sessions(ctx, public)
+		if err != nil || !slices.Equal(g, w) || len(g) == 0 {
+			t.Errorf("Sessions(public %v) = %v, %v; SQLite's %v", public, g, err, w)
+		}
+		n, err := wv.Units(ctx, public)
+		m, _ := ix.Units(ctx, public)
+		if err != nil || n != m {
+			t.Errorf("Units(public %v) = %d, %v; SQLite's %d", public, n, err, m)
+		}
+		units[public] = n
+	}
+	if units[true] >= units[false] {
+		t.Errorf("players count %d units, the DM %d: the test proves nothing", units[true], units[false])
+	}
+
+	if g, err := wv.Roots(ctx); err != nil || !slices.Equal(g, mustRoots(t, ix)) {
+		t.Errorf("Roots = %v, %v; SQLite's %v", g, err, mustRoots(t, ix))
+	}
+
+	gn, err := wv.NoteSources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wn, err := ix.NoteSources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gn) != len(wn) {
+		t.Fatalf("%d notes, SQLite %d", len(gn), len(wn))
+	}
+	docIDs := map[int64]bool{}
+	restricted := 0
+	for i := range gn {
+		g, w := gn[i], wn[i]
+		if g.Root != w.Root || g.Path != w.Path || g.Title != w.Title || g.Restricted != w.Restricted || g.Text != w.Text ||
+			!slices.Equal(g.ChunkTexts, w.ChunkTexts) || !jsonEqual(g.Metadata, w.Metadata) {
+			t.Errorf("note %d differs:\nweaviate %q %q %q restricted %v meta %s, %d bytes\nsqlite   %q %q %q restricted %v meta %s, %d bytes",
+				i, g.Root, g.Path, g.Title, g.Restricted, g.Metadata, len(g.Text), w.Root, w.Path, w.Title, w.Restricted, w.Metadata, len(w.Text))
+		}
+		gu := make([]string, len(g.ChunkIDs))
+		for j, id := range g.ChunkIDs {
+			gu[j] = wvUID[id]
+		}
+		wu := make([]string, len(w.ChunkIDs))
+		for j, id := range w.ChunkIDs {
+			wu[j] = ixUID[id]
+		}
+		if !slices.Equal(gu, wu) {
+			t.Errorf("%s: chunks %v, SQLite %v", g.Path, gu, wu)
+		}
+		if g.DocID == 0 || docIDs[g.DocID] {
+			t.Errorf("%s: document id %d is 0 or another note's", g.Path, g.DocID)
+		}
+		docIDs[g.DocID] = true
+		if g.Restricted {
+			restricted++
+		}
+	}
+	t.Logf("%d notes (%d DM-only), %d chunks, %d paragraphs, %d sessions; units: DM %d, players %d",
+		len(gn), restricted, got.Chunks, got.Children, got.Sessions, units[false], units[true])
+	if restricted == 0 || restricted == len(gn) {
+		t.Errorf("%d of %d notes DM-only: the test proves nothing", restricted, len(gn))
+	}
+
+	if g, err := wv.DMOnlyCounts(ctx); err != nil || len(g) == 0 || !maps.Equal(g, mustDMOnly(t, ix)) {
+		t.Errorf("DMOnlyCounts = %v, %v; SQLite's %v", g, err, mustDMOnly(t, ix))
+	}
+
+	for _, f := range []store.Filter{
+		{},
+		{Sessions: []int{4, 5, 36}},
+		{Folders: []string{"sesiones"}},
+		{Folders: []string{"./NPCs/", "Lugares/Ribafría.md"}},
+		{Tags: []string{"#PJ"}},
+		{Folders: []string{"DM"}, Tags: []string{"villano", "trama"}},
+		{Sessions: []int{1, 2, 3}, Folders: []string{"Sesiones\\"}},
+		{Tags: []string{"no such tag"}},
+	} {
+		g, err := wv.FilterChunks(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := ix.FilterChunks(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gs, ws := set(g, wvUID), set(w, ixUID); !slices.Equal(gs, ws) {
+			t.Errorf("FilterChunks(%+v) lets %d through, SQLite %d", f, len(gs), len(ws))
+		}
+		if len(w) == 0 && len(f.Tags) == 0 {
+			t.Errorf("FilterChunks(%+v) lets nothing through: the test proves nothing", f)
+		}
+	}
+
+	g, err := wv.RestrictedChunks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ix.RestrictedChunks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs, ws := set(g, wvUID), set(w, ixUID); !slices.Equal(gs, ws) || len(gs) == 0 {
+		t.Errorf("RestrictedChunks: %d, SQLite %d", len(gs), len(ws))
+	}
+}
+
+func mustRoots(t *testing.T, ix *index.Index) []string {
+	t.Helper()
+	rs, err := ix.Roots(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+func mustDMOnly(t *testing.T, ix *index.Index) map[string]int {
+	t.Helper()
+	dm, err := ix.DMOnlyCounts(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dm
+}
+
+// jsonEqual reports whether two JSON texts hold the same value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return string(a) == string(b)
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 func chunkEqual(a, b store.Chunk) bool {

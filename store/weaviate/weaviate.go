@@ -93,4 +93,5 @@ var (
 	_ store.Settings        = (*Store)(nil)
 	_ store.Catalog         = (*Store)(nil)
 	_ store.ChunkFilter     = (*Store)(nil)
+	_ store.VectorStore     = (*Store)(nil)
 )

@@ -4,7 +4,7 @@
 // [github.com/oraculo/oraculo/index]. It talks to the cluster with the
 // official client, github.com/weaviate/weaviate-go-client/v5.
 //
-// # State (issue 17, second session)
+// # State (issue 17, third session)
 //
 // Not reachable by users yet: no command or flag opens it. Done, and
 // tested against a real node (internal/weaviatetest; CI installs
@@ -24,15 +24,29 @@
 //     NoteSources, DMOnlyCounts, and [store.ChunkFilter]: FilterChunks,
 //     RestrictedChunks; for the sample campaign the same answers as
 //     SQLite's (chunk ids compared by UID), for the DM and for players,
-//     and nothing in another tenant.
+//     and nothing in another tenant;
+//   - [store.VectorStore] (third session): PendingEmbeddings,
+//     PutEmbeddings, LoadVectors, VectorIDs, VectorRows, PruneEmbeddings,
+//     EmbeddingCounts, the same answers as SQLite's for the sample's
+//     chunks embedded by the model-free hashing embedder; the graph
+//     methods do nothing (see Layout); and [Store.SearchVectors], the
+//     dense path's approximate search through Weaviate's nearVector.
+//
+// On the golden questions (64, hashing/v2 vectors of 384 dimensions, 86
+// chunks) SearchVectors' top 10 holds every chunk of the exact cosine top
+// 10 over SQLite's vectors: recall@10 1.000, for the DM and for players.
+// The sample is small: a DM's unfiltered search walks an HNSW graph of
+// 86 vectors, and a filtered one (a players' included) is an exact scan
+// (fewer allowed objects than Weaviate's flatSearchCutoff); the recall of
+// a large index is still to be measured (BENCHMARKS).
 //
 // On the sample campaign's golden questions the keyword path alone gives
 // Recall@8 0.931 and MRR@50 0.587 on both backends (2 of 58 questions
 // move their first relevant chunk, one up and one down).
 //
-// Next, in order: the vectors (Oráculo's own, in the chunk collection's
-// vector index, no vectorizer module) and the dense path through
-// Weaviate's nearVector; entities and mentions (NoteSourcesOf and
+// Next, in order: the dense path (retrieve) on [Store.SearchVectors]
+// when the store is a cluster, instead of loading vectors and a graph;
+// entities and mentions (NoteSourcesOf and
 // SyncCompendiumNotes take [DocumentID]s); annotations; then the
 // --backend, --weaviate-url and --collection flags (and $ORACULO_BACKEND,
 // $ORACULO_WEAVIATE_URL, $ORACULO_WEAVIATE_KEY) on every command, with
@@ -54,6 +68,21 @@
 // carries its note's visibility; a players' search keeps only paragraphs
 // marked public, so one without it (never written so) is DM-only: fail
 // closed.
+//
+// Vectors are in one more collection per model, OraculoVector followed
+// by 16 hex digits of the sha256 of the model's name (Weaviate's class
+// names take no "/" or "-"), created by the model's first PutEmbeddings:
+// one object per embedded text, keyed as in SQLite by the embedding hash
+// (a version-5 UUID of model and hash, so storing a vector again replaces
+// it), holding the hash, the model and Oráculo's vector in an HNSW index
+// by cosine distance, no vectorizer. A collection per model, not named
+// vectors on the chunks: a vector index has one number of dimensions, a
+// model is counted, pruned or dropped alone, and a chunk rewritten by an
+// ingest (whose text, hence hash, did not change) keeps its vector
+// without being embedded again, as in SQLite. The cluster builds its own
+// index as vectors are written, so Oráculo's graph is not stored:
+// SaveGraph, SaveHNSW and DeleteGraph do nothing, LoadGraph and
+// GraphReader say there is none.
 //
 // Paragraphs hold Oráculo's analysed terms (the same analyser as SQLite's
 // for the index's language: Weaviate has no Spanish stemming or accent
@@ -95,6 +124,20 @@
 //     Stats.Schema is [SchemaVersion], this layout's version.
 //   - Document ids ([DocumentID]) are the first 53 bits of the sha256 of
 //     the note's key, stable while the note keeps its root and path.
+//   - PutEmbeddings is not all or none: an interrupted write leaves some
+//     vectors stored, which the next PendingEmbeddings no longer lists.
+//     Weaviate normalises what a cosine index holds: LoadVectors gives
+//     unit vectors back within rounding (1e-5), not bit for bit.
+//   - SearchVectors decides visibility and the filter from the chunks
+//     and notes (as RestrictedChunks and FilterChunks do, fail closed) and
+//     passes the allowed embedding hashes as the where clause, a list as
+//     long as the chunks let through, read on every search: fine for the
+//     sample, in proportion to the chunks for a large index (next:
+//     carry visibility and the filter's fields on the vector objects).
+//     A DM's unfiltered search has no where clause; a text no chunk uses
+//     any more (not pruned yet) is then dropped after ranking, so it may
+//     return fewer than k. Chunks sharing a text share its score (ties by
+//     id).
 //   - Fail closed beyond SQLite: a chunk is DM-only (RestrictedChunks,
 //     public Sessions and Units) unless it and its note are marked public
 //     and the note is not pending; a chunk whose note object is missing is

@@ -124,6 +124,19 @@ func testVectors(t *testing.T, node *weaviatetest.Node, wv *weaviate.Store, ix *
 	if n, err := wv.PruneEmbeddings(ctx); err != nil || n != 0 {
 		t.Errorf("PruneEmbeddings with every vector in use: %d, %v", n, err)
 	}
+	// A vector no chunk uses is never found, and pruned.
+	if err := wv.PutEmbeddings(ctx, model, []string{"unused"}, v0); err != nil {
+		t.Fatal(err)
+	}
+	if hits, err := wv.SearchVectors(ctx, model, v0[0], 3, false, store.Filter{}); err != nil || len(hits) == 0 || hits[0].Score < 0.999 {
+		t.Errorf("searching a chunk's own vector: %v, %v", hits, err)
+	}
+	if n, err := wv.PruneEmbeddings(ctx); err != nil || n != 1 {
+		t.Errorf("PruneEmbeddings with one vector unused: %d, %v", n, err)
+	}
+	if again, _ := wv.EmbeddingCounts(ctx); again[model] != wc[model] {
+		t.Errorf("after pruning: %d vectors, want %d", again[model], wc[model])
+	}
 
 	// The vectors read back are SQLite's, chunk for chunk.
 	wvec, wmiss, err := wv.LoadVectors(ctx, model)

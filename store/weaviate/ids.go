@@ -43,6 +43,12 @@ func settingUUID(key string) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("setting\x00"+key)).String())
 }
 
+// annotationUUID is the object id of the annotation of the text whose
+// embedding hash is hash, by model and prompt version.
+func annotationUUID(model, prompt, hash string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("annotation\x00"+model+"\x00"+prompt+"\x00"+hash)).String())
+}
+
 // idBits is how many bits a chunk id has: 53, so that it survives any
 // JSON reader that takes numbers as float64 (JavaScript's included). Among
 // a million chunks the chance that two share an id is about 5e-5. The

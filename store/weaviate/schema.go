@@ -15,6 +15,8 @@ const (
 	chunkClass     = "OraculoChunk"
 	paragraphClass = "OraculoParagraph"
 	settingClass   = "OraculoSetting"
+	// annotationClass holds the chat model's annotations of chunk texts.
+	annotationClass = "OraculoAnnotation"
 )
 
 // Property names shared by the collections.
@@ -60,6 +62,8 @@ const (
 	propPending      = "pending"
 	propKey          = "key"
 	propValue        = "value"
+	propPrompt       = "prompt"
+	propCreatedAt    = "createdAt"
 )
 
 // property kinds: what a property is used for decides how it is indexed.
@@ -123,6 +127,9 @@ func classes() []*models.Class {
 			stored(propOrdinal, "int"), stored(propByteStart, "int"), stored(propByteEnd, "int"),
 			terms(propHeadingTerms), terms(propTerms), terms(propAllTerms)),
 		common(settingClass, "Oráculo: one stored setting", filterable(propKey, "text"), stored(propValue, "text")),
+		common(annotationClass, "Oráculo: a chat model's annotation of one chunk text, by model and prompt version",
+			filterable(propHash, "text"), filterable(propModel, "text"), filterable(propPrompt, "text"),
+			stored(propText, "text"), stored(propCreatedAt, "int")),
 	}
 }
 

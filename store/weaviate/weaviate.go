@@ -94,4 +94,5 @@ var (
 	_ store.Catalog         = (*Store)(nil)
 	_ store.ChunkFilter     = (*Store)(nil)
 	_ store.VectorStore     = (*Store)(nil)
+	_ store.AnnotationStore = (*Store)(nil)
 )

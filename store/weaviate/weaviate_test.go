@@ -407,6 +407,8 @@ func TestBackend(t *testing.T) {
 
 	t.Run("vectors", func(t *testing.T) { testVectors(t, node, wv, ix, an, qs) })
 
+	t.Run("annotations", func(t *testing.T) { testAnnotations(t, node, wv, ix, w.docs, root, cfg) })
+
 	t.Run("catalog", func(t *testing.T) {
 		testCatalog(t, wv, ix)
 		restore := weaviate.SetPageSize(7)

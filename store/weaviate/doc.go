@@ -4,7 +4,7 @@
 // [github.com/oraculo/oraculo/index]. It talks to the cluster with the
 // official client, github.com/weaviate/weaviate-go-client/v5.
 //
-// # State (issue 17, third session)
+// # State (issue 17, fourth session)
 //
 // Not reachable by users yet: no command or flag opens it. Done, and
 // tested against a real node (internal/weaviatetest; CI installs
@@ -30,7 +30,13 @@
 //     EmbeddingCounts, the same answers as SQLite's for the sample's
 //     chunks embedded by the model-free hashing embedder; the graph
 //     methods do nothing (see Layout); and [Store.SearchVectors], the
-//     dense path's approximate search through Weaviate's nearVector.
+//     dense path's approximate search through Weaviate's nearVector;
+//   - [store.AnnotationStore] (fourth session): PendingAnnotations,
+//     PutAnnotation (an empty text refused), Annotations,
+//     PruneAnnotations, AnnotationCounts, the same answers as SQLite's
+//     (chunks compared by UID) before and after annotating, after a
+//     chunk's text changes and a note is deleted, and nothing in another
+//     tenant.
 //
 // On the golden questions (64, hashing/v2 vectors of 384 dimensions, 86
 // chunks) SearchVectors' top 10 holds every chunk of the exact cosine top
@@ -47,7 +53,7 @@
 // Next, in order: the dense path (retrieve) on [Store.SearchVectors]
 // when the store is a cluster, instead of loading vectors and a graph;
 // entities and mentions (NoteSourcesOf and
-// SyncCompendiumNotes take [DocumentID]s); annotations; then the
+// SyncCompendiumNotes take [DocumentID]s); then the
 // --backend, --weaviate-url and --collection flags (and $ORACULO_BACKEND,
 // $ORACULO_WEAVIATE_URL, $ORACULO_WEAVIATE_KEY) on every command, with
 // nothing local needed to answer; replication factor 3 and the three-node
@@ -57,8 +63,8 @@
 //
 // # Layout
 //
-// Four collections, OraculoDocument, OraculoChunk, OraculoParagraph and
-// OraculoSetting, each multi-tenant with one tenant per index name ([DefaultTenant]
+// Five collections, OraculoDocument, OraculoChunk, OraculoParagraph,
+// OraculoSetting and OraculoAnnotation, each multi-tenant with one tenant per index name ([DefaultTenant]
 // "oraculo"), no vectorizer, BM25 with FTS5's k1 = 1.2 and b = 0.75 and no
 // stop words. Object ids are version-5 UUIDs of the note's root and path,
 // the chunk's UID and the paragraph's ordinal, so a rerun writes the same
@@ -83,6 +89,14 @@
 // index as vectors are written, so Oráculo's graph is not stored:
 // SaveGraph, SaveHNSW and DeleteGraph do nothing, LoadGraph and
 // GraphReader say there is none.
+//
+// Annotations (the chat model's one-line descriptions of chunks) are
+// keyed as in SQLite by the chunk's embedding hash, the model and the
+// prompt version: one object per key, its id a version-5 UUID of the
+// three, so storing one again replaces it and a chunk rewritten by an
+// ingest with the same text keeps its annotation. One collection for
+// every model (an annotation has no vector), read by chunk through the
+// chunks' hashes.
 //
 // Paragraphs hold Oráculo's analysed terms (the same analyser as SQLite's
 // for the index's language: Weaviate has no Spanish stemming or accent
@@ -138,6 +152,11 @@
 //     any more (not pruned yet) is then dropped after ranking, so it may
 //     return fewer than k. Chunks sharing a text share its score (ties by
 //     id).
+//   - PendingAnnotations, PruneAnnotations and AnnotationCounts read
+//     every annotation (of every model; the cursor API takes no filter)
+//     and every chunk, a page at a time: in proportion to the index.
+//     Pending texts are listed in chunk id order, as PendingEmbeddings'
+//     (SQLite: row id order), the same texts.
 //   - Fail closed beyond SQLite: a chunk is DM-only (RestrictedChunks,
 //     public Sessions and Units) unless it and its note are marked public
 //     and the note is not pending; a chunk whose note object is missing is

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 func TestCLIAskJSON(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_CHAT", "")
-	notes := smallNotes(t)
-	db := filepath.Join(t.TempDir(), "o.db")
-	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
-		t.Fatalf("ingest: %s", errOut)
-	}
+	db := ingestSmall(t)
 	out, errOut, code := runCLI(t, "", "ask", "--db", db, "--json", "¿Quién cayó en combate en el puente?")
 	if code != 0 {
 		t.Fatalf("ask exit %d: %s", code, errOut)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,11 +64,7 @@ func TestCitedSpans(t *testing.T) {
 func TestChatOpenMarksTheCitedSentence(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_CHAT", "")
-	notes := smallNotes(t)
-	db := filepath.Join(t.TempDir(), "o.db")
-	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
-		t.Fatalf("ingest: %s", errOut)
-	}
+	db := ingestSmall(t)
 	out, errOut, code := runCLI(t, "¿Quién cayó en combate en el puente?\n/open 1\n", "chat", "--db", db)
 	if code != 0 {
 		t.Fatalf("chat: exit %d %s", code, errOut)

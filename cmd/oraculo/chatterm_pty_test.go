@@ -184,11 +184,7 @@ func (p *ptyChat) restored() {
 func TestChatOnATerminal(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_CHAT", "")
-	notes := smallNotes(t)
-	db := filepath.Join(t.TempDir(), "o.db")
-	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
-		t.Fatalf("ingest: %s", errOut)
-	}
+	db := ingestSmall(t)
 	const reply = "Norkiel **cayó** en combate contra los trolls en el puente de Galerna [Sesión 1]. La batalla fue larga y nadie más cayó aquel día en el puente."
 	srv := chattest.NewOllama(t, func(chattest.Call) string { return reply })
 	args := []string{"--db", db, "--chat", "ollama", "--chat-url", srv.URL, "--chat-model", "fake", "--rerank", "none"}
@@ -278,11 +274,7 @@ func TestChatOnATerminal(t *testing.T) {
 func TestChatCtrlCTwiceLeaves(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "es")
 	t.Setenv("ORACULO_CHAT", "")
-	notes := smallNotes(t)
-	db := filepath.Join(t.TempDir(), "o.db")
-	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
-		t.Fatalf("ingest: %s", errOut)
-	}
+	db := ingestSmall(t)
 	srv := chattest.NewOllama(t, func(chattest.Call) string { return "Norkiel cayó [Sesión 1]." })
 	srv.Fail(chattest.Fault{Delay: time.Minute})
 	p := startPTYChat(t, []string{"ORACULO_UI_LANG=es", "NO_COLOR=1"}, "--db", db, "--chat", "ollama", "--chat-url", srv.URL, "--chat-model", "fake", "--rerank", "none")

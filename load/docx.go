@@ -332,15 +332,6 @@ func (r *docxReader) flushNotes(depth int) {
 		r.body(note, depth+1)
 		noteBlocks := r.blocks
 		r.blocks = saved
-		mark := fmt.Sprintf("[%d] ", r.numbered)
-		for _, b := range noteBlocks {
-			if strings.TrimSpace(b.Text) == "" {
-				continue
-			}
-			b.Level = 0
-			b.Text = mark + strings.TrimSpace(b.Text)
-			mark = ""
-			r.blocks = append(r.blocks, b)
-		}
+		r.blocks = appendNote(r.blocks, noteBlocks, fmt.Sprintf("[%d] ", r.numbered))
 	}
 }

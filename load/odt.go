@@ -265,14 +265,6 @@ func (r *odtReader) flushNotes(depth int) {
 				mark = "[" + s + "] "
 			}
 		}
-		for _, b := range noteBlocks {
-			if strings.TrimSpace(b.Text) == "" {
-				continue
-			}
-			b.Level = 0
-			b.Text = mark + strings.TrimSpace(b.Text)
-			mark = ""
-			r.blocks = append(r.blocks, b)
-		}
+		r.blocks = appendNote(r.blocks, noteBlocks, mark)
 	}
 }

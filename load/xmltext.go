@@ -233,3 +233,18 @@ func joinCells(cells, labels []string) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// appendNote adds a footnote's blocks to out as paragraphs after the one
+// that cites it, the first marked with mark ("[1] "); empty blocks go.
+func appendNote(out, note []Block, mark string) []Block {
+	for _, b := range note {
+		if strings.TrimSpace(b.Text) == "" {
+			continue
+		}
+		b.Level = 0
+		b.Text = mark + strings.TrimSpace(b.Text)
+		mark = ""
+		out = append(out, b)
+	}
+	return out
+}

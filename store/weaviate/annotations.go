@@ -81,27 +81,7 @@ func (s *Store) PutAnnotation(ctx context.Context, model, prompt, hash, text str
 // are absent. Chunks sharing a text share its annotation.
 func (s *Store) Annotations(ctx context.Context, model, prompt string, ids []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(ids))
-	seen := map[int64]bool{}
-	var want []int64
-	for _, id := range ids {
-		if !seen[id] {
-			seen[id] = true
-			want = append(want, id)
-		}
-	}
-	for len(want) > 0 {
-		part := want[:min(len(want), pageSize)]
-		want = want[len(part):]
-		texts := make([]string, len(part))
-		for i, id := range part {
-			texts[i] = idText(id)
-		}
-		where := filters.Where().WithPath([]string{propChunkID}).WithOperator(filters.ContainsAny).WithValueText(texts...)
-		objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields([]string{propChunkID, propEmbedHash})...).
-			WithWhere(where).WithLimit(len(part)), chunkClass)
-		if err != nil {
-			return nil, fmt.Errorf("reading annotations: %w", err)
-		}
+	err := s.chunkPages(ctx, ids, []string{propChunkID, propEmbedHash}, func(objs []object) error {
 		chunksOf := map[string][]int64{}
 		for _, o := range objs {
 			if h := o.text(propEmbedHash); h != "" {
@@ -109,26 +89,30 @@ func (s *Store) Annotations(ctx context.Context, model, prompt string, ids []int
 			}
 		}
 		if len(chunksOf) == 0 {
-			continue
+			return nil
 		}
 		hashes := make([]string, 0, len(chunksOf))
 		for h := range chunksOf {
 			hashes = append(hashes, h)
 		}
 		sort.Strings(hashes)
-		where = and(textIs(propModel, model), textIs(propPrompt, prompt),
+		where := and(textIs(propModel, model), textIs(propPrompt, prompt),
 			filters.Where().WithPath([]string{propHash}).WithOperator(filters.ContainsAny).WithValueText(hashes...))
 		// One annotation per hash for a model and prompt: the ids say so.
-		objs, err = s.run(ctx, s.client.GraphQL().Get().WithFields(fields([]string{propHash, propText})...).
+		objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields([]string{propHash, propText})...).
 			WithWhere(where).WithLimit(len(hashes)), annotationClass)
 		if err != nil {
-			return nil, fmt.Errorf("reading annotations: %w", err)
+			return err
 		}
 		for _, o := range objs {
 			for _, id := range chunksOf[o.text(propHash)] {
 				out[id] = o.text(propText)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading annotations: %w", err)
 	}
 	return out, nil
 }

@@ -160,9 +160,9 @@ func chunkOf(o object) (store.Chunk, error) {
 	return c, nil
 }
 
-// chunksByID reads the chunks with the given ids, by id.
-func (s *Store) chunksByID(ctx context.Context, ids []int64) (map[int64]store.Chunk, error) {
-	out := make(map[int64]store.Chunk, len(ids))
+// chunkPages reads the chunk objects of the distinct ids a page at a time,
+// with props only, and calls fn with each page.
+func (s *Store) chunkPages(ctx context.Context, ids []int64, props []string, fn func([]object) error) error {
 	seen := map[int64]bool{}
 	var want []int64
 	for _, id := range ids {
@@ -179,17 +179,32 @@ func (s *Store) chunksByID(ctx context.Context, ids []int64) (map[int64]store.Ch
 			texts[i] = idText(id)
 		}
 		where := filters.Where().WithPath([]string{propChunkID}).WithOperator(filters.ContainsAny).WithValueText(texts...)
-		objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields(chunkProps)...).WithWhere(where).WithLimit(len(part)), chunkClass)
+		objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields(props)...).WithWhere(where).WithLimit(len(part)), chunkClass)
 		if err != nil {
-			return nil, fmt.Errorf("reading chunks: %w", err)
+			return err
 		}
+		if err := fn(objs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chunksByID reads the chunks with the given ids, by id.
+func (s *Store) chunksByID(ctx context.Context, ids []int64) (map[int64]store.Chunk, error) {
+	out := make(map[int64]store.Chunk, len(ids))
+	err := s.chunkPages(ctx, ids, chunkProps, func(objs []object) error {
 		for _, o := range objs {
 			c, err := chunkOf(o)
 			if err != nil {
-				return nil, fmt.Errorf("reading chunks: %w", err)
+				return err
 			}
 			out[c.ID] = c
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading chunks: %w", err)
 	}
 	return out, nil
 }

@@ -95,6 +95,19 @@ func snapshot(t *testing.T, r store.ChunkReader) []store.Chunk {
 	return cs
 }
 
+// restore runs the ingest that puts back the one note a subtest changed
+// or removed, and checks that the store holds want again.
+func restore(t *testing.T, wv *weaviate.Store, root string, cfg ingest.Config, want []store.Chunk) {
+	t.Helper()
+	res, err := ingest.Update(context.Background(), wv, root, cfg)
+	if err != nil || res.Indexed != 1 {
+		t.Fatalf("re-ingest: %+v, %v", res, err)
+	}
+	if after := snapshot(t, wv); !slices.EqualFunc(want, after, chunkEqual) {
+		t.Errorf("re-ingest did not restore the chunks: %d before, %d after", len(want), len(after))
+	}
+}
+
 // TestBackend ingests the sample campaign into one Weaviate node and into
 // SQLite, and compares what each gives back.
 func TestBackend(t *testing.T) {
@@ -230,13 +243,7 @@ func TestBackend(t *testing.T) {
 		}
 		// The next ingest sees the changed hash and puts the file's
 		// version back.
-		res, err := ingest.Update(ctx, wv, root, cfg)
-		if err != nil || res.Indexed != 1 {
-			t.Fatalf("re-ingest: %+v, %v", res, err)
-		}
-		if after := snapshot(t, wv); !slices.EqualFunc(before, after, chunkEqual) {
-			t.Errorf("re-ingest did not restore the chunks: %d before, %d after", len(before), len(after))
-		}
+		restore(t, wv, root, cfg, before)
 	})
 
 	t.Run("tenants", func(t *testing.T) {
@@ -557,13 +564,7 @@ func TestBackend(t *testing.T) {
 			t.Errorf("removed note %q still has a state", gone.Path)
 		}
 		// The next ingest puts it back.
-		res, err := ingest.Update(ctx, wv, root, cfg)
-		if err != nil || res.Indexed != 1 {
-			t.Fatalf("re-ingest after a removal: %+v, %v", res, err)
-		}
-		if after := snapshot(t, wv); !slices.EqualFunc(all, after, chunkEqual) {
-			t.Errorf("re-ingest did not restore the chunks: %d before, %d after", len(all), len(after))
-		}
+		restore(t, wv, root, cfg, all)
 	})
 
 	t.Run("fail closed", func(t *testing.T) {

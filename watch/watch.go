@@ -29,7 +29,6 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/oraculo/oraculo/ingest"
-	"github.com/oraculo/oraculo/load"
 )
 
 // Defaults for [Config].
@@ -379,7 +378,7 @@ func (r *run) ignored(p string) bool {
 
 // relevant reports whether a file's name is one the ingest reads.
 func relevant(name string) bool {
-	return ingest.IsNoteFile(name) || load.IsDocumentName(name)
+	return ingest.IsNoteFile(name) // notes and documents alike
 }
 
 // addTree watches dir and every folder under it. Called for a folder that

@@ -35,18 +35,9 @@ func newLinkKey(configured []byte) []byte {
 	return k
 }
 
-// linkSig signs a link to subject (a chunk id, a note's file) of a kind
-// ("c", "n") for role.
-func (s *Server) linkSig(kind, role, subject string) string {
-	return s.links.Sig(kind, role, subject)
-}
-
-// baseURL is where links point: --public-url, else the host the request
-// came to.
+// baseURL is the address the request came to: where links point unless
+// --public-url says otherwise (the link.Maker's Base, which wins).
 func (s *Server) baseURL(r *http.Request) string {
-	if s.cfg.PublicURL != "" {
-		return strings.TrimRight(s.cfg.PublicURL, "/")
-	}
 	scheme := "http"
 	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
 		scheme = "https"

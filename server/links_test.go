@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/chat/chattest"
 	linkpkg "github.com/oraculo/oraculo/link"
 )
 
@@ -35,7 +36,7 @@ func TestPassageLinksHonourRoles(t *testing.T) {
 			q = url.Values{}
 		}
 		q.Set("r", role)
-		q.Set("k", srv.linkSig(kind, role, subject))
+		q.Set("k", srv.links.Sig(kind, role, subject))
 		if kind == "c" {
 			return ts.URL + "/c/" + subject + "?" + q.Encode()
 		}
@@ -52,7 +53,7 @@ func TestPassageLinksHonourRoles(t *testing.T) {
 	if status, _ := get(ts.URL + "/c/" + secret); status != 401 {
 		t.Errorf("an unsigned link: %d", status)
 	}
-	if status, _ := get(ts.URL + "/c/" + secret + "?r=dm&k=" + srv.linkSig("c", "dm", "another-id")); status != 401 {
+	if status, _ := get(ts.URL + "/c/" + secret + "?r=dm&k=" + srv.links.Sig("c", "dm", "another-id")); status != 401 {
 		t.Errorf("a link signed for another passage: %d", status)
 	}
 	if status, page := get(link("n", oraculo.RoleDM, "DM/Secretos.md", nil)); status != 200 || !strings.Contains(page, "Vermitrax") {
@@ -74,4 +75,23 @@ func getPage(t *testing.T, u string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// TestPublicURL: with --public-url, the links an answer carries point
+// there, whatever host the request came to.
+func TestPublicURL(t *testing.T) {
+	_, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
+	ts, _ := testServer(t, Config{Engine: eng, PublicURL: "https://oraculo.example/"})
+	resp, data := call(t, ts, "POST", "/v1/chat/completions", "", conversationBody(false))
+	wantStatus(t, resp, data, 200)
+	links := linkURL.FindAllStringSubmatch(string(data), -1)
+	if len(links) < 2 {
+		t.Fatalf("no links in %s", data)
+	}
+	for _, l := range links {
+		if !strings.HasPrefix(l[1], "https://oraculo.example/c/") {
+			t.Errorf("a link to %s", l[1])
+		}
+	}
 }

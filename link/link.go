@@ -165,7 +165,12 @@ func (m *Maker) Sources(ctx context.Context, a *oraculo.Answer) []Source {
 // links (see [Maker.Text]) and, when it cites any, the numbered list of
 // its sources, headed in the answer's language.
 func (m *Maker) Answer(ctx context.Context, a *oraculo.Answer) string {
-	sources := m.Sources(ctx, a)
+	return m.AnswerWith(ctx, a, m.Sources(ctx, a))
+}
+
+// AnswerWith is [Maker.Answer] for a caller that already has the
+// answer's sources (from [Maker.Sources]).
+func (m *Maker) AnswerWith(ctx context.Context, a *oraculo.Answer, sources []Source) string {
 	if len(sources) == 0 {
 		return a.Answer
 	}

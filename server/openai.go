@@ -352,14 +352,15 @@ func stripSources(text string) string {
 func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText bool) (string, []sourceCitation) {
 	ctx := s.linkCtx(r)
 	cites := []sourceCitation{}
-	for _, src := range s.links.Sources(ctx, a) {
+	sources := s.links.Sources(ctx, a)
+	for _, src := range sources {
 		c := sourceCitation{Index: src.Index, Label: src.Label, ID: src.ID, File: src.File, Kind: src.Kind, URL: src.URL, Obsidian: src.Obsidian}
 		if withText {
 			c.Text = link.Clip(src.Text, citationText)
 		}
 		cites = append(cites, c)
 	}
-	return s.links.Answer(ctx, a), cites
+	return s.links.AnswerWith(ctx, a, sources), cites
 }
 
 // passageLink matches a citation link to a passage page, to turn it back

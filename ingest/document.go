@@ -47,7 +47,7 @@ func (n *Note) LoadDocument() *Skip {
 	}
 	data := n.data
 	n.data = nil
-	doc, err := load.Load(n.Path, data)
+	doc, err := load.LoadAs(n.Kind, data) // Read detected the format
 	switch {
 	case errors.Is(err, load.ErrNoText):
 		return &Skip{Path: n.Path, Reason: ReasonNoText, Detail: err.Error()}

@@ -156,17 +156,27 @@ func sniffZip(data []byte) string {
 // Load reads data, a file named name, as the format Detect finds. A file
 // that is not one of them, or that its loader cannot read, is an error;
 // a loader that panics is an error too, not a crash.
-func Load(name string, data []byte) (doc *Document, err error) {
+func Load(name string, data []byte) (*Document, error) {
 	kind := Detect(name, data)
 	if kind == "" {
 		return nil, fmt.Errorf("%s: not a document Oráculo reads (%s)", name, strings.Join(Extensions(), ", "))
+	}
+	return LoadAs(kind, data)
+}
+
+// LoadAs reads data as a document of kind, as Detect named it (a caller
+// that detected the format already need not detect it again).
+func LoadAs(kind string, data []byte) (doc *Document, err error) {
+	f := formats[kind]
+	if f == nil {
+		return nil, fmt.Errorf("no reader for %q documents", kind)
 	}
 	defer func() {
 		if v := recover(); v != nil {
 			doc, err = nil, fmt.Errorf("damaged %s: %v", strings.ToUpper(kind), v)
 		}
 	}()
-	doc, err = formats[kind](data)
+	doc, err = f(data)
 	if err != nil {
 		return nil, err
 	}

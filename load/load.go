@@ -17,6 +17,7 @@ import (
 	"io"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -232,17 +233,12 @@ func (d *Document) Markdown() (body string, pages []PageStart) {
 // PageAt is the page holding byte offset off of a body rendered with
 // pages (0 when there are none).
 func PageAt(pages []PageStart, off int) int {
-	page := 0
-	for _, p := range pages {
-		if p.Byte > off {
-			break
-		}
-		page = p.Page
+	if len(pages) == 0 {
+		return 0
 	}
-	if page == 0 && len(pages) > 0 {
-		page = pages[0].Page
-	}
-	return page
+	// The last page starting at or before off; the first before any.
+	i := sort.Search(len(pages), func(i int) bool { return pages[i].Byte > off })
+	return pages[max(i-1, 0)].Page
 }
 
 // maxPart bounds one inflated part of a ZIP-based document.

@@ -209,7 +209,10 @@ func TestCopyAndRegenerate(t *testing.T) {
 	if !strings.HasPrefix(first, "Tú¿Qué pasó con el archiduque?: Intento ") || !strings.HasPrefix(second, "Tú¿Y después?: Intento ") {
 		t.Fatalf("before regenerating the turns are %q", before)
 	}
-	p.do("regenerate the first answer", chromedp.Click(chromedp.CSS(`[data-testid="turn"]:nth-child(1) [data-testid="regenerate"]`)))
+	// Clicked from the page itself: the page scrolls smoothly to the newest
+	// answer, and a mouse click during that scroll can land beside the
+	// button (it did once on a loaded machine).
+	p.eval("regenerate the first answer", `(document.querySelector('[data-testid="turn"]:nth-child(1) [data-testid="regenerate"]').click(), "clicked")`)
 	p.waitFor("the new answer", fmt.Sprintf(`(() => {
 		const a = document.querySelector('[data-testid="turn"]:nth-child(1) [data-testid="turn-answer"][data-state="done"] [data-testid="answer-text"]');
 		return a && a.textContent.startsWith("Intento ") && !%q.endsWith(": " + a.textContent.slice(0, 10));

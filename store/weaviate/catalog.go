@@ -17,7 +17,7 @@ import (
 
 // SchemaVersion is the version of the collections' layout this package
 // writes, what [Store.Stats] reports as the schema.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // DocumentID is the store's id of the note at root and path: the first
 // 53 bits of the sha256 of its key, never 0, stable while the note keeps
@@ -47,15 +47,21 @@ var noteProps = []string{propDocKey, propRoot, propPath, propTitle, propMetadata
 func (s *Store) notes(ctx context.Context) (map[string]note, error) {
 	out := map[string]note{}
 	err := s.each(ctx, documentClass, noteProps, func(o object) error {
-		n := note{key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath), title: o.text(propTitle),
-			metadata: o.text(propMetadata), restricted: !o.bool(propPublic) || o.bool(propPending), reason: o.text(propDMReason)}
-		if n.key == "" {
-			n.key = documentKey(n.root, n.path)
-		}
+		n := noteOf(o)
 		out[n.key] = n
 		return nil
 	})
 	return out, err
+}
+
+// noteOf reads a note's object, read with noteProps.
+func noteOf(o object) note {
+	n := note{key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath), title: o.text(propTitle),
+		metadata: o.text(propMetadata), restricted: !o.bool(propPublic) || o.bool(propPending), reason: o.text(propDMReason)}
+	if n.key == "" {
+		n.key = documentKey(n.root, n.path)
+	}
+	return n
 }
 
 // chunkRow is a chunk as the catalog and the filters read it.
@@ -68,25 +74,31 @@ type chunkRow struct {
 	text              string
 }
 
-// chunkRows calls fn with every chunk, reading props besides those every
-// row has.
+// chunkRowProps are the properties every chunkRow is read from.
+var chunkRowProps = []string{propChunkID, propDocKey, propRoot, propPath, propOrdinal, propSession, propInSession, propPublic}
+
+// chunkRows calls fn with every chunk, reading its text too when
+// withText.
 func (s *Store) chunkRows(ctx context.Context, withText bool, fn func(chunkRow) error) error {
-	props := []string{propChunkID, propDocKey, propRoot, propPath, propOrdinal, propSession, propInSession, propPublic}
+	props := chunkRowProps
 	if withText {
-		props = append(props, propByteStart, propText)
+		props = append(append([]string(nil), props...), propByteStart, propText)
 	}
-	return s.each(ctx, chunkClass, props, func(o object) error {
-		r := chunkRow{id: o.id64(propChunkID), key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath),
-			ordinal: int(o.int(propOrdinal)), inSession: o.bool(propInSession), public: o.bool(propPublic),
-			byteStart: int(o.int(propByteStart)), text: o.text(propText)}
-		if r.key == "" {
-			r.key = documentKey(r.root, r.path)
-		}
-		if r.inSession {
-			r.session = int(o.int(propSession))
-		}
-		return fn(r)
-	})
+	return s.each(ctx, chunkClass, props, func(o object) error { return fn(rowOf(o)) })
+}
+
+// rowOf reads a chunk object as a chunkRow.
+func rowOf(o object) chunkRow {
+	r := chunkRow{id: o.id64(propChunkID), key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath),
+		ordinal: int(o.int(propOrdinal)), inSession: o.bool(propInSession), public: o.bool(propPublic),
+		byteStart: int(o.int(propByteStart)), text: o.text(propText)}
+	if r.key == "" {
+		r.key = documentKey(r.root, r.path)
+	}
+	if r.inSession {
+		r.session = int(o.int(propSession))
+	}
+	return r
 }
 
 // restricted reports whether a chunk is DM-only: it, or its note, is not

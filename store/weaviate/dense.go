@@ -151,3 +151,6 @@ func useWhere(public bool, f chunkFilter) *filters.WhereBuilder {
 	}
 	return and(conds...)
 }
+
+// The cluster searches its own vector index.
+var _ store.VectorSearcher = (*Store)(nil)

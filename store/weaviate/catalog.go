@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"github.com/oraculo/oraculo/store"
@@ -39,9 +40,11 @@ type note struct {
 	// is changing): fail closed.
 	restricted bool
 	reason     string
+	// gen names the note's version (see generation).
+	gen string
 }
 
-var noteProps = []string{propDocKey, propRoot, propPath, propTitle, propMetadata, propPublic, propPending, propDMReason}
+var noteProps = []string{propDocKey, propRoot, propPath, propTitle, propMetadata, propPublic, propPending, propDMReason, propGen}
 
 // notes reads every note's object, by key.
 func (s *Store) notes(ctx context.Context) (map[string]note, error) {
@@ -57,7 +60,8 @@ func (s *Store) notes(ctx context.Context) (map[string]note, error) {
 // noteOf reads a note's object, read with noteProps.
 func noteOf(o object) note {
 	n := note{key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath), title: o.text(propTitle),
-		metadata: o.text(propMetadata), restricted: !o.bool(propPublic) || o.bool(propPending), reason: o.text(propDMReason)}
+		metadata: o.text(propMetadata), restricted: !o.bool(propPublic) || o.bool(propPending), reason: o.text(propDMReason),
+		gen: o.text(propGen)}
 	if n.key == "" {
 		n.key = documentKey(n.root, n.path)
 	}
@@ -87,7 +91,7 @@ func (s *Store) chunkRows(ctx context.Context, withText bool, fn func(chunkRow) 
 	return s.each(ctx, chunkClass, props, func(o object) error { return fn(rowOf(o)) })
 }
 
-// rowOf reads a chunk object as a chunkRow.
+// rowOf reads a chunk object as a row.
 func rowOf(o object) chunkRow {
 	r := chunkRow{id: o.id64(propChunkID), key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath),
 		ordinal: int(o.int(propOrdinal)), inSession: o.bool(propInSession), public: o.bool(propPublic),
@@ -110,8 +114,17 @@ func (r chunkRow) restricted(notes map[string]note) bool {
 
 // count returns how many objects of class the tenant holds.
 func (s *Store) count(ctx context.Context, class string) (int, error) {
-	resp, err := s.client.GraphQL().Aggregate().WithClassName(class).WithTenant(s.tenant).
-		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}}).Do(ctx)
+	return s.countWhere(ctx, class, nil)
+}
+
+// countWhere returns how many objects of class match where (all when nil).
+func (s *Store) countWhere(ctx context.Context, class string, where *filters.WhereBuilder) (int, error) {
+	agg := s.client.GraphQL().Aggregate().WithClassName(class).WithTenant(s.tenant).
+		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}})
+	if where != nil {
+		agg = agg.WithWhere(where)
+	}
+	resp, err := agg.Do(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -122,8 +135,8 @@ func (s *Store) count(ctx context.Context, class string) (int, error) {
 		}
 		return 0, fmt.Errorf("counting %q: %s", class, strings.Join(msgs, "; "))
 	}
-	agg, _ := resp.Data["Aggregate"].(map[string]any)
-	rows, _ := agg[class].([]any)
+	data, _ := resp.Data["Aggregate"].(map[string]any)
+	rows, _ := data[class].([]any)
 	if len(rows) == 0 {
 		return 0, nil
 	}
@@ -260,6 +273,12 @@ func (s *Store) NoteSources(ctx context.Context) ([]store.NoteSource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading notes: %w", err)
 	}
+	return assemble(notes, byNote), nil
+}
+
+// assemble reassembles notes from their chunks (byNote: by note key), in
+// path order.
+func assemble(notes map[string]note, byNote map[string][]chunkRow) []store.NoteSource {
 	out := make([]store.NoteSource, 0, len(byNote))
 	for key, rows := range byNote {
 		n := notes[key]
@@ -287,7 +306,7 @@ func (s *Store) NoteSources(ctx context.Context) ([]store.NoteSource, error) {
 		}
 		return out[i].Path < out[j].Path
 	})
-	return out, nil
+	return out
 }
 
 // DMOnlyCounts counts the DM-only notes by reason; a note not marked

@@ -59,6 +59,17 @@ func vectorClassDef(model string) *models.Class {
 // vectorsHeld reports whether the tenant has a collection for model (none
 // until the first PutEmbeddings of the model), creating it when create.
 func (s *Store) vectorsHeld(ctx context.Context, model string, create bool) (bool, error) {
+	if _, ok := s.held.Load(model); ok {
+		return true, nil
+	}
+	has, err := s.vectorsExist(ctx, model, create)
+	if has {
+		s.held.Store(model, true)
+	}
+	return has, err
+}
+
+func (s *Store) vectorsExist(ctx context.Context, model string, create bool) (bool, error) {
 	c := vectorClassDef(model)
 	exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(c.Class).Do(ctx)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sync"
 	"time"
 
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
@@ -38,6 +39,9 @@ type Store struct {
 	client *wv.Client
 	url    string
 	tenant string
+	// held holds the models whose vector collection and tenant are known
+	// to exist (nothing drops them), so that a search does not ask.
+	held sync.Map
 }
 
 // tenantName is what Weaviate accepts as a tenant's name.

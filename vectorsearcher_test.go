@@ -96,14 +96,13 @@ func TestDenseOnVectorSearcher(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if v, g := ss.reads(); v != 0 || g != 0 {
-		t.Errorf("ingest read the vectors %d times and the graph %d times, on a store that searches them", v, g)
+	if v, g := ss.reads(); v != 0 || g != 0 || ss.ids.Load() != 0 {
+		t.Errorf("ingest read the vectors %d times and the graph %d times, and listed the chunks with one %d times, on a store that searches them", v, g, ss.ids.Load())
 	}
 	st, err := remote.Stats(ctx)
 	if err != nil || !slices.Contains(st.Retrieval.Paths, "dense") || !st.Retrieval.Graph {
 		t.Fatalf("stats: %+v, %v; want the dense path on the store's own index", st.Retrieval, err)
 	}
-	ss.ids.Store(0)
 	qs, err := eval.Load(sampleGolden)
 	if err != nil {
 		t.Fatal(err)

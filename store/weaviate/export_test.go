@@ -2,7 +2,9 @@ package weaviate
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/data/replication"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -34,4 +36,28 @@ func SetPageSize(n int) (restore func()) {
 // interrupted Redecide leaves it.
 func (s *Store) SetPending(ctx context.Context, root, path string, pending bool) error {
 	return s.merge(ctx, documentClass, string(documentUUID(root, path)), map[string]any{propPending: pending})
+}
+
+// ReadingOne returns the store reading at consistency ONE: every query
+// answered by the node the store talks to alone, from its own copy (it
+// holds a replica of every tenant when the factor is the cluster's
+// size), with no read repair.
+func (s *Store) ReadingOne() *Store {
+	one := *s
+	one.readLevel = replication.ConsistencyLevel.ONE
+	return &one
+}
+
+// Counts returns how many objects of the tenant each collection holds,
+// read one by one with the cursor (at the store's read level).
+func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	for _, c := range classes() {
+		n := 0
+		if err := s.each(ctx, c.Class, nil, func(object) error { n++; return nil }); err != nil {
+			return nil, fmt.Errorf("counting %q: %w", c.Class, err)
+		}
+		out[c.Class] = n
+	}
+	return out, nil
 }

@@ -66,11 +66,16 @@ func (s *Store) vectorsHeld(ctx context.Context, model string, create bool) (boo
 		if !create {
 			return false, nil
 		}
-		if err := s.client.Schema().ClassCreator().WithClass(c).Do(ctx); err != nil {
+		if err := s.client.Schema().ClassCreator().WithClass(s.replicated(c)).Do(ctx); err != nil {
 			again, cerr := s.client.Schema().ClassExistenceChecker().WithClassName(c.Class).Do(ctx)
 			if cerr != nil || !again {
 				return false, fmt.Errorf("creating collection %q: %w", c.Class, err)
 			}
+		}
+	}
+	if create {
+		if err := s.checkReplication(ctx, c.Class); err != nil {
+			return false, err
 		}
 	}
 	has, err := s.client.Schema().TenantsExists().WithClassName(c.Class).WithTenant(s.tenant).Do(ctx)

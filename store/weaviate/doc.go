@@ -4,7 +4,7 @@
 // [github.com/oraculo/oraculo/index]. It talks to the cluster with the
 // official client, github.com/weaviate/weaviate-go-client/v5.
 //
-// # State (issue 17, fourth session)
+// # State (issue 17, sixth session)
 //
 // Not reachable by users yet: no command or flag opens it. Done, and
 // tested against a real node (internal/weaviatetest; CI installs
@@ -37,19 +37,30 @@
 //     (chunks compared by UID) before and after annotating, after a
 //     chunk's text changes and a note is deleted, and nothing in another
 //     tenant;
-//   - replication (fifth session): [Config.Replication] and consistency
-//     QUORUM on every read and write (see Layout); on a three-node
-//     cluster with factor 3 (TestReplication) the sample ingested, a
-//     node stopped, the golden questions searched (for the DM and for
-//     players), chunks read by UID and Stats counted through either
-//     survivor with no error, the same counts and the same Recall@8
-//     and MRR@50; a change ingested
-//     while it is down (a note edited, one deleted, one added), and once
-//     it is back every node, read alone at consistency ONE, holds the
-//     same objects (counts per collection, every chunk) as SQLite's
+//   - [store.EntityStore] (fifth session), so that a Store is a whole
+//     [store.Store]: the compendiums built through the engine
+//     ([github.com/oraculo/oraculo.OpenStore], then Ingest) are SQLite's
+//     for the sample campaign, entities and mentions (by chunk UID), for
+//     the DM and for players, after a first ingest, an incremental one
+//     and an update cut short;
+//   - replication (sixth session): [Config.Replication] and consistency
+//     QUORUM on writes and on queries of replicated collections (see
+//     Layout); on a three-node cluster with factor 3 (TestReplication)
+//     the sample ingested by the engine, a node stopped, the golden
+//     questions searched through the store (for the DM and for players),
+//     chunks read by UID and Stats counted through either survivor with
+//     no error, the same counts and the same Recall@8 and MRR@50, and
+//     the engine ([github.com/oraculo/oraculo.OpenStore]) on each
+//     survivor searching (DM and players, no DM-only note to players)
+//     and asking (extractive answers) as with every node up; a change
+//     ingested by the engine while it is down (a note edited, one
+//     deleted, one added), and once it is back every node, read alone at
+//     consistency ONE, holds the same objects (counts per collection,
+//     every chunk) and as many notes, chunks and paragraphs as SQLite's
 //     ingest of the same notes, and a store on each answers with the
-//     change, the deleted note not come back; then the node a store
-//     talks to stopped and the two others answer.
+//     change, the deleted note not come back; then the node a store talks
+//     to stopped, that store failing, and engines on the two others
+//     answering.
 //
 // On the golden questions (64, hashing/v2 vectors of 384 dimensions, 86
 // chunks) SearchVectors' top 10 holds every chunk of the exact cosine top
@@ -70,8 +81,7 @@
 // --backend, --weaviate-url and --collection flags (and $ORACULO_BACKEND,
 // $ORACULO_WEAVIATE_URL, $ORACULO_WEAVIATE_KEY) on every command, with
 // nothing local needed to answer (and a flag for the replication
-// factor); the engine's Search and Ask on a cluster with a node down;
-// two serve processes on one cluster; XQuAD-es parity through the eval
+// factor); two serve processes on one cluster; XQuAD-es parity through the eval
 // harness; BENCHMARKS.
 //
 // # Layout

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/eval"
 	"github.com/oraculo/oraculo/index"
@@ -74,18 +75,37 @@ func TestReplication(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	}
+	// engineOn opens the engine, with its defaults (no model: the keyword
+	// and entity paths, extractive answers), on a store on node n.
+	engineOn := func(n *weaviatetest.Node) *oraculo.Engine {
+		t.Helper()
+		e, err := oraculo.OpenStore(ctx, openOn(n, 3))
+		if err != nil {
+			t.Fatalf("opening the engine on %s: %v", n.Name, err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e
+	}
 	n0, n1, n2 := c.Nodes[0], c.Nodes[1], c.Nodes[2]
 
+	// The engine ingests (ingest.Update on the store, then the
+	// compendium's entities and mentions).
 	step := time.Now()
 	s0 := openOn(n0, 3)
-	res, err := ingest.Update(ctx, s0, root, cfg)
+	e0, err := oraculo.OpenStore(ctx, s0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Indexed == 0 || res.NewChunks == 0 {
+	defer e0.Close()
+	res, err := e0.Ingest(ctx, []string{root}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed == 0 || res.NewChunks == 0 || res.Entities == 0 {
 		t.Fatalf("ingest stored nothing: %+v", res)
 	}
-	t.Logf("ingest with replication 3: %d notes, %d chunks in %v", res.Indexed, res.NewChunks, time.Since(step).Round(time.Millisecond))
+	t.Logf("ingest with replication 3: %d notes, %d chunks, %d entities in %v",
+		res.Indexed, res.NewChunks, res.Entities, time.Since(step).Round(time.Millisecond))
 
 	t.Run("other factor", func(t *testing.T) {
 		for _, factor := range []int{1, 2} {
@@ -106,8 +126,23 @@ func TestReplication(t *testing.T) {
 		}
 	})
 
-	// How well the keyword path answers with all three nodes up.
+	// How well the keyword path and the engine answer with all three
+	// nodes up.
 	baseline := keywordEval(t, s0, an, qs)
+	notes, err := s0.NoteSources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dmOnly := map[string]bool{}
+	for _, n := range notes {
+		if n.Restricted {
+			dmOnly[n.Path] = true
+		}
+	}
+	if len(dmOnly) == 0 {
+		t.Fatal("the sample has no DM-only note: the test proves nothing")
+	}
+	asked := ask(t, e0, qs, dmOnly)
 	stats, err := s0.Stats(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +170,7 @@ func TestReplication(t *testing.T) {
 			}
 		}
 		found := 0
-		for _, q := range qs {
+		for _, q := range qs[:min(len(qs), 20)] {
 			ms, err := s.SearchBM25(ctx, an.Terms(q.Question), retrieve.FixedDepth, store.BM25Options{Public: true})
 			if err != nil {
 				t.Fatalf("%s: %s for players: %v", s.Path(), q.ID, err)
@@ -158,21 +193,38 @@ func TestReplication(t *testing.T) {
 		if st, err := s.Stats(ctx); err != nil || !sameStats(st, stats) {
 			t.Errorf("Stats = %+v, %v; with every node up %+v", st, err, stats)
 		}
-		t.Logf("%s: %d questions for the DM and for players (Recall@8 %.3f, MRR@50 %.3f, %d first relevant chunks moved), 3 chunks by UID and Stats in %v",
-			s.Path(), len(qs), got.Chunk.Recall[8], got.Chunk.MRR, moved, time.Since(step).Round(time.Millisecond))
+		t.Logf("%s: %d questions for the DM (Recall@8 %.3f, MRR@50 %.3f, %d first relevant chunks moved), %d for players, 3 chunks by UID and Stats in %v",
+			s.Path(), len(qs), got.Chunk.Recall[8], got.Chunk.MRR, moved, min(len(qs), 20), time.Since(step).Round(time.Millisecond))
+	}
+
+	// keepAsking checks that the engine e searches and answers as it did
+	// with every node up.
+	keepAsking := func(t *testing.T, e *oraculo.Engine) {
+		t.Helper()
+		step := time.Now()
+		got := ask(t, e, qs, dmOnly)
+		if got.found != asked.found || got.answered < asked.answered-2 || got.cited < asked.cited-2 {
+			t.Errorf("%s: %+v; with every node up %+v", e.DBPath(), got, asked)
+		}
+		t.Logf("%s: %d questions searched and asked by the DM and players: %+v in %v",
+			e.DBPath(), len(askedOf(qs)), got, time.Since(step).Round(time.Millisecond))
 	}
 
 	t.Run("one node down", func(t *testing.T) {
+		step := time.Now()
 		if err := n2.Stop(); err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("node2 stopped in %v", time.Since(step).Round(time.Millisecond))
 		keepAnswering(t, s0)
 		keepAnswering(t, openOn(n1, 3))
+		keepAsking(t, e0)
+		keepAsking(t, engineOn(n1))
 
 		// The change, ingested while node2 is down.
 		edit(t, root)
-		step := time.Now()
-		res, err := ingest.Update(ctx, s0, root, cfg)
+		step = time.Now()
+		res, err := e0.Ingest(ctx, []string{root}, oraculo.IngestOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,23 +295,32 @@ func TestReplication(t *testing.T) {
 	t.Run("the store's node down", func(t *testing.T) {
 		// Everything is back on three nodes: how well they answer now.
 		baseline = keywordEval(t, s0, an, qs)
+		asked = ask(t, e0, qs, dmOnly)
 		if stats, err = s0.Stats(ctx); err != nil {
 			t.Fatal(err)
 		}
 		all = snapshot(t, s0)
+		step := time.Now()
 		if err := n0.Stop(); err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("node0 stopped in %v", time.Since(step).Round(time.Millisecond))
 		// A store talks to one node: with it down, it fails, and says so.
 		if _, err := s0.SearchBM25(ctx, an.Terms(qs[0].Question), retrieve.FixedDepth, store.BM25Options{}); err == nil {
 			t.Error("a search through a stopped node: no error")
 		}
 		keepAnswering(t, openOn(n1, 3))
-		keepAnswering(t, openOn(n2, 3))
+		keepAsking(t, engineOn(n1))
+		keepAsking(t, engineOn(n2))
+		step = time.Now()
 		if err := n0.Restart(ctx); err != nil {
 			t.Fatal(err)
 		}
-		keepAnswering(t, s0)
+		t.Logf("node0 ready again in %v", time.Since(step).Round(time.Millisecond))
+		// The store on node0 answers again.
+		if st, err := s0.Stats(ctx); err != nil || !sameStats(st, stats) {
+			t.Errorf("Stats through node0 back: %+v, %v; want %+v", st, err, stats)
+		}
 	})
 	t.Logf("whole test %v", time.Since(start).Round(time.Millisecond))
 }
@@ -319,6 +380,58 @@ func checkChange(t *testing.T, s *weaviate.Store, an *analysis.Analyzer) {
 			t.Errorf("%s: chunk %s of the deleted note is there", s.Path(), ch.Label)
 		}
 	}
+}
+
+// asking is what the engine did with some golden questions.
+type asking struct {
+	// found is how many searches (by the DM and by players) had hits;
+	// answered how many of the DM's extractive answers did not abstain,
+	// cited how many had a valid citation.
+	found, answered, cited int
+}
+
+// askedOf are the golden questions the engine is asked: a few, for time.
+func askedOf(qs []eval.Question) []eval.Question { return qs[:min(len(qs), 12)] }
+
+// ask searches some golden questions with e as the DM and as a player and
+// asks them as the DM (extractive answers), failing the test on any error
+// and on a player's hit in a note of dmOnly.
+func ask(t *testing.T, e *oraculo.Engine, qs []eval.Question, dmOnly map[string]bool) asking {
+	t.Helper()
+	var a asking
+	for _, q := range askedOf(qs) {
+		for _, role := range []string{oraculo.RoleDM, oraculo.RolePlayer} {
+			hits, err := e.Search(oraculo.WithRole(context.Background(), role), q.Question, oraculo.SearchOptions{})
+			if err != nil {
+				t.Fatalf("%s: %s: searching as %s: %v", e.DBPath(), q.ID, role, err)
+			}
+			if len(hits) > 0 {
+				a.found++
+			}
+			for _, h := range hits {
+				if role == oraculo.RolePlayer && dmOnly[h.File] {
+					t.Fatalf("%s: %s: a player got DM-only %s %s", e.DBPath(), q.ID, h.File, h.Label)
+				}
+			}
+		}
+		ans, err := e.Ask(context.Background(), q.Question, oraculo.AskOptions{Extractive: true})
+		if err != nil {
+			t.Fatalf("%s: %s: asking: %v", e.DBPath(), q.ID, err)
+		}
+		if !ans.Abstained {
+			a.answered++
+		}
+		for _, c := range ans.Citations {
+			if c.Valid {
+				a.cited++
+				break
+			}
+		}
+	}
+	if a.found == 0 || a.answered == 0 || a.cited == 0 {
+		t.Fatalf("%s: %+v: the test proves nothing", e.DBPath(), a)
+	}
+	return a
 }
 
 // keywordEval runs the golden questions through the keyword path on s.

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/go-openapi/strfmt"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/except"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/pathbuilder"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -54,7 +57,7 @@ func (s *Store) put(ctx context.Context, objs []*models.Object) error {
 		pending := objs[:n]
 		objs = objs[n:]
 		err := retry(ctx, func() error {
-			resp, err := s.client.Batch().ObjectsBatcher().WithObjects(pending...).Do(ctx)
+			resp, err := s.client.Batch().ObjectsBatcher().WithObjects(pending...).WithConsistencyLevel(Consistency).Do(ctx)
 			if err != nil {
 				return err
 			}
@@ -97,8 +100,7 @@ func (s *Store) deleteWhere(ctx context.Context, class string, where *filters.Wh
 	for {
 		var matched, limit int64
 		err := retry(ctx, func() error {
-			resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(class).WithTenant(s.tenant).
-				WithOutput("minimal").WithWhere(where).Do(ctx)
+			resp, err := s.batchDelete(ctx, class, where)
 			if err != nil {
 				return err
 			}
@@ -118,6 +120,31 @@ func (s *Store) deleteWhere(ctx context.Context, class string, where *filters.Wh
 			return nil
 		}
 	}
+}
+
+// batchDelete sends one batch delete of the objects of class that where
+// matches, stamped with the time of the request: a replica that missed
+// it resolves the conflict by that time when it comes back (time-based
+// resolution). The client's ObjectsBatchDeleter sends no time, and the
+// tombstones of a REST batch delete without one have none, so the stale
+// copy would win and the objects come back (Weaviate stamps single
+// deletes and gRPC batch deletes itself).
+func (s *Store) batchDelete(ctx context.Context, class string, where *filters.WhereBuilder) (*models.BatchDeleteResponse, error) {
+	body := &models.BatchDelete{
+		Output:                ptr("minimal"),
+		DeletionTimeUnixMilli: ptr(time.Now().UnixMilli()),
+		Match:                 &models.BatchDeleteMatch{Class: class, Where: where.Build()},
+	}
+	path := pathbuilder.BatchObjects(pathbuilder.Components{ConsistencyLevel: Consistency, Tenant: s.tenant})
+	data, err := s.rest.RunREST(ctx, path, http.MethodDelete, body)
+	if err := except.CheckResponseDataErrorAndStatusCode(data, err, http.StatusOK); err != nil {
+		return nil, err
+	}
+	var resp models.BatchDeleteResponse
+	if err := data.DecodeBodyIntoTarget(&resp); err != nil {
+		return nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	return &resp, nil
 }
 
 // Filters on properties.

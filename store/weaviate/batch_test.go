@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/connection"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -97,5 +99,60 @@ func TestPutRetries(t *testing.T) {
 	err = s.put(ctx, objs[:1])
 	if err == nil || !strings.Contains(err.Error(), "disk full") || len(sent) != Attempts {
 		t.Errorf("after %d requests: %v", len(sent), err)
+	}
+}
+
+// TestDeleteStamped: a batch delete carries the time it was sent (what
+// time-based resolution compares when a replica that missed it comes
+// back), the write consistency level and the tenant; so do batch writes.
+func TestDeleteStamped(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/v1/.well-known/ready":
+		case r.URL.Path == "/v1/meta":
+			w.Write([]byte(`{"version": "1.35.2"}`))
+		case r.URL.Path == "/v1/batch/objects" && r.Method == http.MethodDelete:
+			var body models.BatchDelete
+			if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			got = append(got, r.URL.Query().Get("consistency_level"), r.URL.Query().Get("tenant"))
+			mu.Unlock()
+			if body.DeletionTimeUnixMilli == nil {
+				t.Error("a batch delete without a deletion time")
+			} else if d := time.Since(time.UnixMilli(*body.DeletionTimeUnixMilli)); d < 0 || d > time.Minute {
+				t.Errorf("deletion time %d is %v from now", *body.DeletionTimeUnixMilli, d)
+			}
+			if body.Match == nil || body.Match.Class != chunkClass || body.Match.Where == nil {
+				t.Errorf("match %+v", body.Match)
+			}
+			json.NewEncoder(w).Encode(map[string]any{"results": map[string]any{"matches": 2, "limit": 10000, "successful": 2}})
+		case r.URL.Path == "/v1/batch/objects" && r.Method == http.MethodPost:
+			mu.Lock()
+			got = append(got, r.URL.Query().Get("consistency_level"))
+			mu.Unlock()
+			w.Write([]byte(`[{"id": "` + string(chunkUUID("a")) + `", "result": {}}]`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	client, err := wv.NewClient(wv.Config{Scheme: "http", Host: u.Host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Store{client: client, rest: connection.NewConnection("http", u.Host, nil, time.Second, nil), tenant: "t"}
+	if err := s.deleteWhere(context.Background(), chunkClass, textIs(propDocKey, "k")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.put(context.Background(), []*models.Object{{Class: chunkClass, ID: chunkUUID("a"), Tenant: "t"}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{Consistency, "t", Consistency}; !slices.Equal(got, want) {
+		t.Errorf("requests had consistency level and tenant %v, want %v", got, want)
 	}
 }

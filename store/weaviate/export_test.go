@@ -2,7 +2,9 @@ package weaviate
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/data/replication"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -66,4 +68,28 @@ func (s *Store) StaleUses(ctx context.Context, model string) (stale []string, ve
 		}
 	}
 	return stale, len(objs), public, nil
+}
+
+// ReadingOne returns the store reading at consistency ONE: every query
+// answered by the node the store talks to alone, from its own copy (it
+// holds a replica of every tenant when the factor is the cluster's
+// size), with no read repair.
+func (s *Store) ReadingOne() *Store {
+	one := *s
+	one.readLevel = replication.ConsistencyLevel.ONE
+	return &one
+}
+
+// Counts returns how many objects of the tenant each collection holds,
+// read one by one with the cursor (at the store's read level).
+func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	for _, c := range classes() {
+		n := 0
+		if err := s.each(ctx, c.Class, nil, func(object) error { n++; return nil }); err != nil {
+			return nil, fmt.Errorf("counting %q: %w", c.Class, err)
+		}
+		out[c.Class] = n
+	}
+	return out, nil
 }

@@ -72,7 +72,11 @@ func fields(props []string) []graphql.Field {
 
 // run sends a Get query and returns its objects.
 func (s *Store) run(ctx context.Context, get *graphql.GetBuilder, class string) ([]object, error) {
-	resp, err := get.WithClassName(class).WithTenant(s.tenant).Do(ctx)
+	level, err := s.queryLevel(ctx, class)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := get.WithClassName(class).WithTenant(s.tenant).WithConsistencyLevel(level).Do(ctx)
 	if err != nil {
 		return nil, err
 	}

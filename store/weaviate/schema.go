@@ -176,12 +176,15 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 			return fmt.Errorf("checking collection %q: %w", c.Class, err)
 		}
 		if !exists {
-			if err := s.client.Schema().ClassCreator().WithClass(c).Do(ctx); err != nil {
+			if err := s.client.Schema().ClassCreator().WithClass(s.replicated(c)).Do(ctx); err != nil {
 				again, cerr := s.client.Schema().ClassExistenceChecker().WithClassName(c.Class).Do(ctx)
 				if cerr != nil || !again {
 					return fmt.Errorf("creating collection %q: %w", c.Class, err)
 				}
 			}
+		}
+		if err := s.checkReplication(ctx, c.Class); err != nil {
+			return err
 		}
 		has, err := s.client.Schema().TenantsExists().WithClassName(c.Class).WithTenant(s.tenant).Do(ctx)
 		if err != nil {

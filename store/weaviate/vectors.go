@@ -59,11 +59,13 @@ func vectorClassDef(model string) *models.Class {
 // vectorsHeld reports whether the tenant has a collection for model (none
 // until the first PutEmbeddings of the model), creating it when create.
 func (s *Store) vectorsHeld(ctx context.Context, model string, create bool) (bool, error) {
-	if _, ok := s.held.Load(model); ok {
-		return true, nil
+	if s.held != nil {
+		if _, ok := s.held.Load(model); ok {
+			return true, nil
+		}
 	}
 	has, err := s.vectorsExist(ctx, model, create)
-	if has {
+	if has && s.held != nil {
 		s.held.Store(model, true)
 	}
 	return has, err
@@ -79,11 +81,16 @@ func (s *Store) vectorsExist(ctx context.Context, model string, create bool) (bo
 		if !create {
 			return false, nil
 		}
-		if err := s.client.Schema().ClassCreator().WithClass(c).Do(ctx); err != nil {
+		if err := s.client.Schema().ClassCreator().WithClass(s.replicated(c)).Do(ctx); err != nil {
 			again, cerr := s.client.Schema().ClassExistenceChecker().WithClassName(c.Class).Do(ctx)
 			if cerr != nil || !again {
 				return false, fmt.Errorf("creating collection %q: %w", c.Class, err)
 			}
+		}
+	}
+	if create {
+		if err := s.checkReplication(ctx, c.Class); err != nil {
+			return false, err
 		}
 	}
 	has, err := s.client.Schema().TenantsExists().WithClassName(c.Class).WithTenant(s.tenant).Do(ctx)

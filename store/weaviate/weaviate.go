@@ -10,6 +10,7 @@ import (
 
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/connection"
 
 	"github.com/oraculo/oraculo/store"
 )
@@ -32,16 +33,31 @@ type Config struct {
 	Tenant string
 	// Timeout bounds each request; DefaultTimeout when zero.
 	Timeout time.Duration
+	// Replication is the replication factor of the collections Open
+	// creates, how many nodes hold each tenant: 3 for a cluster of three
+	// that keeps answering with one node down. 0 means 1, or the
+	// cluster's default when it sets one, and takes existing collections
+	// as they are; any other factor makes Open fail on an existing
+	// collection that has another (see [Consistency]).
+	Replication int
 }
 
 // Store is an index kept in a Weaviate cluster, in one tenant.
 type Store struct {
 	client *wv.Client
-	url    string
-	tenant string
+	// rest sends the requests the client has no builder for (see
+	// batchDelete), to the same node.
+	rest        *connection.Connection
+	url         string
+	tenant      string
+	replication int
+	// readLevel is the consistency level of queries on replicated
+	// collections, [Consistency] but in tests.
+	readLevel string
+	factors   *factors
 	// held holds the models whose vector collection and tenant are known
 	// to exist (nothing drops them), so that a search does not ask.
-	held sync.Map
+	held *sync.Map
 }
 
 // tenantName is what Weaviate accepts as a tenant's name.
@@ -61,19 +77,28 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if !tenantName.MatchString(tenant) {
 		return nil, fmt.Errorf("opening weaviate index: index name %q: Weaviate tenants are 1 to 64 letters, digits, _ or -", tenant)
 	}
+	if cfg.Replication < 0 {
+		return nil, fmt.Errorf("opening weaviate index: replication factor %d", cfg.Replication)
+	}
 	timeout := cfg.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
 	wc := wv.Config{Scheme: u.Scheme, Host: u.Host, Timeout: timeout}
+	headers := map[string]string{}
 	if cfg.APIKey != "" {
 		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
+		headers["authorization"] = "Bearer " + cfg.APIKey
 	}
 	client, err := wv.NewClient(wc)
 	if err != nil {
 		return nil, fmt.Errorf("opening weaviate index at %q: %w", cfg.URL, err)
 	}
-	s := &Store{client: client, url: cfg.URL, tenant: tenant}
+	s := &Store{
+		client: client, rest: connection.NewConnection(u.Scheme, u.Host, nil, timeout, headers),
+		url: cfg.URL, tenant: tenant, replication: cfg.Replication, readLevel: Consistency, factors: &factors{},
+		held: &sync.Map{},
+	}
 	if err := s.ensureSchema(ctx); err != nil {
 		return nil, fmt.Errorf("opening weaviate index at %q: %w", cfg.URL, err)
 	}

@@ -247,7 +247,7 @@ func (s *Store) setAudience(ctx context.Context, key string, public bool) error 
 func (s *Store) merge(ctx context.Context, class, id string, props map[string]any) error {
 	err := retry(ctx, func() error {
 		return s.client.Data().Updater().WithMerge().WithClassName(class).WithID(id).WithTenant(s.tenant).
-			WithProperties(props).Do(ctx)
+			WithProperties(props).WithConsistencyLevel(Consistency).Do(ctx)
 	})
 	if err != nil {
 		return fmt.Errorf("updating %s %s: %w", class, id, err)

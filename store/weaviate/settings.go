@@ -15,7 +15,7 @@ import (
 // object by its id: the engine reads the "generation" setting before
 // every search, to notice another process's ingest.
 func (s *Store) Meta(ctx context.Context, key string) (string, error) {
-	st, err := s.setting(ctx, key)
+	st, err := s.readSetting(ctx, key)
 	if err != nil {
 		return "", fmt.Errorf("reading setting %q: %w", key, err)
 	}
@@ -53,7 +53,7 @@ func (s *Store) MetaOnce(ctx context.Context, key, value string) (string, error)
 	if value == "" {
 		return "", fmt.Errorf("creating setting %q: an empty value", key)
 	}
-	st, err := s.setting(ctx, key)
+	st, err := s.readSetting(ctx, key)
 	if err != nil {
 		return "", fmt.Errorf("creating setting %q: %w", key, err)
 	}
@@ -66,7 +66,7 @@ func (s *Store) MetaOnce(ctx context.Context, key, value string) (string, error)
 		if err != nil && !alreadyExists(err) {
 			return "", fmt.Errorf("creating setting %q: %w", key, err)
 		}
-		if st, err = s.setting(ctx, key); err != nil {
+		if st, err = s.readSetting(ctx, key); err != nil {
 			return "", fmt.Errorf("creating setting %q: %w", key, err)
 		}
 	}
@@ -76,7 +76,7 @@ func (s *Store) MetaOnce(ctx context.Context, key, value string) (string, error)
 			return "", fmt.Errorf("creating setting %q: %w", key, ctx.Err())
 		case <-time.After(settleTime):
 		}
-		again, err := s.setting(ctx, key)
+		again, err := s.readSetting(ctx, key)
 		if err != nil {
 			return "", fmt.Errorf("creating setting %q: %w", key, err)
 		}
@@ -96,8 +96,8 @@ type storedSetting struct {
 	found   bool
 }
 
-// setting reads the object of setting key by its id.
-func (s *Store) setting(ctx context.Context, key string) (storedSetting, error) {
+// readSetting reads the object of setting key by its id.
+func (s *Store) readSetting(ctx context.Context, key string) (storedSetting, error) {
 	objs, err := s.client.Data().ObjectsGetter().WithClassName(settingClass).WithID(string(settingUUID(key))).
 		WithTenant(s.tenant).Do(ctx)
 	var ce *fault.WeaviateClientError

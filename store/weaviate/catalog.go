@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"github.com/oraculo/oraculo/store"
@@ -39,23 +40,32 @@ type note struct {
 	// is changing): fail closed.
 	restricted bool
 	reason     string
+	// gen names the note's version (see generation).
+	gen string
 }
 
-var noteProps = []string{propDocKey, propRoot, propPath, propTitle, propMetadata, propPublic, propPending, propDMReason}
+var noteProps = []string{propDocKey, propRoot, propPath, propTitle, propMetadata, propPublic, propPending, propDMReason, propGen}
 
 // notes reads every note's object, by key.
 func (s *Store) notes(ctx context.Context) (map[string]note, error) {
 	out := map[string]note{}
 	err := s.each(ctx, documentClass, noteProps, func(o object) error {
-		n := note{key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath), title: o.text(propTitle),
-			metadata: o.text(propMetadata), restricted: !o.bool(propPublic) || o.bool(propPending), reason: o.text(propDMReason)}
-		if n.key == "" {
-			n.key = documentKey(n.root, n.path)
-		}
+		n := noteOf(o)
 		out[n.key] = n
 		return nil
 	})
 	return out, err
+}
+
+// noteOf reads a note's object, read with noteProps.
+func noteOf(o object) note {
+	n := note{key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath), title: o.text(propTitle),
+		metadata: o.text(propMetadata), restricted: !o.bool(propPublic) || o.bool(propPending), reason: o.text(propDMReason),
+		gen: o.text(propGen)}
+	if n.key == "" {
+		n.key = documentKey(n.root, n.path)
+	}
+	return n
 }
 
 // chunkRow is a chunk as the catalog and the filters read it.
@@ -75,18 +85,21 @@ func (s *Store) chunkRows(ctx context.Context, withText bool, fn func(chunkRow) 
 	if withText {
 		props = append(props, propByteStart, propText)
 	}
-	return s.each(ctx, chunkClass, props, func(o object) error {
-		r := chunkRow{id: o.id64(propChunkID), key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath),
-			ordinal: int(o.int(propOrdinal)), inSession: o.bool(propInSession), public: o.bool(propPublic),
-			byteStart: int(o.int(propByteStart)), text: o.text(propText)}
-		if r.key == "" {
-			r.key = documentKey(r.root, r.path)
-		}
-		if r.inSession {
-			r.session = int(o.int(propSession))
-		}
-		return fn(r)
-	})
+	return s.each(ctx, chunkClass, props, func(o object) error { return fn(rowOf(o)) })
+}
+
+// rowOf reads a chunk object as a row.
+func rowOf(o object) chunkRow {
+	r := chunkRow{id: o.id64(propChunkID), key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath),
+		ordinal: int(o.int(propOrdinal)), inSession: o.bool(propInSession), public: o.bool(propPublic),
+		byteStart: int(o.int(propByteStart)), text: o.text(propText)}
+	if r.key == "" {
+		r.key = documentKey(r.root, r.path)
+	}
+	if r.inSession {
+		r.session = int(o.int(propSession))
+	}
+	return r
 }
 
 // restricted reports whether a chunk is DM-only: it, or its note, is not
@@ -98,8 +111,17 @@ func (r chunkRow) restricted(notes map[string]note) bool {
 
 // count returns how many objects of class the tenant holds.
 func (s *Store) count(ctx context.Context, class string) (int, error) {
-	resp, err := s.client.GraphQL().Aggregate().WithClassName(class).WithTenant(s.tenant).
-		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}}).Do(ctx)
+	return s.countWhere(ctx, class, nil)
+}
+
+// countWhere returns how many objects of class match where (all when nil).
+func (s *Store) countWhere(ctx context.Context, class string, where *filters.WhereBuilder) (int, error) {
+	agg := s.client.GraphQL().Aggregate().WithClassName(class).WithTenant(s.tenant).
+		WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}})
+	if where != nil {
+		agg = agg.WithWhere(where)
+	}
+	resp, err := agg.Do(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -110,8 +132,8 @@ func (s *Store) count(ctx context.Context, class string) (int, error) {
 		}
 		return 0, fmt.Errorf("counting %q: %s", class, strings.Join(msgs, "; "))
 	}
-	agg, _ := resp.Data["Aggregate"].(map[string]any)
-	rows, _ := agg[class].([]any)
+	data, _ := resp.Data["Aggregate"].(map[string]any)
+	rows, _ := data[class].([]any)
 	if len(rows) == 0 {
 		return 0, nil
 	}
@@ -248,6 +270,12 @@ func (s *Store) NoteSources(ctx context.Context) ([]store.NoteSource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading notes: %w", err)
 	}
+	return assemble(notes, byNote), nil
+}
+
+// assemble reassembles notes from their chunks (byNote: by note key), in
+// path order.
+func assemble(notes map[string]note, byNote map[string][]chunkRow) []store.NoteSource {
 	out := make([]store.NoteSource, 0, len(byNote))
 	for key, rows := range byNote {
 		n := notes[key]
@@ -275,7 +303,7 @@ func (s *Store) NoteSources(ctx context.Context) ([]store.NoteSource, error) {
 		}
 		return out[i].Path < out[j].Path
 	})
-	return out, nil
+	return out
 }
 
 // DMOnlyCounts counts the DM-only notes by reason; a note not marked

@@ -36,7 +36,13 @@
 //     PruneAnnotations, AnnotationCounts, the same answers as SQLite's
 //     (chunks compared by UID) before and after annotating, after a
 //     chunk's text changes and a note is deleted, and nothing in another
-//     tenant.
+//     tenant;
+//   - [store.EntityStore] (fifth session), so that a Store is a whole
+//     [store.Store]: the compendiums built through the engine
+//     ([github.com/oraculo/oraculo.OpenStore], then Ingest) are SQLite's
+//     for the sample campaign, entities and mentions (by chunk UID), for
+//     the DM and for players, after a first ingest, an incremental one
+//     and an update cut short.
 //
 // On the golden questions (64, hashing/v2 vectors of 384 dimensions, 86
 // chunks) SearchVectors' top 10 holds every chunk of the exact cosine top

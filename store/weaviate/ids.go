@@ -70,3 +70,35 @@ func ChunkID(uid string) int64 {
 
 // idText is how a chunk id is stored and filtered on.
 func idText(id int64) string { return strconv.FormatInt(id, 10) }
+
+// EntityID is the store's id of the entity named name in a compendium
+// scope: the first idBits of the sha256 of both, never 0. An entity keeps
+// its id while it keeps its name, and gets it back when it returns.
+func EntityID(scope, name string) int64 {
+	sum := sha256.Sum256([]byte("entity\x00" + scope + "\x00" + name))
+	id := int64(binary.BigEndian.Uint64(sum[:8]) & (1<<idBits - 1))
+	if id == 0 {
+		id = 1
+	}
+	return id
+}
+
+// entityUUID is the object id of the entity named name in scope.
+func entityUUID(scope, name string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("entity\x00"+scope+"\x00"+name)).String())
+}
+
+// mentionUUID is the object id of the mentions of an entity in a chunk.
+func mentionUUID(entity, chunk int64) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("mention\x00"+idText(entity)+"\x00"+idText(chunk))).String())
+}
+
+// factsUUID is the object id of the compendium's facts of a note, and
+// factsStateUUID that of their state.
+func factsUUID(key string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("facts\x00"+key)).String())
+}
+
+func factsStateUUID(key string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("facts-state\x00"+key)).String())
+}

@@ -17,6 +17,12 @@ const (
 	settingClass   = "OraculoSetting"
 	// annotationClass holds the chat model's annotations of chunk texts.
 	annotationClass = "OraculoAnnotation"
+	// The compendium: entities by scope, where each is mentioned, and
+	// what it read from each note (its facts, and their state).
+	entityClass     = "OraculoEntity"
+	mentionClass    = "OraculoMention"
+	factsClass      = "OraculoNoteFacts"
+	factsStateClass = "OraculoNoteState"
 )
 
 // Property names shared by the collections.
@@ -64,6 +70,19 @@ const (
 	propValue        = "value"
 	propPrompt       = "prompt"
 	propCreatedAt    = "createdAt"
+	propEntityID     = "entityId"
+	propScope        = "scope"
+	propName         = "name"
+	propKind         = "kind"
+	propAliases      = "aliases"
+	propNote         = "note"
+	propSource       = "source"
+	propTimes        = "times"
+	propBucket       = "bucket"
+	propFacts        = "facts"
+	propLower        = "lower"
+	propRestricted   = "restricted"
+	propMatched      = "matched"
 )
 
 // property kinds: what a property is used for decides how it is indexed.
@@ -85,6 +104,11 @@ func filterable(name, dataType string) *models.Property { // matched whole in fi
 func terms(name string) *models.Property {
 	return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: models.PropertyTokenizationWhitespace,
 		IndexSearchable: ptr(true), IndexFilterable: ptr(false), IndexRangeFilters: ptr(false)}
+}
+
+// rangeable is an int matched by ranges.
+func rangeable(name string) *models.Property {
+	return &models.Property{Name: name, DataType: []string{"int"}, IndexFilterable: ptr(false), IndexSearchable: ptr(false), IndexRangeFilters: ptr(true)}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -130,6 +154,16 @@ func classes() []*models.Class {
 		common(annotationClass, "Oráculo: a chat model's annotation of one chunk text, by model and prompt version",
 			filterable(propHash, "text"), filterable(propModel, "text"), filterable(propPrompt, "text"),
 			stored(propText, "text"), stored(propCreatedAt, "int")),
+		common(entityClass, "Oráculo: one entity of a compendium scope",
+			filterable(propEntityID, "text"), filterable(propScope, "text"), stored(propName, "text"), stored(propKind, "text"),
+			stored(propAliases, "text"), stored(propNote, "text"), stored(propSource, "text")),
+		common(mentionClass, "Oráculo: how many times one chunk names one entity",
+			filterable(propEntityID, "text"), filterable(propScope, "text"), filterable(propChunkID, "text"),
+			stored(propTimes, "int"), filterable(propDocKey, "text"), filterable(propGen, "text"), rangeable(propBucket)),
+		common(factsClass, "Oráculo: what the compendium read from one version of a note",
+			filterable(propDocKey, "text"), stored(propGen, "text"), stored(propFacts, "blob"), stored(propLower, "blob")),
+		common(factsStateClass, "Oráculo: whether a note's mentions are stored, and its visibility when they were",
+			filterable(propDocKey, "text"), stored(propGen, "text"), stored(propRestricted, "boolean"), stored(propMatched, "boolean")),
 	}
 }
 

@@ -170,14 +170,5 @@ func (s *Store) Tenant() string { return s.tenant }
 // Close releases the store; the cluster keeps everything.
 func (s *Store) Close() error { return nil }
 
-// The roles of [store.Store] done so far (see the package documentation).
-var (
-	_ store.DocumentWriter  = (*Store)(nil)
-	_ store.ChunkReader     = (*Store)(nil)
-	_ store.KeywordSearcher = (*Store)(nil)
-	_ store.Settings        = (*Store)(nil)
-	_ store.Catalog         = (*Store)(nil)
-	_ store.ChunkFilter     = (*Store)(nil)
-	_ store.VectorStore     = (*Store)(nil)
-	_ store.AnnotationStore = (*Store)(nil)
-)
+// A Store is a whole [store.Store].
+var _ store.Store = (*Store)(nil)

@@ -73,8 +73,12 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 		chunks, paragraphs, docs = append(chunks, c...), append(paragraphs, p...), append(docs, doc)
 		keys[i], gens[i] = documentKey(d.Root, d.Path), generation(d)
 	}
+	if err := s.withholdIfHidden(ctx, ds); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
 	// Chunks before their paragraphs, so that a paragraph found has its
-	// chunk; old paragraphs before old chunks, for the same reason.
+	// chunk; old paragraphs before old chunks, for the same reason; the
+	// old chunks' mentions with them.
 	if err := s.put(ctx, chunks); err != nil {
 		return 0, fmt.Errorf("%s: %w", what, err)
 	}
@@ -84,7 +88,7 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 	stale := and(
 		filters.Where().WithPath([]string{propDocKey}).WithOperator(filters.ContainsAny).WithValueText(keys...),
 		filters.Where().WithPath([]string{propGen}).WithOperator(filters.ContainsNone).WithValueText(gens...))
-	for _, class := range []string{paragraphClass, chunkClass} {
+	for _, class := range []string{mentionClass, paragraphClass, chunkClass} {
 		if err := s.deleteWhere(ctx, class, stale); err != nil {
 			return 0, fmt.Errorf("%s: %w", what, err)
 		}
@@ -96,11 +100,12 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 }
 
 // DeleteDocument removes a note and everything derived from it: its
-// paragraphs, its chunks, then the note itself, so that an interrupted
-// removal is done again by the next ingest.
+// chunks' mentions, its compendium facts, its paragraphs, its chunks, then
+// the note itself, so that an interrupted removal is done again by the
+// next ingest.
 func (s *Store) DeleteDocument(ctx context.Context, root, path string) error {
 	key := documentKey(root, path)
-	for _, class := range []string{paragraphClass, chunkClass, documentClass} {
+	for _, class := range []string{mentionClass, factsStateClass, factsClass, paragraphClass, chunkClass, documentClass} {
 		if err := s.deleteWhere(ctx, class, textIs(propDocKey, key)); err != nil {
 			return fmt.Errorf("removing %q: %w", path, err)
 		}
@@ -152,6 +157,11 @@ func (s *Store) Redecide(ctx context.Context, decide store.Decider, meta map[str
 			changed++
 		}
 		what := fmt.Sprintf("deciding visibility of %q again", n.rec.Path)
+		if audience && dmOnly {
+			if err := s.withholdPlayers(ctx); err != nil {
+				return changed, fmt.Errorf("%s: %w", what, err)
+			}
+		}
 		if audience || n.pending {
 			if err := s.merge(ctx, documentClass, n.obj.id, map[string]any{propPending: true}); err != nil {
 				return changed, fmt.Errorf("%s: %w", what, err)

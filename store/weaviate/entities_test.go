@@ -1,0 +1,452 @@
+package weaviate_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/weaviatetest"
+	"github.com/oraculo/oraculo/store"
+	"github.com/oraculo/oraculo/store/weaviate"
+)
+
+// copyTree copies the folder src into a new temporary one.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// engines opens an engine on the Weaviate store and one on a new SQLite
+// index, with the engine's defaults.
+func engines(t *testing.T, wv *weaviate.Store) (we, se *oraculo.Engine, ix *index.Index) {
+	t.Helper()
+	ctx := context.Background()
+	we, err := oraculo.OpenStore(ctx, wv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { we.Close() })
+	ix, err = index.Open(ctx, filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	se, err = oraculo.OpenStore(ctx, ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { se.Close() })
+	return we, se, ix
+}
+
+// ingestBoth ingests dir with both engines.
+func ingestBoth(t *testing.T, dir string, engs ...*oraculo.Engine) {
+	t.Helper()
+	for _, e := range engs {
+		if _, err := e.Ingest(context.Background(), []string{dir}, oraculo.IngestOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// compendiumDump is what a store's compendium says, ids replaced by what
+// they name: one line per entity, then one per mention (by chunk UID), for
+// each scope, and for each scope's entities the mentions players get.
+func compendiumDump(t *testing.T, s store.Store) []string {
+	t.Helper()
+	ctx := context.Background()
+	uid := map[int64]string{}
+	chunks, err := s.ListChunks(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chunks {
+		uid[c.ID] = c.UID
+	}
+	var out []string
+	for _, scope := range []string{store.ScopeDM, store.ScopePlayer} {
+		ents, err := s.Entities(ctx, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := s.EntityCount(ctx, scope)
+		if err != nil || n != len(ents) {
+			t.Errorf("%s: EntityCount %d, %v; Entities gives %d", scope, n, err, len(ents))
+		}
+		ids := make([]int64, len(ents))
+		name := map[int64]string{}
+		for i, e := range ents {
+			ids[i] = e.ID
+			name[e.ID] = e.Name
+			out = append(out, fmt.Sprintf("%s entity %q %s %q %q %q", scope, e.Name, e.Kind, nonNil(e.Aliases), e.Note, e.Source))
+		}
+		for _, public := range []bool{false, true} {
+			ms, err := s.MentionsOf(ctx, ids, public)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for eid, list := range ms {
+				if name[eid] == "" {
+					t.Errorf("%s: mentions of entity %d, not asked for", scope, eid)
+				}
+				for i, m := range list {
+					if i > 0 && list[i-1].ChunkID >= m.ChunkID {
+						t.Errorf("%s: mentions of %q out of chunk order", scope, name[eid])
+					}
+					u, ok := uid[m.ChunkID]
+					if !ok {
+						t.Errorf("%s: %q is mentioned in chunk %d, which is no chunk", scope, name[eid], m.ChunkID)
+					}
+					out = append(out, fmt.Sprintf("%s public=%v mention %q %s %d session %v %d %s", scope, public, name[eid], u,
+						m.Count, m.InSession, m.Session, m.Path))
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// sameCompendium checks that both stores hold the same compendiums, and
+// returns Weaviate's.
+func sameCompendium(t *testing.T, wv *weaviate.Store, ix *index.Index) []string {
+	t.Helper()
+	ctx := context.Background()
+	got, want := compendiumDump(t, wv), compendiumDump(t, ix)
+	if !slices.Equal(got, want) {
+		t.Errorf("the compendiums differ: weaviate %d lines, SQLite %d", len(got), len(want))
+		for _, l := range diff(got, want) {
+			t.Log(l)
+		}
+	}
+	for name, s := range map[string]store.EntityStore{"weaviate": wv, "sqlite": ix} {
+		if stale, err := s.PlayersCompendiumStale(ctx); err != nil || stale {
+			t.Errorf("%s: the players' compendium is stale after an ingest (%v)", name, err)
+		}
+		if missing, pending, err := s.SyncCompendiumNotes(ctx); err != nil || len(missing) != 0 || pending {
+			t.Errorf("%s: after an ingest %d notes have no facts, pending %v (%v)", name, len(missing), pending, err)
+		}
+	}
+	return got
+}
+
+// diff lists the lines only one of a and b (sorted) has, 20 at most.
+func diff(a, b []string) []string {
+	var out []string
+	for _, l := range a {
+		if _, ok := slices.BinarySearch(b, l); !ok {
+			out = append(out, "weaviate only: "+l)
+		}
+	}
+	for _, l := range b {
+		if _, ok := slices.BinarySearch(a, l); !ok {
+			out = append(out, "sqlite only:   "+l)
+		}
+	}
+	return out[:min(len(out), 20)]
+}
+
+// count returns how many lines of dump start with prefix.
+func count(dump []string, prefix string) int {
+	n := 0
+	for _, l := range dump {
+		if strings.HasPrefix(l, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCompendium builds the sample campaign's compendium through the
+// engine on Weaviate and on SQLite and compares them; then after an
+// incremental ingest (a note changed, one removed, one made DM-only), and
+// after an update cut short.
+func TestCompendium(t *testing.T) {
+	c := weaviatetest.Start(t, 1)
+	ctx := context.Background()
+	dir := copyTree(t, "../../examples/campaign")
+	wv := open(t, c.Nodes[0], "compendium")
+	we, se, ix := engines(t, wv)
+	ingestBoth(t, dir, we, se)
+
+	dump := sameCompendium(t, wv, ix)
+	for _, prefix := range []string{"dm entity", "player entity", "dm public=false mention", "dm public=true mention", "player public=true mention"} {
+		if count(dump, prefix) == 0 {
+			t.Errorf("no %q line: the test proves nothing", prefix)
+		}
+	}
+	if count(dump, "dm entity") <= count(dump, "player entity") || count(dump, "dm public=false") <= count(dump, "dm public=true") {
+		t.Error("players see as much as the DM: the test proves nothing")
+	}
+	t.Logf("%d DM entities, %d players'; DM mentions %d (%d public)", count(dump, "dm entity"), count(dump, "player entity"),
+		count(dump, "dm public=false"), count(dump, "dm public=true"))
+
+	// Read a few mentions at a time, MentionsOf finds them all.
+	restore := weaviate.SetPageSize(3)
+	paged := compendiumDump(t, wv)
+	restore()
+	if !slices.Equal(paged, dump) {
+		t.Errorf("read 3 at a time: %d lines, %d at once", len(paged), len(dump))
+	}
+
+	// An unchanged ingest writes nothing and changes nothing.
+	ingestBoth(t, dir, we, se)
+	if again := sameCompendium(t, wv, ix); !slices.Equal(again, dump) {
+		t.Error("an unchanged ingest changed the compendium")
+	}
+
+	t.Run("incremental", func(t *testing.T) { testIncremental(t, dir, wv, ix, we, se) })
+
+	t.Run("interrupted", func(t *testing.T) {
+		ents, err := wv.Entities(ctx, store.ScopeDM)
+		if err != nil || len(ents) < 10 {
+			t.Fatalf("%d entities, %v", len(ents), err)
+		}
+		// An update that changes names, clears some mentions and dies.
+		cut := errors.New("cut short")
+		err = wv.UpdateCompendium(ctx, func(w store.CompendiumWriter) error {
+			renamed := append(slices.Clone(ents[2:]), store.Entity{Name: "Zzyzx", Kind: "npc"})
+			for _, scope := range []string{store.ScopeDM, store.ScopePlayer} {
+				if _, err := w.SetEntities(ctx, scope, renamed); err != nil {
+					return err
+				}
+			}
+			chunks, err := w.Chunks(ctx, 0, 20, false)
+			if err != nil || len(chunks) != 20 {
+				return fmt.Errorf("%d chunks, %v", len(chunks), err)
+			}
+			ids := make([]int64, len(chunks))
+			for i, c := range chunks {
+				ids[i] = c.ID
+			}
+			if err := w.ClearMentions(ctx, store.ScopeDM, ids); err != nil {
+				return err
+			}
+			return cut
+		})
+		if !errors.Is(err, cut) {
+			t.Fatalf("UpdateCompendium gave %v", err)
+		}
+		if stale, err := wv.PlayersCompendiumStale(ctx); err != nil || !stale {
+			t.Errorf("after an update cut short the players' compendium is not stale (%v)", err)
+		}
+		if ents, err := wv.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 0 {
+			t.Errorf("after an update cut short players get %d entities (%v)", len(ents), err)
+		}
+		// The next ingest completes it: what SQLite holds.
+		ingestBoth(t, dir, we, se)
+		if again := sameCompendium(t, wv, ix); !slices.Equal(again, compendiumDump(t, ix)) {
+			t.Error("the ingest after an update cut short did not complete it")
+		}
+	})
+
+	t.Run("withheld", func(t *testing.T) { testWithheld(t, c.Nodes[0]) })
+}
+
+// testIncremental changes one note, removes one and makes one DM-only,
+// ingests again with both engines, and compares; players never see the
+// entity of the note made DM-only once it is.
+func testIncremental(t *testing.T, dir string, wv *weaviate.Store, ix *index.Index, we, se *oraculo.Engine) {
+	ctx := context.Background()
+	const (
+		changed = "NPCs/Garrik Tresdedos.md"
+		removed = "Lugares/Caldemora.md"
+		hidden  = "NPCs/Vesper Quillon.md"
+	)
+	players := func(s store.EntityStore) map[string]store.Entity {
+		ents, err := s.Entities(ctx, store.ScopePlayer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]store.Entity{}
+		for _, e := range ents {
+			out[e.Note] = e
+		}
+		return out
+	}
+	before := players(wv)
+	if _, ok := before[hidden]; !ok {
+		t.Fatalf("players have no entity from %q: the test proves nothing", hidden)
+	}
+	edit := func(rel string, fn func(string) string) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fn(string(data))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(changed, func(s string) string {
+		return s + "\n\nGarrik le debe dinero a Vesper Quillon y a la Orden de la Ceniza desde la sesión 12.\n"
+	})
+	edit(hidden, func(s string) string {
+		if strings.HasPrefix(s, "---\n") {
+			return "---\nvisibility: dm\n" + strings.TrimPrefix(s, "---\n")
+		}
+		return "---\nvisibility: dm\n---\n" + s
+	})
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(removed))); err != nil {
+		t.Fatal(err)
+	}
+
+	// While Weaviate's ingest runs, a player never gets the hidden note's
+	// entity once the note is DM-only.
+	dmOnly := func() int {
+		counts, err := wv.DMOnlyCounts(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		n := 0
+		for _, c := range counts {
+			n += c
+		}
+		return n
+	}
+	was := dmOnly()
+	done := make(chan struct{})
+	watched := make(chan int)
+	go func() {
+		polls := 0
+		defer func() { watched <- polls }()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if dmOnly() <= was {
+				continue
+			}
+			polls++
+			if e, ok := players(wv)[hidden]; ok {
+				t.Errorf("a player got %q of DM-only %q", e.Name, hidden)
+				return
+			}
+		}
+	}()
+	if _, err := we.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	close(done)
+	t.Logf("%d reads of the players' compendium with %q DM-only during the ingest", <-watched, hidden)
+	if _, err := se.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if dmOnly() != was+1 {
+		t.Fatalf("%d DM-only notes, %d before: %q is not DM-only", dmOnly(), was, hidden)
+	}
+	dump := sameCompendium(t, wv, ix)
+	if _, ok := players(wv)[hidden]; ok {
+		t.Errorf("players still have the entity of DM-only %q", hidden)
+	}
+	if _, ok := players(wv)[removed]; ok {
+		t.Errorf("players still have the entity of removed %q", removed)
+	}
+	for _, l := range dump {
+		if strings.Contains(l, removed) {
+			t.Errorf("the removed note is still in the compendium: %s", l)
+			break
+		}
+	}
+}
+
+// testWithheld: a public note stored again DM-only withholds the players'
+// compendium until it is replaced, as SQLite does.
+func testWithheld(t *testing.T, node *weaviatetest.Node) {
+	ctx := context.Background()
+	for name, s := range map[string]store.Store{"weaviate": open(t, node, "withheld"), "sqlite": openSQLite(t)} {
+		if err := s.ReplaceEntities(ctx, store.ScopePlayer, nil); err != nil {
+			t.Fatal(err)
+		}
+		doc := &store.DocumentRecord{Root: "/n", Path: "NPCs/x.md", SHA256: "a", Title: "x", Stamp: "s",
+			Chunks: []store.ChunkRecord{{ChunkData: store.ChunkData{UID: name + "-x", Text: "Harbin", Headings: []string{"x"}}}}}
+		if err := s.ReplaceDocument(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
+		if stale, _ := s.PlayersCompendiumStale(ctx); stale {
+			t.Fatalf("%s: a public note withholds the players' compendium", name)
+		}
+		chunks, err := s.ListChunks(ctx, nil)
+		if err != nil || len(chunks) != 1 {
+			t.Fatalf("%s: %d chunks, %v", name, len(chunks), err)
+		}
+		ents := []store.Entity{{Name: "Harbin", Kind: "npc", Mentions: map[int64]int{chunks[0].ID: 2}}}
+		if err := s.ReplaceEntities(ctx, store.ScopePlayer, ents); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Entities(ctx, store.ScopePlayer)
+		if err != nil || len(got) != 1 || got[0].Name != "Harbin" {
+			t.Fatalf("%s: players' compendium %v, %v", name, got, err)
+		}
+		ms, err := s.MentionsOf(ctx, []int64{got[0].ID}, true)
+		if err != nil || len(ms[got[0].ID]) != 1 || ms[got[0].ID][0].Count != 2 {
+			t.Errorf("%s: mentions %v, %v", name, ms, err)
+		}
+		doc.SHA256, doc.DMOnly, doc.DMReason = "b", true, "front-matter"
+		if err := s.ReplaceDocument(ctx, doc); err != nil {
+			t.Fatal(err)
+		}
+		if stale, _ := s.PlayersCompendiumStale(ctx); !stale {
+			t.Errorf("%s: a public note written again as DM-only must withhold the players' compendium", name)
+		}
+		if ents, err := s.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 0 {
+			t.Errorf("%s: withheld players' compendium read as %v, %v", name, ents, err)
+		}
+		if ms, err := s.MentionsOf(ctx, []int64{got[0].ID}, true); err != nil || len(ms) != 0 {
+			t.Errorf("%s: players get mentions in a DM-only note: %v, %v", name, ms, err)
+		}
+		if err := s.ReplaceEntities(ctx, store.ScopePlayer, []store.Entity{{Name: "Harbin", Kind: "npc"}}); err != nil {
+			t.Fatal(err)
+		}
+		if ents, err := s.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 1 {
+			t.Errorf("%s: rebuilt players' compendium read as %v, %v", name, ents, err)
+		}
+		if err := s.DeleteDocument(ctx, doc.Root, doc.Path); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func openSQLite(t *testing.T) *index.Index {
+	t.Helper()
+	ix, err := index.Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/link"
-	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/store/weaviate"
 )
 
@@ -204,13 +203,7 @@ func (f *indexFlags) open(ctx context.Context, existing bool, opts ...oraculo.Op
 	if err != nil {
 		return nil, err
 	}
-	// Until the Weaviate store holds every role (the compendium's is
-	// being added), it cannot carry the engine.
-	s, ok := any(ws).(store.Store)
-	if !ok {
-		return nil, errors.New(msg("weaviate-incomplete"))
-	}
-	eng, err := oraculo.OpenStore(ctx, s, opts...)
+	eng, err := oraculo.OpenStore(ctx, ws, opts...)
 	return eng, usageIfConfig(err)
 }
 
@@ -261,7 +254,6 @@ func init() {
 		"weaviate-needs-key":      {"the Weaviate cluster at %s asks for an API key: set $ORACULO_WEAVIATE_KEY", "el clúster de Weaviate en %s pide una clave de API: fija $ORACULO_WEAVIATE_KEY"},
 		"weaviate-bad-key":        {"the Weaviate cluster at %s refused the API key in $ORACULO_WEAVIATE_KEY", "el clúster de Weaviate en %s rechazó la clave de API de $ORACULO_WEAVIATE_KEY"},
 		"weaviate-no-index":       {"collection %q of the Weaviate cluster at %s holds no index yet: run `oraculo ingest` first (with the same --backend, --weaviate-url and --collection)", "la colección %q del clúster de Weaviate en %s aún no tiene índice: ejecuta antes `oraculo ingest` (con los mismos --backend, --weaviate-url y --collection)"},
-		"weaviate-incomplete":     {"the weaviate backend is not complete yet: its store lacks the compendium's role, so the engine cannot run on it", "el backend weaviate aún no está completo: a su almacén le falta el papel del compendio, así que el motor no puede funcionar sobre él"},
 		"backend-sqlite":          {"sqlite, index file %s", "sqlite, archivo del índice %s"},
 		"backend-weaviate":        {"weaviate at %s, collection %q", "weaviate en %s, colección %q"},
 	} {

@@ -244,7 +244,11 @@ func checkCommands(t *testing.T, s sandbox, env, where []string, url, collection
 
 	s.run(t, "", env, cmd("bench", "--n", "5", "--json")...)
 	s.empty(t, "bench")
-	for _, args := range [][]string{{"stats"}, {"chunks", "NPCs"}, {"show", found.Hits[0].ID}, {"compendium"}} {
+	out, _ = s.run(t, "", env, cmd("stats")...)
+	if !strings.Contains(out, url+"#"+collection) || !strings.Contains(out, "in a Weaviate cluster (size not measured)") {
+		t.Errorf("stats does not say where the index is:\n%s", out)
+	}
+	for _, args := range [][]string{{"chunks", "NPCs"}, {"show", found.Hits[0].ID}, {"compendium"}} {
 		s.run(t, "", env, cmd(args[0], args[1:]...)...)
 		s.empty(t, args[0])
 	}

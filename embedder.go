@@ -163,9 +163,14 @@ func (e *Engine) saveEmbedderConfig(ctx context.Context, c EmbedderConfig) error
 	return nil
 }
 
-// denseState is the loaded vector index of the embedder in use.
+// denseState is the loaded vector index of the embedder in use, or the
+// store that searches the vectors itself.
 type denseState struct {
-	model   string
+	model string
+	// store searches the vectors itself ([store.VectorSearcher]): nothing
+	// below is loaded but exactly, and that only for VectorsExact.
+	store   store.VectorSearcher
+	exactly lazy[*vector.Exact]
 	vectors *index.Vectors
 	exact   *vector.Exact
 	search  vector.Searcher
@@ -207,6 +212,16 @@ func (e *Engine) searchVectors(ctx context.Context, paths []retrieve.Path, mode 
 		if err != nil || st == nil {
 			return err
 		}
+		if st.store != nil {
+			// The store's own index is the approximate search; the exact
+			// one scans the vectors here, to measure what it misses.
+			if mode == VectorsExact {
+				if paths[i], err = e.exactDense(ctx, st, d); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		if mode == VectorsExact {
 			d.Searcher = st.exact
 		} else if d.Searcher, err = e.approxVectors(ctx, st); err != nil {
@@ -215,6 +230,43 @@ func (e *Engine) searchVectors(ctx context.Context, paths []retrieve.Path, mode 
 		paths[i] = d
 	}
 	return nil
+}
+
+// exactDense returns d scanning every vector exactly on a store that
+// searches its vectors itself, with the visibility and the filter the
+// store's query applies as the scan's Exclude and Allow. The vectors are
+// loaded on first use and kept with the view: for VectorsExact only,
+// never for a search that does not ask for it.
+func (e *Engine) exactDense(ctx context.Context, st *denseState, d retrieve.Dense) (retrieve.Dense, error) {
+	ex, _, err := st.exactly.get(func() (*vector.Exact, error) {
+		vs, _, err := e.idx.LoadVectors(ctx, st.model)
+		if err != nil {
+			return nil, err
+		}
+		if len(vs.IDs) == 0 {
+			return nil, fmt.Errorf("loading vectors of %q: no chunk has one", st.model)
+		}
+		return vector.NewExactFromMatrix(vs.Dims, vs.IDs, vs.Data)
+	})
+	if err != nil {
+		return d, err
+	}
+	if !d.Filter.IsZero() {
+		if d.Allow, err = e.idx.FilterChunks(ctx, d.Filter); err != nil {
+			return d, err
+		}
+	}
+	if d.Public {
+		v, err := e.snapshot(ctx)
+		if err != nil {
+			return d, err
+		}
+		if d.Exclude, err = e.restrictedOf(ctx, v); err != nil {
+			return d, err
+		}
+	}
+	d.Store, d.Searcher = nil, ex
+	return d, nil
 }
 
 // approxVectors returns the HNSW graph search walks or, while search
@@ -238,8 +290,9 @@ func (e *Engine) denseIndex(ctx context.Context) (*denseState, error) {
 	return e.denseOf(ctx, v)
 }
 
-// loadDense loads the vectors of em (nil when em is nil or has none).
-// Below the ANN threshold they are read and scanned exactly. At or above
+// loadDense loads the vectors of em (nil when em is nil or has none),
+// unless the store searches them itself ([store.VectorSearcher]). Below
+// the ANN threshold they are read and scanned exactly. At or above
 // it, the graph that ingest built and stored is loaded instead, and the
 // exact scan shares the graph's own copy of the vectors: one copy in
 // memory, and no vector read from the index's rows. When that graph is
@@ -251,6 +304,15 @@ func (e *Engine) loadDense(ctx context.Context, em embed.Embedder) (*denseState,
 		return nil, nil, nil
 	}
 	model := em.ID()
+	if vs, ok := e.idx.(store.VectorSearcher); ok {
+		// The store searches its vectors itself: none is read here, and
+		// nothing is loaded but a count saying whether there are any.
+		counts, err := e.idx.EmbeddingCounts(ctx)
+		if err != nil || counts[model] == 0 {
+			return nil, nil, err
+		}
+		return &denseState{model: model, store: vs}, nil, nil
+	}
 	// One read of the ids that have a vector: how many decides between
 	// the graph and the exact scan, and the graph must hold them all.
 	ids, missing, err := e.idx.VectorIDs(ctx, model)
@@ -426,8 +488,13 @@ func (e *Engine) annThreshold() int {
 }
 
 // buildGraph stores a fresh vector graph when the index is large enough
-// for search to use one, and drops a stored graph when it is not.
+// for search to use one, and drops a stored graph when it is not. A store
+// that searches its vectors itself indexes them as they are written: no
+// graph is built for it.
 func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int)) error {
+	if _, ok := e.idx.(store.VectorSearcher); ok {
+		return nil
+	}
 	em := e.Embedder()
 	model := em.ID()
 	// Below the threshold a count decides: no need to load the vectors.

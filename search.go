@@ -14,6 +14,7 @@ import (
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 // DefaultK is how many hits a search returns by default.
@@ -125,11 +126,17 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 		return nil, err
 	}
 	player := isPlayer(ctx)
+	// The chunks f lets through, for the paths that filter in the
+	// process: read when one asks, once.
 	var allow map[int64]bool
-	if !f.IsZero() {
-		if allow, err = e.idx.FilterChunks(ctx, f); err != nil {
-			return nil, err
+	read := f.IsZero()
+	allowed := func() (map[int64]bool, error) {
+		var err error
+		if !read {
+			allow, err = e.idx.FilterChunks(ctx, f)
+			read = err == nil
 		}
+		return allow, err
 	}
 	wanted := func(name string) bool { return want == nil || want[name] }
 	var paths []retrieve.Path
@@ -143,10 +150,19 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 		}
 	}
 	if st != nil {
-		d := retrieve.Dense{Embedder: v.embedder, Searcher: st.search, Index: e.idx, Public: player, Allow: allow, Gone: st.gone}
-		if player {
-			if d.Exclude, err = e.restrictedOf(ctx, v); err != nil {
+		d := retrieve.Dense{Embedder: v.embedder, Index: e.idx, Public: player}
+		if st.store != nil {
+			// The store's query applies visibility and the filter.
+			d.Store, d.Filter = st.store, f
+		} else {
+			d.Searcher, d.Gone = st.search, st.gone
+			if d.Allow, err = allowed(); err != nil {
 				return nil, err
+			}
+			if player {
+				if d.Exclude, err = e.restrictedOf(ctx, v); err != nil {
+					return nil, err
+				}
 			}
 		}
 		paths = append(paths, d)
@@ -159,6 +175,9 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 		return nil, err
 	}
 	if len(ents.entities) > 0 {
+		if allow, err = allowed(); err != nil {
+			return nil, err
+		}
 		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units, Public: player, Allow: allow})
 	}
 	return paths, nil
@@ -630,7 +649,8 @@ type RetrievalStats struct {
 	Paths []string `json:"paths"`
 	// DenseModel and DenseVectors name the dense path's embedder and count
 	// the vectors it searches; Graph says whether it walks the HNSW graph
-	// ingest builds (at or above [WithANNThreshold] vectors) instead of
+	// ingest builds (at or above [WithANNThreshold] vectors), or the
+	// store's own vector index ([store.VectorSearcher]), instead of
 	// scanning them.
 	DenseModel   string `json:"dense_model,omitempty"`
 	DenseVectors int    `json:"dense_vectors,omitempty"`
@@ -652,7 +672,8 @@ func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
 		}
 		if rows > 0 {
 			r.Paths = append(r.Paths, retrieve.PathDense)
-			r.DenseModel, r.DenseVectors, r.Graph = v.embedder.ID(), rows, rows >= e.annThreshold()
+			_, own := e.idx.(store.VectorSearcher)
+			r.DenseModel, r.DenseVectors, r.Graph = v.embedder.ID(), rows, own || rows >= e.annThreshold()
 		}
 	}
 	ents, err := e.entitiesOf(ctx, v)

@@ -94,10 +94,18 @@ func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, e
 const queryTimeout = 15 * time.Second
 
 // Dense is the semantic path: the question's vector against the chunks'
-// vectors (cosine), exact or approximate depending on the Searcher.
+// vectors (cosine), exact or approximate depending on the Searcher, or
+// searched by the store itself.
 type Dense struct {
 	Embedder embed.Embedder
 	Searcher vector.Searcher
+	// Store, when set, searches the vectors in place of Searcher (a
+	// cluster's own vector index): it is given Public and Filter and
+	// applies them before it ranks; the vectors are those of the
+	// Embedder's model.
+	Store store.VectorSearcher
+	// Filter is the filter Store applies (Allow is the Searcher's).
+	Filter store.Filter
 	// Index reads back the chunks the vectors point to.
 	Index store.ChunkReader
 	// Exclude, when set, holds chunks the caller may not see: the search
@@ -132,11 +140,16 @@ func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, 
 	if len(vecs) != 1 || !vector.Normalize(vecs[0]) {
 		return nil, fmt.Errorf("dense path: %w: the model returned no usable vector for the question", embed.ErrResponse)
 	}
-	depth := n + len(p.Exclude) + p.Gone
-	if p.Allow != nil {
-		depth = p.Searcher.Len()
+	var hits []vector.Hit
+	if p.Store != nil {
+		hits, err = p.Store.SearchVectors(ctx, p.Embedder.ID(), vecs[0], n, p.Public, p.Filter)
+	} else {
+		depth := n + len(p.Exclude) + p.Gone
+		if p.Allow != nil {
+			depth = p.Searcher.Len()
+		}
+		hits, err = p.Searcher.Search(vecs[0], depth)
 	}
-	hits, err := p.Searcher.Search(vecs[0], depth)
 	if err != nil {
 		return nil, fmt.Errorf("dense path: %w", err)
 	}

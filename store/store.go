@@ -6,7 +6,9 @@
 // The interface is split by role, each small enough to fake in a test:
 // [ChunkReader], [Catalog], [KeywordSearcher], [ChunkFilter],
 // [VectorStore], [EntityStore], [AnnotationStore], [Settings] and
-// [DocumentWriter]. [Store] composes them. A consumer asks for the roles it
+// [DocumentWriter]. [Store] composes them. Optional roles a store may add,
+// which the engine uses when it has them: [GraphMapper] and
+// [VectorSearcher]. A consumer asks for the roles it
 // uses (the retrieval paths take a [KeywordSearcher], a [ChunkReader] or a
 // [MentionReader]), not for the whole store.
 //
@@ -128,6 +130,19 @@ type VectorStore interface {
 	GraphReader(ctx context.Context, model string) (io.ReadCloser, error)
 	// DeleteGraph removes the stored graph of model.
 	DeleteGraph(ctx context.Context, model string) error
+}
+
+// VectorSearcher is a [VectorStore] that searches its vectors itself (a
+// cluster's own vector index): the dense path asks it for a question's
+// nearest chunks instead of loading every vector into the process.
+type VectorSearcher interface {
+	// SearchVectors returns up to k chunks nearest to q by model's
+	// vectors, best first, scored by cosine similarity. public leaves out
+	// the chunks of notes players may not see now and f the chunks it does
+	// not let through, both in the query itself, before anything is
+	// ranked; when unsure whether a player may see a chunk, it is left
+	// out.
+	SearchVectors(ctx context.Context, model string, q []float32, k int, public bool, f Filter) ([]vector.Hit, error)
 }
 
 // GraphMapper is a [VectorStore] that keeps its graphs also in files a

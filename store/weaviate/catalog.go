@@ -18,7 +18,7 @@ import (
 
 // SchemaVersion is the version of the collections' layout this package
 // writes, what [Store.Stats] reports as the schema.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // DocumentID is the store's id of the note at root and path: the first
 // 53 bits of the sha256 of its key, never 0, stable while the note keeps
@@ -78,12 +78,15 @@ type chunkRow struct {
 	text              string
 }
 
-// chunkRows calls fn with every chunk, reading props besides those every
-// row has.
+// chunkRowProps are the properties every chunkRow is read from.
+var chunkRowProps = []string{propChunkID, propDocKey, propRoot, propPath, propOrdinal, propSession, propInSession, propPublic}
+
+// chunkRows calls fn with every chunk, reading its text too when
+// withText.
 func (s *Store) chunkRows(ctx context.Context, withText bool, fn func(chunkRow) error) error {
-	props := []string{propChunkID, propDocKey, propRoot, propPath, propOrdinal, propSession, propInSession, propPublic}
+	props := chunkRowProps
 	if withText {
-		props = append(props, propByteStart, propText)
+		props = append(append([]string(nil), props...), propByteStart, propText)
 	}
 	return s.each(ctx, chunkClass, props, func(o object) error { return fn(rowOf(o)) })
 }

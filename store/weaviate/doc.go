@@ -54,24 +54,38 @@
 //     ([github.com/oraculo/oraculo.OpenStore], then Ingest) are SQLite's
 //     for the sample campaign, entities and mentions (by chunk UID), for
 //     the DM and for players, after a first ingest, an incremental one
-//     and an update cut short.
+//     and an update cut short;
+//   - the dense path (sixth session): [Store.SearchVectors] is a
+//     [store.VectorSearcher], and the engine's dense path asks it (one
+//     nearVector query with a small where clause, then two reads by the
+//     texts found) instead of loading vectors or building a graph; ingest
+//     builds none. Each vector object carries what its text's chunks let
+//     a search filter on (see Layout), kept by ReplaceDocuments,
+//     DeleteDocument, Redecide and PutEmbeddings.
 //
 // On the golden questions (64, hashing/v2 vectors of 384 dimensions, 86
-// chunks) SearchVectors' top 10 holds every chunk of the exact cosine top
-// 10 over SQLite's vectors: recall@10 1.000, for the DM and for players.
-// The sample is small: a DM's unfiltered search walks an HNSW graph of
-// 86 vectors, and a filtered one (a players' included) is an exact scan
-// (fewer allowed objects than Weaviate's flatSearchCutoff); the recall of
-// a large index is still to be measured (BENCHMARKS).
+// chunks and three more notes, two sharing a text, one of them DM-only)
+// SearchVectors' top 10 holds every chunk of the exact cosine top 10 over
+// SQLite's vectors restricted by SQLite's RestrictedChunks and
+// FilterChunks: recall@10 1.000, for the DM and for players, with every
+// kind of filter, after a Redecide hides a note and shows it again, a
+// note is replaced and one removed. A player's search is three requests
+// naming at most the texts found (the old where clause listed the 84
+// texts players may see). Through the engine, the dense path alone gives
+// SQLite's Recall@8 0.862 and MRR@50 (0.624 for the DM, 0.638 for
+// players), the same top 10s. The sample is small: a DM's unfiltered
+// search walks an HNSW graph of 86 vectors, and a filtered one (a
+// players' included) is an exact scan (fewer allowed objects than
+// Weaviate's flatSearchCutoff); the recall of a large index is still to
+// be measured (BENCHMARKS).
 //
 // On the sample campaign's golden questions the keyword path alone gives
 // Recall@8 0.931 and MRR@50 0.587 on both backends (2 of 58 questions
 // move their first relevant chunk, one up and one down).
 //
-// Next, in order: the dense path (retrieve) on [Store.SearchVectors]
-// when the store is a cluster, instead of loading vectors and a graph;
-// replication factor 3 and the three-node test (internal/weaviatetest
-// starts a three-node cluster already); XQuAD-es parity through the eval
+// Next, in order: replication factor 3 and the three-node test
+// (internal/weaviatetest starts a three-node cluster already); XQuAD-es
+// parity through the eval
 // harness; BENCHMARKS.
 //
 // # Layout
@@ -94,7 +108,12 @@
 // one object per embedded text, keyed as in SQLite by the embedding hash
 // (a version-5 UUID of model and hash, so storing a vector again replaces
 // it), holding the hash, the model and Oráculo's vector in an HNSW index
-// by cosine distance, no vectorizer. A collection per model, not named
+// by cosine distance, no vectorizer. Each also holds, for a vector
+// search's where clause, what the chunks using its text let a search
+// filter on: public (some chunk using it is public now: it and its note
+// marked public, the note not pending), the chunks' sessions, their
+// notes' paths with every folder above them (lowercased), and their
+// notes' tags. A collection per model, not named
 // vectors on the chunks: a vector index has one number of dimensions, a
 // model is counted, pruned or dropped alone, and a chunk rewritten by an
 // ingest (whose text, hence hash, did not change) keeps its vector
@@ -155,16 +174,27 @@
 //     vectors stored, which the next PendingEmbeddings no longer lists.
 //     Weaviate normalises what a cosine index holds: LoadVectors gives
 //     unit vectors back within rounding (1e-5), not bit for bit.
-//   - SearchVectors decides visibility and the filter from the chunks
-//     and notes (as RestrictedChunks and FilterChunks do, fail closed) and
-//     passes the allowed embedding hashes as the where clause, a list as
-//     long as the chunks let through, read on every search: fine for the
-//     sample, in proportion to the chunks for a large index (next:
-//     carry visibility and the filter's fields on the vector objects).
-//     A DM's unfiltered search has no where clause; a text no chunk uses
-//     any more (not pruned yet) is then dropped after ranking, so it may
-//     return fewer than k. Chunks sharing a text share its score (ties by
-//     id).
+//   - SearchVectors filters in two steps. The where clause matches the
+//     vector objects' fields (public, and the sessions, folders and tags
+//     asked for): what a text's chunks together have, so it lets through
+//     more than the filter (a text shared by a public chunk and a DM-only
+//     one passes a players' clause: its text is one players may read).
+//     Then every chunk using a text found is checked as it and its note
+//     are now, by RestrictedChunks' and FilterChunks' rules (fail
+//     closed), and when that leaves fewer than k the query asks for four
+//     times as many texts, up to [MaxResults]. The check, not the fields,
+//     keeps DM-only chunks from players: fields an interrupted write left
+//     behind let through too much (dropped by the check) or, for a note
+//     made public, too little until the next ingest or Redecide redoes
+//     the write. Writers update a text's fields only when they change
+//     (one merge per vector object, of every model, before the note's
+//     own object or decision is written). Chunks sharing a text share its
+//     score (ties by id); a text no chunk uses any more (not pruned yet)
+//     is dropped by the check.
+//   - The engine builds no vector graph for this store and the view
+//     loads no vector: only [github.com/oraculo/oraculo.VectorsExact]
+//     (eval's check of the approximate search) reads them all, once per
+//     view.
 //   - PendingAnnotations, PruneAnnotations and AnnotationCounts read
 //     every annotation (of every model; the cursor API takes no filter)
 //     and every chunk, a page at a time: in proportion to the index.

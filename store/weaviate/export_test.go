@@ -35,3 +35,35 @@ func SetPageSize(n int) (restore func()) {
 func (s *Store) SetPending(ctx context.Context, root, path string, pending bool) error {
 	return s.merge(ctx, documentClass, string(documentUUID(root, path)), map[string]any{propPending: pending})
 }
+
+// StaleUses returns the hashes of model's vector objects whose filters
+// (public, sessions, folders, tags) differ from what the chunks using
+// their texts say now, and how many of its vectors there are and how
+// many are marked public.
+func (s *Store) StaleUses(ctx context.Context, model string) (stale []string, vectors, public int, err error) {
+	var objs []object
+	if err := s.each(ctx, vectorClass(model), useProps, func(o object) error {
+		objs = append(objs, o)
+		return nil
+	}); err != nil {
+		return nil, 0, 0, err
+	}
+	hashes := make([]string, len(objs))
+	for i, o := range objs {
+		hashes[i] = o.text(propHash)
+	}
+	uses, err := s.usesOf(ctx, hashes, nil)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	for _, o := range objs {
+		u := useOf(o)
+		if u.public {
+			public++
+		}
+		if !u.equal(uses[o.text(propHash)]) {
+			stale = append(stale, o.text(propHash))
+		}
+	}
+	return stale, len(objs), public, nil
+}

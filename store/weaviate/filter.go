@@ -17,58 +17,85 @@ import (
 // a list or a comma-separated string); every non-empty field must hold.
 // A chunk whose note's object is missing matches no tag.
 func (s *Store) FilterChunks(ctx context.Context, f store.Filter) (map[int64]bool, error) {
+	cf := compileFilter(f)
 	var tagged map[string]bool // note keys whose tags match
-	if len(f.Tags) > 0 {
-		want := map[string]bool{}
-		for _, t := range f.Tags {
-			t = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#"))
-			want[t], want[strings.ReplaceAll(t, " ", "")] = true, true
-		}
+	if cf.tags != nil {
 		tagged = map[string]bool{}
 		err := s.each(ctx, documentClass, []string{propDocKey, propRoot, propPath, propMetadata}, func(o object) error {
-			meta := o.text(propMetadata)
-			if meta == "" {
-				return nil
+			n := note{key: o.text(propDocKey), path: o.text(propPath), metadata: o.text(propMetadata)}
+			if n.key == "" {
+				n.key = documentKey(o.text(propRoot), n.path)
 			}
-			tags, err := noteTags(json.RawMessage(meta))
-			if err != nil {
-				return fmt.Errorf("note %q: %w", o.text(propPath), err)
-			}
-			if slices.ContainsFunc(tags, func(t string) bool { return want[t] }) {
-				key := o.text(propDocKey)
-				if key == "" {
-					key = documentKey(o.text(propRoot), o.text(propPath))
-				}
-				tagged[key] = true
-			}
-			return nil
+			ok, err := cf.tagged(n)
+			tagged[n.key] = ok
+			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("filtering chunks: %w", err)
 		}
 	}
-	folders := make([]string, len(f.Folders))
-	for i, p := range f.Folders {
-		folders[i] = strings.ToLower(strings.Trim(strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./"), "/"))
-	}
 	out := map[int64]bool{}
 	err := s.chunkRows(ctx, false, func(r chunkRow) error {
-		if len(f.Sessions) > 0 && (!r.inSession || !slices.Contains(f.Sessions, r.session)) {
-			return nil
+		if cf.placed(r) && (tagged == nil || tagged[r.key]) {
+			out[r.id] = true
 		}
-		if len(folders) > 0 && !under(strings.ToLower(r.path), folders) {
-			return nil
-		}
-		if tagged != nil && !tagged[r.key] {
-			return nil
-		}
-		out[r.id] = true
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("filtering chunks: %w", err)
 	}
 	return out, nil
+}
+
+// chunkFilter is a [store.Filter] ready to test chunks with, by
+// [Store.FilterChunks]' rules.
+type chunkFilter struct {
+	sessions []int
+	// folders are lowercased, without "./" and slashes around.
+	folders []string
+	// tags holds each tag asked for lowercased, with and without its
+	// spaces; nil when none is.
+	tags map[string]bool
+}
+
+func compileFilter(f store.Filter) chunkFilter {
+	cf := chunkFilter{sessions: f.Sessions}
+	for _, p := range f.Folders {
+		cf.folders = append(cf.folders, strings.ToLower(strings.Trim(strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./"), "/")))
+	}
+	if len(f.Tags) > 0 {
+		cf.tags = map[string]bool{}
+		for _, t := range f.Tags {
+			t = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#"))
+			cf.tags[t], cf.tags[strings.ReplaceAll(t, " ", "")] = true, true
+		}
+	}
+	return cf
+}
+
+// placed reports whether a chunk is in the sessions and folders asked
+// for.
+func (f chunkFilter) placed(r chunkRow) bool {
+	if len(f.sessions) > 0 && (!r.inSession || !slices.Contains(f.sessions, r.session)) {
+		return false
+	}
+	return len(f.folders) == 0 || under(strings.ToLower(r.path), f.folders)
+}
+
+// tagged reports whether a note's front matter carries a tag asked for
+// (true when none is).
+func (f chunkFilter) tagged(n note) (bool, error) {
+	if f.tags == nil {
+		return true, nil
+	}
+	if n.metadata == "" {
+		return false, nil
+	}
+	tags, err := noteTags(json.RawMessage(n.metadata))
+	if err != nil {
+		return false, fmt.Errorf("note %q: %w", n.path, err)
+	}
+	return slices.ContainsFunc(tags, func(t string) bool { return f.tags[t] }), nil
 }
 
 // RestrictedChunks returns the ids of the chunks of DM-only notes: every

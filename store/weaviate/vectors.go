@@ -41,7 +41,7 @@ func embeddingUUID(model, hash string) strfmt.UUID {
 
 // vectorClassDef defines model's collection: Oráculo's vectors (no
 // vectorizer) in an HNSW index by cosine distance, multi-tenant as the
-// others.
+// others, each with the textUse of the chunks using its text.
 func vectorClassDef(model string) *models.Class {
 	return &models.Class{
 		Class:              vectorClass(model),
@@ -50,13 +50,26 @@ func vectorClassDef(model string) *models.Class {
 		VectorIndexType:    "hnsw",
 		VectorIndexConfig:  map[string]any{"distance": "cosine"},
 		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true},
-		Properties:         []*models.Property{filterable(propHash, "text"), stored(propModel, "text")},
+		Properties: []*models.Property{filterable(propHash, "text"), stored(propModel, "text"),
+			filterable(propPublic, "boolean"), filterable(propSessions, "int[]"), filterable(propFolders, "text[]"),
+			filterable(propTags, "text[]")},
 	}
 }
 
 // vectorsHeld reports whether the tenant has a collection for model (none
 // until the first PutEmbeddings of the model), creating it when create.
 func (s *Store) vectorsHeld(ctx context.Context, model string, create bool) (bool, error) {
+	if _, ok := s.held.Load(model); ok {
+		return true, nil
+	}
+	has, err := s.vectorsExist(ctx, model, create)
+	if has {
+		s.held.Store(model, true)
+	}
+	return has, err
+}
+
+func (s *Store) vectorsExist(ctx context.Context, model string, create bool) (bool, error) {
 	c := vectorClassDef(model)
 	exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(c.Class).Do(ctx)
 	if err != nil {
@@ -152,8 +165,9 @@ func (s *Store) PendingEmbeddings(ctx context.Context, model string) ([]store.Em
 }
 
 // PutEmbeddings stores vectors for model, one object per hash whose id is
-// derived from the model and the hash: storing one again replaces it. Not
-// all or none: an interrupted write leaves some stored, which the next
+// derived from the model and the hash: storing one again replaces it.
+// Each carries the textUse of the chunks using its text now. Not all or
+// none: an interrupted write leaves some stored, which the next
 // PendingEmbeddings no longer lists.
 func (s *Store) PutEmbeddings(ctx context.Context, model string, hashes []string, vecs [][]float32) error {
 	if len(hashes) != len(vecs) {
@@ -170,11 +184,17 @@ func (s *Store) PutEmbeddings(ctx context.Context, model string, hashes []string
 	if _, err := s.vectorsHeld(ctx, model, true); err != nil {
 		return fmt.Errorf("storing embeddings: %w", err)
 	}
+	uses, err := s.usesOf(ctx, hashes, nil)
+	if err != nil {
+		return fmt.Errorf("storing embeddings: %w", err)
+	}
 	class := vectorClass(model)
 	objs := make([]*models.Object, len(vecs))
 	for i, v := range vecs {
+		props := uses[hashes[i]].props()
+		props[propHash], props[propModel] = hashes[i], model
 		objs[i] = &models.Object{Class: class, ID: embeddingUUID(model, hashes[i]), Tenant: s.tenant,
-			Properties: map[string]any{propHash: hashes[i], propModel: model}, Vector: models.C11yVector(v)}
+			Properties: props, Vector: models.C11yVector(v)}
 	}
 	if err := s.put(ctx, objs); err != nil {
 		return fmt.Errorf("storing embeddings of %q: %w", model, err)
@@ -375,100 +395,6 @@ func (s *Store) PruneEmbeddings(ctx context.Context) (int64, error) {
 		}
 	}
 	return gone, nil
-}
-
-// SearchVectors returns the k chunks nearest to q by model's vectors, best
-// first, scored by cosine similarity, through the cluster's own vector
-// index (nearVector). public leaves out DM-only chunks and f what it
-// filters out, before anything is ranked: the texts the search may reach
-// are the query's where clause (the hashes of the chunks let through), so
-// a players' search never ranks a DM-only text. A chunk is let through by
-// the same rules as [Store.RestrictedChunks] and [Store.FilterChunks]
-// (fail closed). Chunks sharing a text share its score, ordered by id.
-//
-// A DM's unfiltered search has no where clause and uses the HNSW index;
-// filtered ones pass the allowed hashes, a list as long as the chunks let
-// through, and Weaviate scans them exactly when they are fewer than its
-// flatSearchCutoff (40,000 by default).
-func (s *Store) SearchVectors(ctx context.Context, model string, q []float32, k int, public bool, f store.Filter) ([]vector.Hit, error) {
-	what := fmt.Sprintf("searching the vectors of %q", model)
-	if k <= 0 || len(q) == 0 {
-		return nil, nil
-	}
-	ok, err := s.vectorsHeld(ctx, model, false)
-	if err != nil || !ok {
-		return nil, err
-	}
-	allowed := map[int64]bool(nil) // nil: every chunk
-	if !f.IsZero() {
-		if allowed, err = s.FilterChunks(ctx, f); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-	}
-	var notes map[string]note
-	if public {
-		if notes, err = s.notes(ctx); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-	}
-	chunksOf := map[string][]int64{}
-	err = s.chunkRowsHash(ctx, func(r chunkRow, hash string) error {
-		if hash == "" || (allowed != nil && !allowed[r.id]) || (public && r.restricted(notes)) {
-			return nil
-		}
-		chunksOf[hash] = append(chunksOf[hash], r.id)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if len(chunksOf) == 0 {
-		return nil, nil
-	}
-	get := s.client.GraphQL().Get().WithLimit(min(k, MaxResults)).
-		WithNearVector(s.client.GraphQL().NearVectorArgBuilder().WithVector(q)).
-		WithFields(graphql.Field{Name: propHash}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "id"}, {Name: "distance"}}})
-	if public || allowed != nil {
-		hashes := make([]string, 0, len(chunksOf))
-		for h := range chunksOf {
-			hashes = append(hashes, h)
-		}
-		sort.Strings(hashes)
-		get = get.WithWhere(filters.Where().WithPath([]string{propHash}).WithOperator(filters.ContainsAny).WithValueText(hashes...))
-	}
-	objs, err := s.run(ctx, get, vectorClass(model))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	var hits []vector.Hit
-	for _, o := range objs {
-		d, ok := o.additional["distance"].(float64)
-		if !ok {
-			return nil, fmt.Errorf("%s: no distance for hash %s", what, o.text(propHash))
-		}
-		ids := chunksOf[o.text(propHash)] // none: a text no chunk uses now
-		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-		for _, id := range ids {
-			hits = append(hits, vector.Hit{ID: id, Score: float32(1 - d)})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-	if len(hits) > k {
-		hits = hits[:k]
-	}
-	return hits, nil
-}
-
-// chunkRowsHash calls fn with every chunk and its embedding hash.
-func (s *Store) chunkRowsHash(ctx context.Context, fn func(chunkRow, string) error) error {
-	props := []string{propChunkID, propDocKey, propRoot, propPath, propPublic, propEmbedHash}
-	return s.each(ctx, chunkClass, props, func(o object) error {
-		r := chunkRow{id: o.id64(propChunkID), key: o.text(propDocKey), root: o.text(propRoot), path: o.text(propPath), public: o.bool(propPublic)}
-		if r.key == "" {
-			r.key = documentKey(r.root, r.path)
-		}
-		return fn(r, o.text(propEmbedHash))
-	})
 }
 
 // The graph methods: SQLite keeps Oráculo's own HNSW graph; a cluster

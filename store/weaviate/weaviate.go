@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sync"
 	"time"
 
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
@@ -56,6 +57,9 @@ type Store struct {
 	url     string
 	tenant  string
 	version string // the answering node's, read by Open
+	// held holds the models whose vector collection and tenant are known
+	// to exist (nothing drops them), so that a search does not ask.
+	held sync.Map
 }
 
 // tenantName is what Weaviate accepts as a tenant's name.

@@ -65,6 +65,7 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 	var chunks, paragraphs, docs []*models.Object
 	keys := make([]string, len(ds))
 	gens := make([]string, len(ds))
+	decided := make(map[string]note, len(ds))
 	for i, d := range ds {
 		c, p, doc, err := s.objects(d)
 		if err != nil {
@@ -72,6 +73,16 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 		}
 		chunks, paragraphs, docs = append(chunks, c...), append(paragraphs, p...), append(docs, doc)
 		keys[i], gens[i] = documentKey(d.Root, d.Path), generation(d)
+		decided[keys[i]] = recordNote(d)
+	}
+	uses, err := s.beginUses(ctx, keys)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
+	for _, d := range ds {
+		for _, c := range d.Chunks {
+			uses.add(c.EmbedHash)
+		}
 	}
 	if err := s.withholdIfHidden(ctx, ds); err != nil {
 		return 0, fmt.Errorf("%s: %w", what, err)
@@ -93,6 +104,11 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 			return 0, fmt.Errorf("%s: %w", what, err)
 		}
 	}
+	// The vectors' filters as the notes will be, before the notes are:
+	// an interrupted write is redone whole by the next ingest.
+	if err := s.finishUses(ctx, uses, decided); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
 	if err := s.put(ctx, docs); err != nil {
 		return 0, fmt.Errorf("%s: %w", what, err)
 	}
@@ -100,15 +116,25 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 }
 
 // DeleteDocument removes a note and everything derived from it: its
-// chunks' mentions, its compendium facts, its paragraphs, its chunks, then
-// the note itself, so that an interrupted removal is done again by the
-// next ingest.
+// chunks' mentions, its compendium facts, its paragraphs, its chunks (and
+// what its texts' vectors say of them), then the note itself, so that an
+// interrupted removal is done again by the next ingest.
 func (s *Store) DeleteDocument(ctx context.Context, root, path string) error {
 	key := documentKey(root, path)
-	for _, class := range []string{mentionClass, factsStateClass, factsClass, paragraphClass, chunkClass, documentClass} {
+	uses, err := s.beginUses(ctx, []string{key})
+	if err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
+	}
+	for _, class := range []string{mentionClass, factsStateClass, factsClass, paragraphClass, chunkClass} {
 		if err := s.deleteWhere(ctx, class, textIs(propDocKey, key)); err != nil {
 			return fmt.Errorf("removing %q: %w", path, err)
 		}
+	}
+	if err := s.finishUses(ctx, uses, nil); err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
+	}
+	if err := s.deleteWhere(ctx, documentClass, textIs(propDocKey, key)); err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
 	}
 	return nil
 }
@@ -166,7 +192,16 @@ func (s *Store) Redecide(ctx context.Context, decide store.Decider, meta map[str
 			if err := s.merge(ctx, documentClass, n.obj.id, map[string]any{propPending: true}); err != nil {
 				return changed, fmt.Errorf("%s: %w", what, err)
 			}
-			if err := s.setAudience(ctx, documentKey(n.rec.Root, n.rec.Path), !dmOnly); err != nil {
+			key := documentKey(n.rec.Root, n.rec.Path)
+			if err := s.setAudience(ctx, key, !dmOnly); err != nil {
+				return changed, fmt.Errorf("%s: %w", what, err)
+			}
+			// The note's texts' vectors, as it is about to be decided.
+			uses, err := s.beginUses(ctx, []string{key})
+			if err == nil {
+				err = s.finishUses(ctx, uses, decidedAs(n.rec, dmOnly))
+			}
+			if err != nil {
 				return changed, fmt.Errorf("%s: %w", what, err)
 			}
 		}

@@ -231,6 +231,37 @@ func Clip(s string, n int) string {
 	return strings.TrimRight(s[:cut], " ,;:") + "…"
 }
 
+// KeySetting is the stored setting that holds the link key of an index
+// kept in a cluster (see [StoredKey]).
+const KeySetting = "link_key"
+
+// SettingOnce stores a setting unless it has a value already, and
+// returns the value it holds, the same for every caller: Weaviate's
+// [github.com/oraculo/oraculo/store/weaviate.Store.MetaOnce].
+type SettingOnce interface {
+	MetaOnce(ctx context.Context, key, value string) (string, error)
+}
+
+// StoredKey returns the link key kept in an index's settings
+// ([KeySetting]), creating it the first time: every server of an index in
+// a cluster signs with the same key and accepts the others' links, and
+// none keeps a file. Deleting the setting revokes every link given so far.
+func StoredKey(ctx context.Context, s SettingOnce) ([]byte, error) {
+	fresh := make([]byte, 32)
+	if _, err := rand.Read(fresh); err != nil {
+		return nil, err
+	}
+	stored, err := s.MetaOnce(ctx, KeySetting, base64.RawStdEncoding.EncodeToString(fresh))
+	if err != nil {
+		return nil, fmt.Errorf("reading the link key: %w", err)
+	}
+	key, err := base64.RawStdEncoding.DecodeString(stored)
+	if err != nil || len(key) < 32 {
+		return nil, fmt.Errorf("reading the link key: the setting %q is not a key of 32 bytes or more", KeySetting)
+	}
+	return key, nil
+}
+
 // KeyPath is where the link key of the index at db is kept.
 func KeyPath(db string) string { return oraculo.DBPath(db) + ".linkkey" }
 

@@ -141,3 +141,44 @@ func TestLastSentence(t *testing.T) {
 		}
 	}
 }
+
+// onceSettings is a [SettingOnce] in memory: the first value stored wins.
+type onceSettings struct {
+	mu     sync.Mutex
+	values map[string]string
+}
+
+func (s *onceSettings) MetaOnce(_ context.Context, key, value string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.values[key]; ok {
+		return v, nil
+	}
+	s.values[key] = value
+	return value, nil
+}
+
+// TestStoredKey: the key kept in the settings is made once and read back
+// by every later call; a setting that is not a key is an error, not a
+// weaker key.
+func TestStoredKey(t *testing.T) {
+	ctx := context.Background()
+	s := &onceSettings{values: map[string]string{}}
+	first, err := StoredKey(ctx, s)
+	if err != nil || len(first) != 32 {
+		t.Fatalf("StoredKey = %d bytes, %v", len(first), err)
+	}
+	again, err := StoredKey(ctx, s)
+	if err != nil || string(again) != string(first) {
+		t.Errorf("a second StoredKey gave another key (%v)", err)
+	}
+	if s.values[KeySetting] == "" {
+		t.Errorf("the key is not in setting %q: %v", KeySetting, s.values)
+	}
+	for _, bad := range []string{"c2hvcnQ", "not base64 at all!"} {
+		s.values[KeySetting] = bad
+		if k, err := StoredKey(ctx, s); err == nil {
+			t.Errorf("setting %q gave a key of %d bytes", bad, len(k))
+		}
+	}
+}

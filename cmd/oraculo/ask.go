@@ -41,7 +41,7 @@ func chatFlags(fs *flag.FlagSet) func() oraculo.ChatConfig {
 
 // askFlags are the flags ask and chat share.
 type askFlags struct {
-	db         *string
+	index      *indexFlags
 	candidates *int
 	paths      *string
 	answerLang *string
@@ -71,8 +71,8 @@ func warnTo(w io.Writer) func(string) {
 }
 
 func newAskFlags(name string, stderr io.Writer) (*flag.FlagSet, *askFlags) {
-	fs, db := newFlags(name, stderr)
-	f := &askFlags{db: db}
+	fs, ix := newIndexFlags(name, stderr)
+	f := &askFlags{index: ix}
 	f.candidates = fs.Int("k", oraculo.DefaultCandidates, "how many fused candidates the reranker sees")
 	f.paths = fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
 	f.answerLang = fs.String("lang", "", "language of the answer: es or en (default: the question's)")
@@ -113,21 +113,21 @@ func (f *askFlags) open(ctx context.Context, stderr io.Writer) (*oraculo.Engine,
 	if f.parsed, err = f.filter(); err != nil {
 		return nil, err
 	}
-	return f.models.open(ctx, *f.db, warnTo(stderr))
+	return f.models.open(ctx, f.index, warnTo(stderr))
 }
 
 // open opens an existing index for the commands that answer (ask, chat,
 // serve, mcp): the dense path, the chat model and the reranker wired,
 // warnings (a missing chat model among them) sent to warn.
-func (m *modelFlags) open(ctx context.Context, db string, warn func(string)) (*oraculo.Engine, error) {
+func (m *modelFlags) open(ctx context.Context, ix *indexFlags, warn func(string)) (*oraculo.Engine, error) {
 	cc := m.chat()
 	if _, err := oraculo.NewChat(cc); err != nil {
 		return nil, usageError{err}
 	}
-	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(db), oraculo.WithWarnings(warn),
+	eng, err := ix.open(ctx, true, oraculo.WithWarnings(warn),
 		oraculo.WithEmbedder(m.embedder()), oraculo.WithChat(cc), oraculo.WithReranker(m.rerank()))
 	if err != nil {
-		return nil, usageIfConfig(err)
+		return nil, err
 	}
 	if eng.ChatModel() == nil {
 		warn(msg("no-chat-model"))
@@ -172,7 +172,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, a, *f.db, *publicURL, *obsidianVault, stderr)})
+		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, a, f.index, *publicURL, *obsidianVault, stderr)})
 	}
 	printAnswer(stdout, a, streamed)
 	return nil
@@ -190,10 +190,10 @@ type askJSON struct {
 // renderedAnswer is a as Markdown with its citations links to the pages of
 // their passages at base, signed with the index's link key (the one serve
 // uses); without a key to sign with, the plain verified text.
-func renderedAnswer(ctx context.Context, a *oraculo.Answer, db, base, vault string, stderr io.Writer) string {
-	key, err := link.LoadKey(db)
+func renderedAnswer(ctx context.Context, a *oraculo.Answer, ix *indexFlags, base, vault string, stderr io.Writer) string {
+	key, err := ix.linkKey(ctx)
 	if err != nil {
-		fmt.Fprintln(stderr, msg("warning", err.Error()))
+		fmt.Fprintln(stderr, msg("warning", engineText(err.Error())))
 		return a.Answer
 	}
 	return (&link.Maker{Key: key, Base: base, ObsidianVault: vault}).Answer(ctx, a)
@@ -293,7 +293,11 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var readLine func() (string, bool, error)
 	if tty != nil {
 		fmt.Fprintln(out, msg("chat-keys"))
-		if err := tty.start(ctx, stdin, loadChatHistory(chatHistoryPath(ctx, *f.db), maxChatHistory)); err != nil {
+		l, err := f.index.location()
+		if err != nil {
+			return err
+		}
+		if err := tty.start(ctx, stdin, loadChatHistory(chatHistoryPath(ctx, l), maxChatHistory)); err != nil {
 			return err
 		}
 		defer tty.close()
@@ -402,7 +406,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 // cmdShow prints the chunk behind an id (a search hit's or a citation's).
 func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("show", stderr)
+	fs, ix := newIndexFlags("show", stderr)
 	asJSON := fs.Bool("json", false, "print as JSON")
 	ids, err := parse(fs, args)
 	if err != nil {
@@ -411,7 +415,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(ids) == 0 {
 		return usageError{errors.New(msg("show-needs-id"))}
 	}
-	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	eng, err := ix.open(ctx, true)
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ type benchMachine struct {
 const defaultBenchQuestions = 100
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("bench", stderr)
+	fs, ix := newIndexFlags("bench", stderr)
 	questionsFile := fs.String("questions", "", "questions to time: one per line, or a golden set (JSONL, as eval reads) (default: made from the index's own text)")
 	k := fs.Int("k", oraculo.DefaultK, "how many chunks each search returns")
 	n := fs.Int("n", 0, "how many questions to run, cycling through the file's if it has fewer (default: all of the file's, or 100 made from the index)")
@@ -90,7 +90,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *n < 0 {
 		return usageError{errors.New(msg("bench-bad-n"))}
 	}
-	eng, err := openEngine(ctx, *db, true, embedder(), stderr)
+	eng, err := openEngine(ctx, ix, true, embedder(), stderr)
 	if err != nil {
 		return err
 	}

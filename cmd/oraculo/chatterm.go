@@ -225,19 +225,22 @@ type chatHistory struct {
 // chatHistoryPath is the history file of an index, one per role: a
 // player's arrow-up never shows what the DM asked. $ORACULO_CHAT_HISTORY
 // set to "off" keeps the history in memory only (""), and set to a path
-// puts it there.
-func chatHistoryPath(ctx context.Context, db string) string {
+// puts it there. An index in a cluster has no folder of its own: its
+// history is in memory only unless $ORACULO_CHAT_HISTORY names a file.
+func chatHistoryPath(ctx context.Context, l location) string {
 	switch env := os.Getenv("ORACULO_CHAT_HISTORY"); {
 	case strings.EqualFold(env, "off"):
 		return ""
 	case env != "":
 		return env
+	case l.cluster():
+		return ""
 	}
 	name := "chat_history"
 	if r := oraculo.RoleFrom(ctx); r != oraculo.RoleDM {
 		name += "_" + r
 	}
-	return filepath.Join(filepath.Dir(oraculo.DBPath(db)), name)
+	return filepath.Join(filepath.Dir(oraculo.DBPath(l.db)), name)
 }
 
 // loadChatHistory reads a history file (none is an empty history), keeping

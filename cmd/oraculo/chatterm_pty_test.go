@@ -59,8 +59,16 @@ func openPTY(t *testing.T, cols int) (ptmx, tty *os.File) {
 
 func startPTYChat(t *testing.T, env []string, args ...string) *ptyChat {
 	t.Helper()
+	return startPTYChatIn(t, "", env, args...)
+}
+
+// startPTYChatIn starts the chat in the working folder dir ("": this
+// process's).
+func startPTYChatIn(t *testing.T, dir string, env []string, args ...string) *ptyChat {
+	t.Helper()
 	ptmx, tty := openPTY(t, 60)
 	cmd := exec.Command(os.Args[0], append([]string{"chat"}, args...)...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "ORACULO_TEST_MAIN=1", "ORACULO_UI_LANG=en", "TERM=xterm", "NO_COLOR=", "ORACULO_CHAT=", "ORACULO_RERANK=")
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty

@@ -54,8 +54,8 @@ func TestChatHistory(t *testing.T) {
 // A player's history is not the DM's.
 func TestChatHistoryPathPerRole(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "o.db")
-	dm := chatHistoryPath(context.Background(), db)
-	player := chatHistoryPath(oraculo.WithRole(context.Background(), oraculo.RolePlayer), db)
+	dm := chatHistoryPath(context.Background(), location{backend: backendSQLite, db: db})
+	player := chatHistoryPath(oraculo.WithRole(context.Background(), oraculo.RolePlayer), location{backend: backendSQLite, db: db})
 	if dm != filepath.Join(filepath.Dir(db), "chat_history") || player == dm || filepath.Dir(player) != filepath.Dir(db) {
 		t.Errorf("dm %q, player %q", dm, player)
 	}
@@ -64,18 +64,26 @@ func TestChatHistoryPathPerRole(t *testing.T) {
 // $ORACULO_CHAT_HISTORY turns the history file off, or moves it.
 func TestChatHistoryPathFromEnv(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "o.db")
+	sqlite := location{backend: backendSQLite, db: db}
+	cluster := location{backend: backendWeaviate, db: db, url: "http://127.0.0.1:1", collection: "oraculo"}
+	t.Setenv("ORACULO_CHAT_HISTORY", "")
+	if p := chatHistoryPath(context.Background(), cluster); p != "" {
+		t.Errorf("an index in a cluster keeps its history in %q, want none (nothing local)", p)
+	}
 	t.Setenv("ORACULO_CHAT_HISTORY", "off")
-	if p := chatHistoryPath(context.Background(), db); p != "" {
+	if p := chatHistoryPath(context.Background(), sqlite); p != "" {
 		t.Errorf("off: %q", p)
 	}
-	h := loadChatHistory(chatHistoryPath(context.Background(), db), 10)
+	h := loadChatHistory(chatHistoryPath(context.Background(), sqlite), 10)
 	h.Add("¿quién es Nix?")
 	if entries, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "*")); len(entries) != 0 || h.Len() != 1 {
 		t.Errorf("off wrote %v, kept %d", entries, h.Len())
 	}
 	elsewhere := filepath.Join(t.TempDir(), "historia")
 	t.Setenv("ORACULO_CHAT_HISTORY", elsewhere)
-	if p := chatHistoryPath(context.Background(), db); p != elsewhere {
-		t.Errorf("a path: %q", p)
+	for _, l := range []location{sqlite, cluster} {
+		if p := chatHistoryPath(context.Background(), l); p != elsewhere {
+			t.Errorf("a path, %s: %q", l.backend, p)
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // cmdCompendium lists the compendium or shows one entity.
 func cmdCompendium(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("compendium", stderr)
+	fs, ix := newIndexFlags("compendium", stderr)
 	asJSON := fs.Bool("json", false, "print as JSON (one object per entity with list; one object with show)")
 	kind := fs.String("kind", "", "only entities of this kind (pc, npc, place, faction, god, item, other)")
 	rest, err := parse(fs, args)
@@ -23,7 +23,7 @@ func cmdCompendium(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(rest) > 0 {
 		verb, rest = rest[0], rest[1:]
 	}
-	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	eng, err := ix.open(ctx, true)
 	if err != nil {
 		return err
 	}

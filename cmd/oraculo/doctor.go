@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/embed"
 )
@@ -30,7 +31,7 @@ type ollamaModel interface {
 // pulled, with the command that pulls it), each tried once, with how long
 // it took. It exits 1 when something configured does not work.
 func cmdDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("doctor", stderr)
+	fs, ix := newIndexFlags("doctor", stderr)
 	models := newModelFlags(fs)
 	timeout := fs.Duration("timeout", 30*time.Second, "longest wait for each server")
 	rest, err := parse(fs, args)
@@ -47,8 +48,37 @@ func cmdDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			failed = true
 		}
 	}
+	// Where the index is, and for a cluster whether it answers, before
+	// the index: "cannot reach" is told apart from "no index there".
+	l, err := ix.location()
+	if err != nil {
+		return err
+	}
+	if l.cluster() {
+		t0 := time.Now()
+		tctx, cancel := context.WithTimeout(ctx, *timeout)
+		ws, err := ix.connect(tctx, l, true)
+		switch {
+		case errors.Is(err, oraculo.ErrNotIndexed):
+			say("✓", msg("doctor-backend"), l.describe())
+		case err != nil:
+			cancel()
+			say("✗", msg("doctor-backend"), l.describe()+": "+err.Error())
+			return errDoctorFailed
+		default:
+			nodes, healthy, err := ws.Nodes(tctx)
+			if err != nil {
+				say("✗", msg("doctor-backend"), l.describe()+": "+err.Error())
+			} else {
+				say("✓", msg("doctor-backend"), l.describe()+": "+msg("doctor-weaviate-ok", ws.Version(), healthy, nodes, time.Since(t0).Round(time.Millisecond)))
+			}
+		}
+		cancel()
+	} else {
+		say("✓", msg("doctor-backend"), l.describe())
+	}
 	var warnings []string
-	eng, err := models.open(ctx, *db, func(s string) { warnings = append(warnings, engineText(s)) })
+	eng, err := models.open(ctx, ix, func(s string) { warnings = append(warnings, engineText(s)) })
 	if err != nil {
 		say("✗", msg("doctor-index"), err.Error())
 		return errDoctorFailed

@@ -16,7 +16,7 @@ import (
 )
 
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("eval", stderr)
+	fs, ix := newIndexFlags("eval", stderr)
 	golden := fs.String("golden", "", "golden set: one JSON question per line")
 	k := fs.Int("k", 50, "retrieval depth: how many chunks each configuration returns")
 	asJSON := fs.Bool("json", false, "print the whole report as JSON")
@@ -76,7 +76,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *answers {
 			answerModels = []oraculo.Option{oraculo.WithChat(models.chat()), oraculo.WithReranker(models.rerank())}
 		}
-		eng, err := openEngine(ctx, *db, true, models.embedder(), stderr, answerModels...)
+		eng, err := openEngine(ctx, ix, true, models.embedder(), stderr, answerModels...)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ type commandDoc struct {
 }
 
 // commonFlags are the flags every command has: listed apart, last.
-var commonFlags = []string{"db", "as", "config", "ui-lang"}
+var commonFlags = []string{"db", "as", "config", "ui-lang", "backend", "weaviate-url", "collection", "weaviate-replication"}
 
 var commandDocs = map[string]commandDoc{
 	"ingest": {
@@ -253,7 +253,7 @@ var (
 	fileFlags = []string{"db", "config", "tokens", "golden", "questions"}
 	dirFlags  = []string{"report"}
 	listFlags = []string{"paths", "secret-folders", "cors"}
-	urlFlags  = []string{"chat-url", "embed-url", "rerank-url", "public-url"}
+	urlFlags  = []string{"chat-url", "embed-url", "rerank-url", "public-url", "weaviate-url"}
 )
 
 // valueName names the value of flag name, of the flag package's kind, in
@@ -268,6 +268,10 @@ func valueName(name, kind string) string {
 		return tr([2]string{"LIST", "LISTA"})
 	case slices.Contains(urlFlags, name):
 		return "URL"
+	case name == "backend":
+		return "sqlite|weaviate"
+	case name == "collection":
+		return tr([2]string{"NAME", "NOMBRE"})
 	}
 	names := map[string][2]string{
 		"string": {"TEXT", "TEXTO"}, "int": {"N", "N"}, "float": {"X", "X"},

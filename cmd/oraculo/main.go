@@ -211,14 +211,9 @@ func embedderFlags(fs *flag.FlagSet) func() oraculo.EmbedderConfig {
 
 // openEngine opens an index for a command and wires the dense path and
 // warnings.
-func openEngine(ctx context.Context, db string, existing bool, cfg oraculo.EmbedderConfig, stderr io.Writer, more ...oraculo.Option) (*oraculo.Engine, error) {
-	open := oraculo.Open
-	if existing {
-		open = oraculo.OpenExisting
-	}
+func openEngine(ctx context.Context, ix *indexFlags, existing bool, cfg oraculo.EmbedderConfig, stderr io.Writer, more ...oraculo.Option) (*oraculo.Engine, error) {
 	opts := append([]oraculo.Option{oraculo.WithWarnings(warnTo(stderr)), oraculo.WithEmbedder(cfg)}, more...)
-	eng, err := open(ctx, oraculo.DBPath(db), opts...)
-	return eng, usageIfConfig(err)
+	return ix.open(ctx, existing, opts...)
 }
 
 // usageIfConfig makes a model configuration that cannot work a usage
@@ -246,6 +241,10 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			if len(args) > 0 {
 				rest = append(rest, args[1:]...)
 			}
+			if hf := flagsOf(fs); hf != nil {
+				hf.given = map[string]bool{}
+				fs.Visit(func(f *flag.Flag) { hf.given[f.Name] = true })
+			}
 			warnings, err := applyConfig(fs)
 			if err != nil {
 				return nil, err
@@ -268,7 +267,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("ingest", stderr)
+	fs, ix := newIndexFlags("ingest", stderr)
 	corpusLang := fs.String("lang", "", "language of the notes: es or en (default: the index's, es for a new one)")
 	maxWords := fs.Int("max-words", 0, "most words in a chunk (default: the index's, 1200 for a new one)")
 	overlap := fs.Int("overlap-words", -1, "overlap of blind windows in words (default: the index's, or a tenth of --max-words)")
@@ -320,7 +319,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("reading notes folder %q: not a folder", d)
 		}
 	}
-	eng, err := openEngine(ctx, *db, false, cfg, stderr, oraculo.WithChat(cc))
+	eng, err := openEngine(ctx, ix, false, cfg, stderr, oraculo.WithChat(cc))
 	if err != nil {
 		return err
 	}
@@ -359,7 +358,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, db := newFlags("search", stderr)
+	fs, ix := newIndexFlags("search", stderr)
 	k := fs.Int("k", oraculo.DefaultK, "how many chunks to return")
 	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
 	asJSON := fs.Bool("json", false, "one JSON object per question, on one line")
@@ -377,7 +376,7 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
-	eng, err := openEngine(ctx, *db, true, embedder(), stderr)
+	eng, err := openEngine(ctx, ix, true, embedder(), stderr)
 	if err != nil {
 		return err
 	}
@@ -423,13 +422,13 @@ func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 }
 
 func cmdChunks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("chunks", stderr)
+	fs, ix := newIndexFlags("chunks", stderr)
 	asJSON := fs.Bool("json", false, "one JSON object per chunk, on one line")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	eng, err := oraculo.OpenExisting(ctx, oraculo.DBPath(*db))
+	eng, err := ix.open(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -451,13 +450,13 @@ func cmdChunks(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("stats", stderr)
+	fs, ix := newIndexFlags("stats", stderr)
 	asJSON := fs.Bool("json", false, "print as JSON")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
 	// The index's own embedder: the paths a search would use.
-	eng, err := openEngine(ctx, *db, true, oraculo.EmbedderConfig{}, stderr)
+	eng, err := openEngine(ctx, ix, true, oraculo.EmbedderConfig{}, stderr)
 	if err != nil {
 		return err
 	}
@@ -491,6 +490,8 @@ type helpFlags struct {
 	*flag.FlagSet
 	help   bytes.Buffer
 	stderr io.Writer
+	// given are the flags the command line set, not the config file.
+	given map[string]bool
 }
 
 // flagsOf finds the helpFlags of fs.

@@ -17,7 +17,7 @@ import (
 // warnings go to stderr. Every tool reads as the role in ctx: the DM's
 // (everything) unless the command was run with --as player.
 func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, db := newFlags("mcp", stderr)
+	fs, ix := newIndexFlags("mcp", stderr)
 	models := newModelFlags(fs)
 	publicURL := fs.String("public-url", "", "where oraculo serve answers for this index: the answers' citations become links to their passages there (default: plain labels)")
 	obsidianVault := fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: with --public-url, each source also links to its note there")
@@ -28,7 +28,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if len(rest) > 0 {
 		return usageError{fmt.Errorf("%s", msg("mcp-args", strings.Join(rest, " ")))}
 	}
-	eng, err := models.open(ctx, *db, warnTo(stderr))
+	eng, err := models.open(ctx, ix, warnTo(stderr))
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 	var opts []mcpserver.Option
 	if *publicURL != "" {
-		key, err := link.LoadKey(*db)
+		key, err := ix.linkKey(ctx)
 		if err != nil {
 			return err
 		}

@@ -47,7 +47,10 @@ Usage:
   oraculo bench  [--db FILE] [--questions FILE] [--k 10] [--n N] [--ask] [--json]   (latency per stage, throughput, peak memory)
   oraculo version
 
-The index is $ORACULO_DB or .oraculo/oraculo.db unless --db names it.
+The index is $ORACULO_DB or .oraculo/oraculo.db unless --db names it; or,
+with --backend weaviate --weaviate-url URL [--collection NAME], a Weaviate
+cluster, where nothing local is kept ($ORACULO_BACKEND, $ORACULO_WEAVIATE_URL;
+an API key in $ORACULO_WEAVIATE_KEY).
 Every command takes --ui-lang es|en for its messages (default: your locale).
 Run "oraculo COMMAND -h" for a command's flags.
 `, `Oráculo responde preguntas sobre tus propias notas, citándolas.
@@ -70,7 +73,10 @@ Uso:
   oraculo bench  [--db ARCHIVO] [--questions ARCHIVO] [--k 10] [--n N] [--ask] [--json]   (latencia por etapa, rendimiento, pico de memoria)
   oraculo version
 
-El índice es $ORACULO_DB o .oraculo/oraculo.db salvo que --db diga otro.
+El índice es $ORACULO_DB o .oraculo/oraculo.db salvo que --db diga otro; o,
+con --backend weaviate --weaviate-url URL [--collection NOMBRE], un clúster de
+Weaviate, sin nada guardado en local ($ORACULO_BACKEND, $ORACULO_WEAVIATE_URL;
+la clave de API en $ORACULO_WEAVIATE_KEY).
 Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu locale).
 "oraculo ORDEN -h" muestra las opciones de una orden.
 `},
@@ -106,7 +112,9 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"interrupted":                {"interrupted: what was written is consistent; run the same command again to complete it", "interrumpido: lo escrito es coherente; vuelve a lanzar la misma orden para completarlo"},
 	"ingest-done":                {"Ingest finished in %s: %d files (%d indexed, %d unchanged, %d removed), %s of notes read", "Ingesta terminada en %s: %d archivos (%d indexados, %d sin cambios, %d eliminados), %s de notas leídos"},
 	"no-notes-found":             {"No notes found (Markdown or text files) in the folders given: check the path.", "No hay notas (archivos Markdown o de texto) en las carpetas indicadas: revisa la ruta."},
-	"index-summary":              {"Index %s: %d documents, %d sessions, %d chunks, %d paragraphs, %s on disk", "Índice %s: %d documentos, %d sesiones, %d fragmentos, %d párrafos, %s en disco"},
+	"index-summary":              {"Index %s: %d documents, %d sessions, %d chunks, %d paragraphs, %s", "Índice %s: %d documentos, %d sesiones, %d fragmentos, %d párrafos, %s"},
+	"size-on-disk":               {"%s on disk", "%s en disco"},
+	"size-in-cluster":            {"in a Weaviate cluster (size not measured)", "en un clúster de Weaviate (tamaño sin medir)"},
 	"settings":                   {"Settings: language %s, at most %d words a chunk, overlap %d", "Ajustes: idioma %s, como mucho %d palabras por fragmento, solape %d"},
 	"skipped":                    {"Skipped (%d):", "Omitidos (%d):"},
 	"repaired":                   {"Repaired (%d):", "Reparados (%d):"},
@@ -200,6 +208,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"see-help":                   {"oraculo %s -h lists its options", "oraculo %s -h muestra sus opciones"},
 	"doctor-args":                {"doctor takes no arguments, only flags: %q", "doctor no acepta argumentos, solo opciones: %q"},
 	"doctor-index":               {"index", "índice"},
+	"doctor-backend":             {"backend", "backend"},
+	"doctor-weaviate-ok":         {"Weaviate %s, %d of %d nodes healthy (%v)", "Weaviate %s, %d de %d nodos sanos (%v)"},
 	"doctor-index-ok":            {"%s: %d notes, %d chunks; paths %s", "%s: %d notas, %d fragmentos; caminos %s"},
 	"doctor-embedder":            {"embeddings", "vectores"},
 	"doctor-embedder-off":        {"off (the dense path is off; oraculo ingest --embedder ollama turns it on)", "apagados (sin camino denso; oraculo ingest --embedder ollama lo enciende)"},

@@ -25,7 +25,7 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 		fmt.Fprintln(w, msg("no-notes-found"))
 	}
 	s := r.Stats
-	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, humanBytes(s.Bytes)))
+	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, indexSize(dbPath, s.Bytes, msg("size-on-disk", humanBytes(s.Bytes)))))
 	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))
 	if len(r.Documents) > 0 {
 		var parts []string
@@ -105,6 +105,15 @@ func extOf(p string) string {
 		return base[i:]
 	}
 	return "(none)"
+}
+
+// indexSize is onDisk, what the size of the index at path says, unless
+// the index is in a cluster, whose disks are not measured.
+func indexSize(path string, n int64, onDisk string) string {
+	if n == 0 && strings.Contains(path, "://") {
+		return msg("size-in-cluster")
+	}
+	return onDisk
 }
 
 func humanBytes(n int64) string {
@@ -239,7 +248,7 @@ func printStats(w io.Writer, s oraculo.Stats) {
 		{msg("stats-sessions"), fmt.Sprint(s.Sessions)},
 		{msg("stats-chunks"), fmt.Sprint(s.Chunks)},
 		{msg("stats-children"), fmt.Sprint(s.Children)},
-		{msg("stats-size"), humanBytes(s.Bytes)},
+		{msg("stats-size"), indexSize(s.Path, s.Bytes, humanBytes(s.Bytes))},
 		{msg("stats-lang"), s.Settings.Lang},
 		{msg("stats-cap"), fmt.Sprintf("%d / %d", s.Settings.MaxWords, s.Settings.OverlapWords)},
 		{msg("stats-schema"), fmt.Sprint(s.Schema)},

@@ -43,7 +43,7 @@ func tokensPath(flagValue, db string) (path string, explicit bool) {
 // cmdServe serves the index over HTTP until ctx ends, then shuts down
 // gracefully.
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, db := newFlags("serve", stderr)
+	fs, ix := newIndexFlags("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	tokensFlag := fs.String("tokens", "", "tokens file (default $ORACULO_TOKENS, else tokens.yaml beside the index when it exists); without one only the local user is served, on loopback")
 	askTimeout := fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
@@ -65,7 +65,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	var tokens *server.Tokens
-	path, explicit := tokensPath(*tokensFlag, *db)
+	path, explicit := tokensPath(*tokensFlag, *ix.db)
 	if _, statErr := os.Stat(path); explicit || statErr == nil {
 		if tokens, err = server.LoadTokens(path); err != nil {
 			return err
@@ -75,15 +75,15 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{errors.New(msg("serve-needs-tokens", *addr))}
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	linkKey, err := link.LoadKey(*db)
-	if err != nil {
-		return err
-	}
-	eng, err := models.open(ctx, *db, func(s string) { logger.Warn(s) })
+	eng, err := models.open(ctx, ix, func(s string) { logger.Warn(s) })
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	linkKey, err := ix.linkKey(ctx)
+	if err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -2,6 +2,7 @@ package weaviate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/connection"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 
 	"github.com/oraculo/oraculo/store"
 )
@@ -40,7 +42,22 @@ type Config struct {
 	// as they are; any other factor makes Open fail on an existing
 	// collection that has another (see [Consistency]).
 	Replication int
+	// Existing opens only an index an ingest has begun in: Open creates
+	// nothing and fails with [ErrNoIndex] when the tenant has none.
+	Existing bool
 }
+
+// Errors of [Open] that callers tell apart; each comes wrapped with the
+// cluster's address (never its API key).
+var (
+	// ErrUnreachable: no node answers at the address.
+	ErrUnreachable = errors.New("the Weaviate cluster cannot be reached")
+	// ErrUnauthorized: the cluster refuses the API key, or wants one.
+	ErrUnauthorized = errors.New("the Weaviate cluster refused the API key")
+	// ErrNoIndex: [Config.Existing] was set and no ingest has begun in the
+	// tenant.
+	ErrNoIndex = errors.New("no index in this tenant: nothing was ingested")
+)
 
 // Store is an index kept in a Weaviate cluster, in one tenant.
 type Store struct {
@@ -55,6 +72,7 @@ type Store struct {
 	// collections, [Consistency] but in tests.
 	readLevel string
 	factors   *factors
+	version   string // the answering node's, read by Open
 	// held holds the models whose vector collection and tenant are known
 	// to exist (nothing drops them), so that a search does not ask.
 	held *sync.Map
@@ -64,7 +82,7 @@ type Store struct {
 var tenantName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // Open connects to the cluster at cfg.URL and creates the collections and
-// the tenant when they are missing.
+// the tenant when they are missing (unless cfg.Existing).
 func Open(ctx context.Context, cfg Config) (*Store, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
@@ -99,10 +117,77 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		url: cfg.URL, tenant: tenant, replication: cfg.Replication, readLevel: Consistency, factors: &factors{},
 		held: &sync.Map{},
 	}
+	meta, err := client.Misc().MetaGetter().Do(ctx)
+	if err != nil {
+		return nil, reachError(cfg.URL, err)
+	}
+	s.version = meta.Version
+	if cfg.Existing {
+		switch ok, err := s.ingested(ctx); {
+		case err != nil:
+			return nil, fmt.Errorf("opening weaviate index %q at %q: %w", tenant, cfg.URL, err)
+		case !ok:
+			return nil, fmt.Errorf("opening weaviate index %q at %q: %w", tenant, cfg.URL, ErrNoIndex)
+		}
+	}
 	if err := s.ensureSchema(ctx); err != nil {
 		return nil, fmt.Errorf("opening weaviate index at %q: %w", cfg.URL, err)
 	}
 	return s, nil
+}
+
+// reachError says why the first request to the cluster at addr failed:
+// no answer ([ErrUnreachable]), the API key refused ([ErrUnauthorized]),
+// or another answer than the one asked for.
+func reachError(addr string, err error) error {
+	var ce *fault.WeaviateClientError
+	if !errors.As(err, &ce) {
+		return fmt.Errorf("%w at %s: %v", ErrUnreachable, addr, err)
+	}
+	switch {
+	case !ce.IsUnexpectedStatusCode && ce.DerivedFromError != nil:
+		return fmt.Errorf("%w at %s: %v", ErrUnreachable, addr, ce.DerivedFromError)
+	case ce.StatusCode == 401 || ce.StatusCode == 403:
+		return fmt.Errorf("%w at %s (HTTP %d)", ErrUnauthorized, addr, ce.StatusCode)
+	}
+	return fmt.Errorf("opening weaviate index at %q: %w", addr, err)
+}
+
+// ingested reports whether an ingest has begun in the tenant, which
+// stores the index's settings first, without creating anything.
+func (s *Store) ingested(ctx context.Context) (bool, error) {
+	exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(settingClass).Do(ctx)
+	if err != nil || !exists {
+		return false, err
+	}
+	has, err := s.client.Schema().TenantsExists().WithClassName(settingClass).WithTenant(s.tenant).Do(ctx)
+	if err != nil || !has {
+		return false, err
+	}
+	lang, err := s.Meta(ctx, IngestedKey)
+	return lang != "", err
+}
+
+// IngestedKey is the setting every ingest stores before anything else
+// (the notes' language): a tenant without it holds no index.
+const IngestedKey = "lang"
+
+// Version is the Weaviate version of the node the store first reached.
+func (s *Store) Version() string { return s.version }
+
+// Nodes counts the cluster's nodes and those of them that are healthy.
+func (s *Store) Nodes(ctx context.Context) (nodes, healthy int, err error) {
+	resp, err := s.client.Cluster().NodesStatusGetter().Do(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("reading the status of the nodes at %s: %w", s.url, err)
+	}
+	for _, n := range resp.Nodes {
+		nodes++
+		if n.Status != nil && *n.Status == "HEALTHY" {
+			healthy++
+		}
+	}
+	return nodes, healthy, nil
 }
 
 // Path says where the store lives: the cluster's address and the tenant.

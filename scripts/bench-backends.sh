@@ -17,6 +17,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 export WEAVIATE_HTTP=${WEAVIATE_HTTP:-18080} WEAVIATE_GRPC=${WEAVIATE_GRPC:-18551} WEAVIATE_CLUSTER=${WEAVIATE_CLUSTER:-17100}
 URL=http://127.0.0.1:$WEAVIATE_HTTP
 t() { /usr/bin/time -f '%e s wall, %U s user, %S s sys, %M KB peak RSS' "$@" 2>&1 >/dev/null | tail -1; }
+# cpu PID: the process's user + system CPU seconds so far.
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$1/stat"; }
 summary() {
   python3 - "$1" <<'EOF'
 import json, sys
@@ -48,11 +50,17 @@ for N in "$@"; do
   rm -rf "$W"
   "$HERE/weaviate-local.sh" start "$W" 1 >/dev/null
   WF=(--backend weaviate --weaviate-url "$URL")
+  P=$(cat "$W/node0/pid")
+  c0=$(cpu "$P")
   echo "weaviate fresh ingest:     $(t "$BIN" ingest --quiet "${WF[@]}" "$V")"
-  echo "  server RSS after: $(grep VmRSS /proc/"$(cat "$W/node0/pid")"/status | tr -s ' ')"
+  c1=$(cpu "$P")
+  echo "  server CPU during it: $(awk "BEGIN{print $c1 - $c0}") s; server RSS after: $(grep VmRSS /proc/"$P"/status | tr -s ' ')"
   echo "weaviate unchanged ingest: $(t "$BIN" ingest --quiet "${WF[@]}" "$V")"
+  c2=$(cpu "$P")
+  echo "  server CPU during it: $(awk "BEGIN{print $c2 - $c1}") s"
   "$BIN" bench "${WF[@]}" --n 200 --json >"$DIR/bench-weaviate-$N.json"
+  c3=$(cpu "$P")
   summary "$DIR/bench-weaviate-$N.json"
-  echo "  server RSS after: $(grep VmRSS /proc/"$(cat "$W/node0/pid")"/status | tr -s ' '), data: $(du -sh "$W/node0/data" | cut -f1)"
+  echo "  server CPU during bench: $(awk "BEGIN{print $c3 - $c2}") s; server RSS after: $(grep VmRSS /proc/"$P"/status | tr -s ' '), data: $(du -sh "$W/node0/data" | cut -f1)"
   "$HERE/weaviate-local.sh" stop "$W" >/dev/null
 done

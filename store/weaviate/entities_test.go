@@ -1,15 +1,19 @@
 package weaviate_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
@@ -64,14 +68,19 @@ func engines(t *testing.T, wv *weaviate.Store) (we, se *oraculo.Engine, ix *inde
 	return we, se, ix
 }
 
-// ingestBoth ingests dir with both engines.
+// ingestBoth ingests dir with each engine (Weaviate's first), and logs
+// how long each took.
 func ingestBoth(t *testing.T, dir string, engs ...*oraculo.Engine) {
 	t.Helper()
+	var took []string
 	for _, e := range engs {
+		start := time.Now()
 		if _, err := e.Ingest(context.Background(), []string{dir}, oraculo.IngestOptions{}); err != nil {
 			t.Fatal(err)
 		}
+		took = append(took, time.Since(start).Round(time.Millisecond).String())
 	}
+	t.Logf("ingest took %s", strings.Join(took, ", "))
 }
 
 // compendiumDump is what a store's compendium says, ids replaced by what
@@ -213,12 +222,33 @@ func TestCompendium(t *testing.T) {
 	t.Logf("%d DM entities, %d players'; DM mentions %d (%d public)", count(dump, "dm entity"), count(dump, "player entity"),
 		count(dump, "dm public=false"), count(dump, "dm public=true"))
 
-	// Read a few mentions at a time, MentionsOf finds them all.
-	restore := weaviate.SetPageSize(3)
-	paged := compendiumDump(t, wv)
-	restore()
-	if !slices.Equal(paged, dump) {
-		t.Errorf("read 3 at a time: %d lines, %d at once", len(paged), len(dump))
+	// Read 50 at a time (by ranges of buckets), MentionsOf finds every
+	// mention (testMentionPages reads fewer).
+	ents, err := wv.Entities(ctx, store.ScopeDM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, len(ents))
+	for i, e := range ents {
+		ids[i] = e.ID
+	}
+	for _, public := range []bool{false, true} {
+		start := time.Now()
+		all, err := wv.MentionsOf(ctx, ids, public)
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		restore := weaviate.SetPageSize(50)
+		paged, err := wv.MentionsOf(ctx, ids, public)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(all, paged) {
+			t.Errorf("public %v: read 50 at a time, the mentions of %d entities; of %d at once", public, len(paged), len(all))
+		}
+		t.Logf("the mentions of %d entities (public %v) in %v", len(ids), public, took)
 	}
 
 	// An unchanged ingest writes nothing and changes nothing.
@@ -273,6 +303,48 @@ func TestCompendium(t *testing.T) {
 	})
 
 	t.Run("withheld", func(t *testing.T) { testWithheld(t, c.Nodes[0]) })
+
+	t.Run("pages", func(t *testing.T) { testMentionPages(t, c.Nodes[0]) })
+}
+
+// testMentionPages: read 3 at a time, MentionsOf finds every mention of
+// entities that share chunks (a bucket holding more than a page).
+func testMentionPages(t *testing.T, node *weaviatetest.Node) {
+	ctx := context.Background()
+	wv := open(t, node, "pages")
+	doc := &store.DocumentRecord{Root: "/n", Path: "x.md", SHA256: "a", Title: "x", Stamp: "s"}
+	for i := range 5 {
+		doc.Chunks = append(doc.Chunks, store.ChunkRecord{ChunkData: store.ChunkData{UID: fmt.Sprint("pages-", i), Ordinal: i,
+			Text: "Harbin", Headings: []string{"x"}}})
+	}
+	if err := wv.ReplaceDocument(ctx, doc); err != nil {
+		t.Fatal(err)
+	}
+	var ents []store.Entity
+	want := map[int64][]store.Mention{}
+	for i := range 10 {
+		e := store.Entity{Name: fmt.Sprint("entity ", i), Kind: "npc", Mentions: map[int64]int{}}
+		id := weaviate.EntityID(store.ScopeDM, e.Name)
+		for j, c := range doc.Chunks {
+			chunk := weaviate.ChunkID(c.UID)
+			e.Mentions[chunk] = i + j + 1
+			want[id] = append(want[id], store.Mention{ChunkID: chunk, Count: i + j + 1, Path: "x.md"})
+		}
+		slices.SortFunc(want[id], func(a, b store.Mention) int { return cmp.Compare(a.ChunkID, b.ChunkID) })
+		ents = append(ents, e)
+	}
+	if err := wv.ReplaceEntities(ctx, store.ScopeDM, ents); err != nil {
+		t.Fatal(err)
+	}
+	ids := slices.Collect(maps.Keys(want))
+	for _, size := range []int{1000, 3} {
+		restore := weaviate.SetPageSize(size)
+		got, err := wv.MentionsOf(ctx, ids, false)
+		restore()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%d at a time: %d entities' mentions (%v), want %d", size, len(got), err, len(want))
+		}
+	}
 }
 
 // testIncremental changes one note, removes one and makes one DM-only,

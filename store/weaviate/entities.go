@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
@@ -253,10 +255,11 @@ const buckets = 1 << 16
 
 // MentionsOf lists the chunks naming each of the entities, by entity id,
 // each entity's by chunk id. It reads the mentions of those entities, then
-// their chunks (a mention of a chunk gone is left out), and when public
-// their notes: a chunk is left out unless it and its note are marked
-// public and the note is not changing audience (fail closed). It reads in
-// proportion to the mentions of the entities asked for, not to the index.
+// at once their chunks (a mention of a chunk gone is left out) and, when
+// public, their notes: a chunk is left out unless it and its note are
+// marked public and the note is not changing audience (fail closed). It
+// reads in proportion to the mentions of the entities asked for, not to
+// the index: two round trips when they fit in a page.
 func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) (map[int64][]store.Mention, error) {
 	out := map[int64][]store.Mention{}
 	if len(entityIDs) == 0 {
@@ -272,20 +275,30 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 	}
 	var ms []mention
 	var chunkIDs []int64
+	var keys []string
 	where := filters.Where().WithPath([]string{propEntityID}).WithOperator(filters.ContainsAny).WithValueText(texts...)
-	err := s.eachByBucket(ctx, mentionClass, where, []string{propEntityID, propChunkID, propTimes}, func(objs []object) error {
+	err := s.eachByBucket(ctx, mentionClass, where, []string{propEntityID, propChunkID, propTimes, propDocKey}, func(objs []object) error {
 		for _, o := range objs {
 			m := mention{entity: o.id64(propEntityID), chunk: o.id64(propChunkID), count: int(o.int(propTimes))}
 			ms = append(ms, m)
 			chunkIDs = append(chunkIDs, m.chunk)
+			keys = append(keys, o.text(propDocKey))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reading mentions: %w", err)
 	}
+	// The chunks, and the notes the mentions name (a chunk of another
+	// note than its mention says finds no note: left out for players).
 	chunks := map[int64]chunkRow{}
-	err = s.chunkPages(ctx, chunkIDs, []string{propChunkID, propDocKey, propRoot, propPath, propSession, propInSession, propPublic},
+	var notes map[string]note
+	var chunkErr, noteErr error
+	var wg sync.WaitGroup
+	if public {
+		wg.Go(func() { notes, noteErr = s.notesByKey(ctx, keys) })
+	}
+	chunkErr = s.chunkPages(ctx, chunkIDs, []string{propChunkID, propDocKey, propRoot, propPath, propSession, propInSession, propPublic},
 		func(objs []object) error {
 			for _, o := range objs {
 				r := rowOf(o)
@@ -293,18 +306,9 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 			}
 			return nil
 		})
-	if err != nil {
+	wg.Wait()
+	if err := errors.Join(chunkErr, noteErr); err != nil {
 		return nil, fmt.Errorf("reading mentions: %w", err)
-	}
-	var notes map[string]note
-	if public {
-		keys := make([]string, 0, len(chunks))
-		for _, r := range chunks {
-			keys = append(keys, r.key)
-		}
-		if notes, err = s.notesByKey(ctx, keys); err != nil {
-			return nil, fmt.Errorf("reading mentions: %w", err)
-		}
 	}
 	for _, m := range ms {
 		r, ok := chunks[m.chunk]

@@ -357,10 +357,13 @@ func testIncremental(t *testing.T, dir string, wv *weaviate.Store, ix *index.Ind
 		removed = "Lugares/Caldemora.md"
 		hidden  = "NPCs/Vesper Quillon.md"
 	)
+	// players gives the players' compendium by note (nil on error, which
+	// it reports).
 	players := func(s store.EntityStore) map[string]store.Entity {
 		ents, err := s.Entities(ctx, store.ScopePlayer)
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
+			return nil
 		}
 		out := map[string]store.Entity{}
 		for _, e := range ents {
@@ -506,6 +509,17 @@ func testWithheld(t *testing.T, node *weaviatetest.Node) {
 		}
 		if ents, err := s.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 1 {
 			t.Errorf("%s: rebuilt players' compendium read as %v, %v", name, ents, err)
+		}
+		// Deciding again that the note is DM-only withholds it again;
+		// deciding that it is public does not.
+		for _, dmOnly := range []bool{false, true} {
+			decide := func(store.VisibilityRecord) (bool, string, string) { return dmOnly, "front-matter", "" }
+			if n, err := s.Redecide(ctx, decide, nil); err != nil || n != 1 {
+				t.Fatalf("%s: Redecide(DM-only %v) changed %d notes, %v", name, dmOnly, n, err)
+			}
+			if stale, err := s.PlayersCompendiumStale(ctx); err != nil || stale != dmOnly {
+				t.Errorf("%s: after deciding DM-only %v the players' compendium is stale %v (%v)", name, dmOnly, stale, err)
+			}
 		}
 		if err := s.DeleteDocument(ctx, doc.Root, doc.Path); err != nil {
 			t.Fatal(err)

@@ -251,10 +251,18 @@ func TestCompendium(t *testing.T) {
 		t.Logf("the mentions of %d entities (public %v) in %v", len(ids), public, took)
 	}
 
-	// An unchanged ingest writes nothing and changes nothing.
+	// An unchanged ingest updates nothing (the token an update writes
+	// stays) and changes nothing.
+	token, err := wv.Meta(ctx, weaviate.PlayersKey)
+	if err != nil || !strings.HasPrefix(token, "fresh ") {
+		t.Fatalf("the players' compendium is %q (%v)", token, err)
+	}
 	ingestBoth(t, dir, we, se)
 	if again := sameCompendium(t, wv, ix); !slices.Equal(again, dump) {
 		t.Error("an unchanged ingest changed the compendium")
+	}
+	if again, err := wv.Meta(ctx, weaviate.PlayersKey); err != nil || again != token {
+		t.Errorf("an unchanged ingest updated the compendium: %q, then %q (%v)", token, again, err)
 	}
 
 	t.Run("incremental", func(t *testing.T) { testIncremental(t, dir, wv, ix, we, se) })

@@ -35,3 +35,7 @@ func SetPageSize(n int) (restore func()) {
 func (s *Store) SetPending(ctx context.Context, root, path string, pending bool) error {
 	return s.merge(ctx, documentClass, string(documentUUID(root, path)), map[string]any{propPending: pending})
 }
+
+// PlayersKey is the setting that says whether the players' compendium is
+// withheld, with a token new at each update.
+const PlayersKey = playersKey

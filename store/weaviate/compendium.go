@@ -203,21 +203,26 @@ const notesPerQuery = 32
 
 // chunksOfNotes calls fn with the chunk objects of the notes with the
 // given keys, a page at a time: a query that fills a page is asked again
-// for half the notes, and one note's chunks that fill it are read by
-// offsets.
+// for half the notes, and one note whose chunks fill a page is read with
+// the cursor over every chunk (which has no limit).
 func (s *Store) chunksOfNotes(ctx context.Context, keys []string, props []string, fn func([]object) error) error {
 	var read func(part []string) error
 	read = func(part []string) error {
 		where := filters.Where().WithPath([]string{propDocKey}).WithOperator(filters.ContainsAny).WithValueText(part...)
-		if len(part) == 1 {
-			return s.offsetPages(ctx, chunkClass, where, props, fn)
-		}
 		objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields(props)...).WithWhere(where).WithLimit(pageSize), chunkClass)
 		if err != nil {
 			return err
 		}
 		if len(objs) < pageSize {
 			return fn(objs)
+		}
+		if len(part) == 1 {
+			return s.each(ctx, chunkClass, append([]string{propDocKey}, props...), func(o object) error {
+				if o.text(propDocKey) != part[0] {
+					return nil
+				}
+				return fn([]object{o})
+			})
 		}
 		if err := read(part[:len(part)/2]); err != nil {
 			return err

@@ -316,7 +316,8 @@ func TestCompendium(t *testing.T) {
 }
 
 // testMentionPages: read 3 at a time, MentionsOf finds every mention of
-// entities that share chunks (a bucket holding more than a page).
+// entities that share chunks (a bucket holding more than a page), and
+// NoteSourcesOf every chunk of a note that has more than a page.
 func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 	ctx := context.Background()
 	wv := open(t, node, "pages")
@@ -325,8 +326,13 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 		doc.Chunks = append(doc.Chunks, store.ChunkRecord{ChunkData: store.ChunkData{UID: fmt.Sprint("pages-", i), Ordinal: i,
 			Text: "Harbin", Headings: []string{"x"}}})
 	}
-	if err := wv.ReplaceDocument(ctx, doc); err != nil {
-		t.Fatal(err)
+	other := &store.DocumentRecord{Root: "/n", Path: "y.md", SHA256: "a", Title: "y", Stamp: "s",
+		Chunks: []store.ChunkRecord{{ChunkData: store.ChunkData{UID: "pages-y0", Text: "y", Headings: []string{"y"}}},
+			{ChunkData: store.ChunkData{UID: "pages-y1", Ordinal: 1, Text: "y", Headings: []string{"y"}}}}}
+	for _, d := range []*store.DocumentRecord{doc, other} {
+		if err := wv.ReplaceDocument(ctx, d); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var ents []store.Entity
 	want := map[int64][]store.Mention{}
@@ -345,12 +351,18 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 		t.Fatal(err)
 	}
 	ids := slices.Collect(maps.Keys(want))
+	docIDs := []int64{weaviate.DocumentID(other.Root, other.Path), 12345, weaviate.DocumentID(doc.Root, doc.Path)}
 	for _, size := range []int{1000, 3} {
 		restore := weaviate.SetPageSize(size)
 		got, err := wv.MentionsOf(ctx, ids, false)
+		notes, nerr := wv.NoteSourcesOf(ctx, docIDs)
 		restore()
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%d at a time: %d entities' mentions (%v), want %d", size, len(got), err, len(want))
+		}
+		if nerr != nil || len(notes) != 2 || notes[0].DocID != docIDs[2] || len(notes[0].ChunkIDs) != len(doc.Chunks) ||
+			notes[1].DocID != docIDs[0] || len(notes[1].ChunkIDs) != len(other.Chunks) {
+			t.Errorf("%d at a time: NoteSourcesOf gave %+v, %v; want both notes, in path order, with their chunks", size, notes, nerr)
 		}
 	}
 }

@@ -355,25 +355,29 @@ func (s *Store) EachNoteLower(ctx context.Context, fn func(restricted bool, lowe
 // no transactions; the writes are ordered instead so that one cut short
 // (fn failing, the process dying) leaves nothing a player could see
 // wrongly and is completed by the next update:
-//   - first, a setting says an update is under way and the players'
-//     compendium is withheld ([Store.Entities] gives it empty,
-//     [Store.PlayersCompendiumStale] says so, and the next ingest
-//     updates it);
+//   - first, the players' compendium is withheld ([Store.Entities] gives
+//     it empty, [Store.PlayersCompendiumStale] says so, and the next
+//     ingest updates it);
 //   - then fn's writes: entities gone are deleted after their mentions,
-//     a chunk's mentions are cleared before they are written again;
+//     a chunk's mentions are cleared before they are written again; and
+//     before the first write that an interruption would leave half done
+//     where the next update would not look (SetEntities changing names,
+//     the mentions of a chunk that is not pending cleared or added), a
+//     setting says so;
 //   - [compendiumWriter.Finish] writes the mentions left, marks the
 //     notes' mentions stored, stores its setting and says no update is
 //     under way, and last serves the players' compendium again.
 //
-// An update that finds the mark of one that did not finish treats every
-// chunk as pending (its mentions are found again): the one cut short may
-// have changed names without finding them everywhere.
+// An update cut short leaves its notes pending, so the next one finds
+// their mentions again; one that finds that setting treats every chunk
+// as pending (the one cut short may, for example, have changed names
+// without finding them everywhere).
 func (s *Store) UpdateCompendium(ctx context.Context, fn func(store.CompendiumWriter) error) error {
 	writing, err := s.Meta(ctx, writingKey)
 	if err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
-	if err := s.beginCompendium(ctx, true); err != nil {
+	if err := s.beginCompendium(ctx, true, false); err != nil {
 		return err
 	}
 	w := s.newCompendiumWriter(writing != "")
@@ -388,6 +392,8 @@ type compendiumWriter struct {
 	s *Store
 	// recover: an earlier update did not finish; every chunk is pending.
 	recover bool
+	// marked: the store says that an update is under way (writingKey).
+	marked bool
 	// scopeOf holds the scope of the entities read or set.
 	scopeOf map[int64]string
 	// chunks lists every chunk by id, read at the first call of Chunks.
@@ -422,7 +428,7 @@ type pendingMention struct {
 const mentionFlush = 5 * BatchObjects
 
 func (s *Store) newCompendiumWriter(recover bool) *compendiumWriter {
-	return &compendiumWriter{s: s, recover: recover, scopeOf: map[int64]string{}}
+	return &compendiumWriter{s: s, recover: recover, marked: recover, scopeOf: map[int64]string{}}
 }
 
 func (w *compendiumWriter) Entities(ctx context.Context, scope string) ([]store.Entity, error) {
@@ -456,6 +462,18 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 			gone = append(gone, idText(e.ID))
 		}
 	}
+	// Names about to change: until Finish, an update cut short leaves
+	// chunks whose mentions were not found again under the new names.
+	renamed := len(gone) > 0
+	for _, e := range ents {
+		o, ok := byName[e.Name]
+		renamed = renamed || !ok || !slices.Equal(nonNil(o.Aliases), nonNil(e.Aliases))
+	}
+	if renamed {
+		if err := w.mark(ctx); err != nil {
+			return nil, err
+		}
+	}
 	// Their mentions first: a mention never outlives its entity.
 	for _, class := range []string{mentionClass, entityClass} {
 		for part := range slices.Chunk(gone, pageSize) {
@@ -484,6 +502,27 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return ids, nil
+}
+
+// mark records, once, that an update is under way whose writes an
+// interruption would leave half done in chunks that are not pending (see
+// [Store.UpdateCompendium]).
+func (w *compendiumWriter) mark(ctx context.Context) error {
+	if w.marked {
+		return nil
+	}
+	if err := w.s.beginCompendium(ctx, false, true); err != nil {
+		return err
+	}
+	w.marked = true
+	return nil
+}
+
+// pending reports whether the next update finds the mentions of a chunk
+// again if this one is cut short: its note's are not stored.
+func (w *compendiumWriter) pending(chunk int64) bool {
+	c, ok := w.byID[chunk]
+	return ok && c.pending
 }
 
 // list reads every chunk of a note (a chunk whose note's object is
@@ -570,6 +609,11 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 	texts := make([]string, len(chunks))
 	for i, id := range chunks {
 		texts[i] = idText(id)
+		if !w.pending(id) {
+			if err := w.mark(ctx); err != nil {
+				return err
+			}
+		}
 	}
 	for part := range slices.Chunk(texts, pageSize) {
 		where := and(textIs(propScope, scope),
@@ -598,6 +642,11 @@ func (w *compendiumWriter) AddMention(ctx context.Context, entity, chunk int64, 
 	m := pendingMention{entity: entity, chunk: chunk, count: count, scope: scope}
 	if c, ok := w.byID[chunk]; ok {
 		m.key, m.gen = c.key, c.gen
+	}
+	if !w.pending(chunk) {
+		if err := w.mark(ctx); err != nil {
+			return err
+		}
 	}
 	w.mentions = append(w.mentions, m)
 	if len(w.mentions) < mentionFlush {

@@ -190,17 +190,19 @@
 //     (SQLite: row id order), the same texts.
 //   - The compendium is updated without a transaction, in an order that
 //     leaves players nothing wrong to see: [Store.UpdateCompendium] first
-//     records that an update is under way and withholds the players'
-//     compendium ([Store.Entities] gives it empty, PlayersCompendiumStale
-//     is true), then writes (mentions of an entity gone before it, a
-//     chunk's mentions cleared before they are written again), and
-//     Finish's last write serves it again. An update cut short leaves it
-//     withheld; the next ingest rebuilds it (stale), and finding the mark
-//     of the update that did not finish, finds mentions in every chunk
-//     again (that one may have changed names without finding them
-//     everywhere): the same compendium as SQLite's (tested). Meanwhile
-//     the DM's compendium may be read half updated. ReplaceEntities works
-//     the same way, not all or none.
+//     withholds the players' compendium ([Store.Entities] gives it
+//     empty, PlayersCompendiumStale is true), then writes (mentions of an
+//     entity gone before it, a chunk's mentions cleared before they are
+//     written again), and Finish's last write serves it again. An update
+//     cut short leaves it withheld, and its notes pending: the next
+//     ingest rebuilds it (stale) and finds their mentions again. Before
+//     the first write that would be left half done where the next update
+//     does not look (names changed, mentions of a chunk that is not
+//     pending), a setting says so, and the update that finds it finds
+//     mentions in every chunk again: either way the same compendium as
+//     SQLite's (tested, names changed or not). Meanwhile the DM's
+//     compendium may be read half updated. ReplaceEntities works the same
+//     way, not all or none.
 //   - Players' entities are read between two reads of the compendium's
 //     state, given only when both are the same and fresh: an update that
 //     starts and finishes during the read cannot give half of one.

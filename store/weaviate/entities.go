@@ -28,9 +28,10 @@ const (
 	// finished), fresh once an update finished. Unset is fresh: nothing
 	// was built yet.
 	playersKey = "players_compendium"
-	// writingKey is "1" from the start of a compendium update to its
-	// end: an update that did not finish leaves it, and the next one
-	// finds mentions in every chunk again.
+	// writingKey is "1" from the first write of a compendium update that
+	// changes names (or replaces a compendium) to its end: an update
+	// that did not finish leaves it, and the next one finds mentions in
+	// every chunk again.
 	writingKey = "compendium_writing"
 )
 
@@ -91,11 +92,14 @@ func (s *Store) withholdIfHidden(ctx context.Context, ds []*store.DocumentRecord
 	return nil
 }
 
-// beginCompendium records, before a compendium update writes anything,
-// that one is under way, and withholds the players' compendium when the
-// update may touch it.
-func (s *Store) beginCompendium(ctx context.Context, players bool) error {
-	objs := []*models.Object{s.setting(writingKey, "1")}
+// beginCompendium is written before a compendium update writes what it
+// says: it withholds the players' compendium when players, and records
+// that mentions may be left to find everywhere when writing.
+func (s *Store) beginCompendium(ctx context.Context, players, writing bool) error {
+	var objs []*models.Object
+	if writing {
+		objs = append(objs, s.setting(writingKey, "1"))
+	}
 	if players {
 		objs = append(objs, s.setting(playersKey, playersState(true)))
 	}
@@ -222,13 +226,14 @@ func (s *Store) EntityCount(ctx context.Context, scope string) (int, error) {
 // its last write, and an interrupted one is completed by the next update.
 func (s *Store) ReplaceEntities(ctx context.Context, scope string, ents []store.Entity) error {
 	players := scope == store.ScopePlayer
-	if err := s.beginCompendium(ctx, players); err != nil {
+	if err := s.beginCompendium(ctx, players, true); err != nil {
 		return err
 	}
 	if err := s.deleteWhere(ctx, mentionClass, textIs(propScope, scope)); err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
 	w := s.newCompendiumWriter(false)
+	w.marked = true
 	ids, err := w.SetEntities(ctx, scope, ents)
 	if err != nil {
 		return err

@@ -394,8 +394,10 @@ type compendiumWriter struct {
 	recover bool
 	// marked: the store says that an update is under way (writingKey).
 	marked bool
-	// scopeOf holds the scope of the entities read or set.
+	// scopeOf holds the scope of the entities read or set, and stored
+	// each scope's compendium as this writer last read or set it.
 	scopeOf map[int64]string
+	stored  map[string][]store.Entity
 	// chunks lists every chunk by id, read at the first call of Chunks.
 	chunks []listedChunk
 	byID   map[int64]*listedChunk
@@ -428,22 +430,30 @@ type pendingMention struct {
 const mentionFlush = 5 * BatchObjects
 
 func (s *Store) newCompendiumWriter(recover bool) *compendiumWriter {
-	return &compendiumWriter{s: s, recover: recover, marked: recover, scopeOf: map[int64]string{}}
+	return &compendiumWriter{s: s, recover: recover, marked: recover, scopeOf: map[int64]string{}, stored: map[string][]store.Entity{}}
 }
 
 func (w *compendiumWriter) Entities(ctx context.Context, scope string) ([]store.Entity, error) {
 	ents, err := w.s.scopeEntities(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range ents {
 		w.scopeOf[e.ID] = scope
 	}
-	return ents, err
+	w.stored[scope] = ents
+	return slices.Clone(ents), nil
 }
 
 func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents []store.Entity) ([]int64, error) {
 	const what = "storing the compendium"
-	old, err := w.Entities(ctx, scope)
-	if err != nil {
-		return nil, err
+	// What this writer read or set last (only it writes meanwhile).
+	old, ok := w.stored[scope]
+	if !ok {
+		var err error
+		if old, err = w.Entities(ctx, scope); err != nil {
+			return nil, err
+		}
 	}
 	byName := make(map[string]store.Entity, len(old))
 	for _, e := range old {
@@ -501,6 +511,12 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 	if err := w.s.put(ctx, objs); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	set := make([]store.Entity, len(ents))
+	for i, e := range ents {
+		set[i] = store.Entity{ID: ids[i], Name: e.Name, Kind: e.Kind, Aliases: nonNil(e.Aliases), Note: e.Note, Source: e.Source}
+	}
+	sort.Slice(set, func(i, j int) bool { return set[i].Name < set[j].Name })
+	w.stored[scope] = set
 	return ids, nil
 }
 

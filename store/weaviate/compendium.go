@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
@@ -401,8 +403,21 @@ type compendiumWriter struct {
 	// chunks lists every chunk by id, read at the first call of Chunks.
 	chunks []listedChunk
 	byID   map[int64]*listedChunk
-	// mentions are those not written yet.
-	mentions []pendingMention
+	// mentions are those not written yet, by scope and chunk, and
+	// gathered how many they are.
+	mentions map[mentionKey]*chunkMentions
+	gathered int
+	// empty holds the scopes and chunks that hold no mentions in the
+	// store (cleared, and not written since): their mentions are written
+	// without reading what is stored.
+	empty map[mentionKey]bool
+}
+
+// mentionKey names the object of the mentions in a chunk of a scope's
+// entities.
+type mentionKey struct {
+	scope string
+	chunk int64
 }
 
 // listedChunk is a chunk as the writer lists it.
@@ -416,21 +431,13 @@ type listedChunk struct {
 	pending, listed bool
 }
 
-// pendingMention is a mention to write; key and gen are those of its
-// chunk, "" when not known yet.
-type pendingMention struct {
-	entity, chunk int64
-	count         int
-	scope         string
-	key, gen      string
-}
-
 // mentionFlush is how many mentions the writer gathers before it writes
-// them.
-const mentionFlush = 5 * BatchObjects
+// them; a variable for tests.
+var mentionFlush = 5000
 
 func (s *Store) newCompendiumWriter(recover bool) *compendiumWriter {
-	return &compendiumWriter{s: s, recover: recover, marked: recover, scopeOf: map[int64]string{}, stored: map[string][]store.Entity{}}
+	return &compendiumWriter{s: s, recover: recover, marked: recover, scopeOf: map[int64]string{}, stored: map[string][]store.Entity{},
+		mentions: map[mentionKey]*chunkMentions{}, empty: map[mentionKey]bool{}}
 }
 
 func (w *compendiumWriter) Entities(ctx context.Context, scope string) ([]store.Entity, error) {
@@ -485,12 +492,13 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 		}
 	}
 	// Their mentions first: a mention never outlives its entity.
-	for _, class := range []string{mentionClass, entityClass} {
-		for part := range slices.Chunk(gone, pageSize) {
-			where := filters.Where().WithPath([]string{propEntityID}).WithOperator(filters.ContainsAny).WithValueText(part...)
-			if err := w.s.deleteWhere(ctx, class, where); err != nil {
-				return nil, fmt.Errorf("%s: %w", what, err)
-			}
+	if err := w.dropMentions(ctx, scope, gone); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	for part := range slices.Chunk(gone, pageSize) {
+		where := filters.Where().WithPath([]string{propEntityID}).WithOperator(filters.ContainsAny).WithValueText(part...)
+		if err := w.s.deleteWhere(ctx, entityClass, where); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 	}
 	ids := make([]int64, len(ents))
@@ -619,9 +627,6 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 	if len(chunks) == 0 {
 		return nil
 	}
-	if err := w.flush(ctx); err != nil {
-		return err
-	}
 	texts := make([]string, len(chunks))
 	for i, id := range chunks {
 		texts[i] = idText(id)
@@ -637,6 +642,16 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 		if err := w.s.deleteWhere(ctx, mentionClass, where); err != nil {
 			return fmt.Errorf("storing the compendium: %w", err)
 		}
+	}
+	// Mentions gathered for these chunks go too, as they would had they
+	// been written.
+	for _, id := range chunks {
+		k := mentionKey{scope, id}
+		if cm, ok := w.mentions[k]; ok {
+			w.gathered -= len(cm.counts)
+			delete(w.mentions, k)
+		}
+		w.empty[k] = true
 	}
 	return nil
 }
@@ -655,33 +670,47 @@ func (w *compendiumWriter) AddMention(ctx context.Context, entity, chunk int64, 
 		scope = objs[0].text(propScope)
 		w.scopeOf[entity] = scope
 	}
-	m := pendingMention{entity: entity, chunk: chunk, count: count, scope: scope}
-	if c, ok := w.byID[chunk]; ok {
-		m.key, m.gen = c.key, c.gen
-	}
 	if !w.pending(chunk) {
 		if err := w.mark(ctx); err != nil {
 			return err
 		}
 	}
-	w.mentions = append(w.mentions, m)
-	if len(w.mentions) < mentionFlush {
+	k := mentionKey{scope, chunk}
+	cm, ok := w.mentions[k]
+	if !ok {
+		cm = &chunkMentions{scope: scope, chunk: chunk, counts: map[int64]int{}}
+		if c, ok := w.byID[chunk]; ok {
+			cm.key, cm.gen = c.key, c.gen
+		}
+		w.mentions[k] = cm
+	}
+	if _, ok := cm.counts[entity]; !ok {
+		w.gathered++
+	}
+	cm.counts[entity] = count
+	if w.gathered < mentionFlush {
 		return nil
 	}
 	return w.flush(ctx)
 }
 
-// flush writes the mentions gathered, each with its chunk's note and
-// version (read now for the chunks not listed), so that a new version of
-// the note deletes them with the chunks it replaces.
+// flush writes the mentions gathered: one object per scope and chunk,
+// with the chunk's note and version (read now for the chunks not listed),
+// so that a new version of the note deletes it with the chunks it
+// replaces. The mentions stored for a chunk that may hold some are read
+// first and kept.
 func (w *compendiumWriter) flush(ctx context.Context) error {
 	if len(w.mentions) == 0 {
 		return nil
 	}
 	var unknown []int64
-	for _, m := range w.mentions {
-		if m.key == "" {
-			unknown = append(unknown, m.chunk)
+	stored := map[string][]string{} // chunks to read, by scope
+	for k, cm := range w.mentions {
+		if cm.key == "" {
+			unknown = append(unknown, cm.chunk)
+		}
+		if !w.empty[k] {
+			stored[k.scope] = append(stored[k.scope], idText(k.chunk))
 		}
 	}
 	where := map[int64][2]string{}
@@ -695,24 +724,115 @@ func (w *compendiumWriter) flush(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("storing mentions: %w", err)
 	}
-	objs := make([]*models.Object, len(w.mentions))
-	for i, m := range w.mentions {
-		if m.key == "" {
-			kg, ok := where[m.chunk]
-			if !ok {
-				return fmt.Errorf("storing mentions: %w: chunk %d", store.ErrMissingParent, m.chunk)
+	for scope, chunks := range stored {
+		slices.Sort(chunks)
+		for part := range slices.Chunk(chunks, pageSize) {
+			q := and(textIs(propScope, scope),
+				filters.Where().WithPath([]string{propChunkID}).WithOperator(filters.ContainsAny).WithValueText(part...))
+			// One object per scope and chunk: the ids say so.
+			objs, err := w.s.run(ctx, w.s.client.GraphQL().Get().WithFields(fields(mentionProps)...).WithWhere(q).WithLimit(len(part)), mentionClass)
+			if err != nil {
+				return fmt.Errorf("storing mentions: %w", err)
 			}
-			m.key, m.gen = kg[0], kg[1]
+			for _, o := range objs {
+				old, err := chunkMentionsOf(o)
+				if err != nil {
+					return fmt.Errorf("storing mentions: %w", err)
+				}
+				cm := w.mentions[mentionKey{scope, old.chunk}]
+				for e, n := range old.counts {
+					if _, ok := cm.counts[e]; !ok {
+						cm.counts[e] = n
+					}
+				}
+			}
 		}
-		objs[i] = &models.Object{Class: mentionClass, ID: mentionUUID(m.entity, m.chunk), Tenant: w.s.tenant, Properties: map[string]any{
-			propEntityID: idText(m.entity), propScope: m.scope, propChunkID: idText(m.chunk), propTimes: m.count,
-			propDocKey: m.key, propGen: m.gen, propBucket: bucketOf(m.chunk),
-		}}
+	}
+	objs := make([]*models.Object, 0, len(w.mentions))
+	for k, cm := range w.mentions {
+		if cm.key == "" {
+			kg, ok := where[cm.chunk]
+			if !ok {
+				return fmt.Errorf("storing mentions: %w: chunk %d", store.ErrMissingParent, cm.chunk)
+			}
+			cm.key, cm.gen = kg[0], kg[1]
+		}
+		objs = append(objs, w.s.mentionObject(cm))
+		delete(w.empty, k)
 	}
 	if err := w.s.put(ctx, objs); err != nil {
 		return fmt.Errorf("storing mentions: %w", err)
 	}
-	w.mentions = w.mentions[:0]
+	clear(w.mentions)
+	w.gathered = 0
+	return nil
+}
+
+// dropMentions deletes the mentions of the entities of scope with the
+// given ids (decimal), gathered or stored: the objects that hold only
+// theirs go, the others are written again without them.
+func (w *compendiumWriter) dropMentions(ctx context.Context, scope string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	gone := map[int64]bool{}
+	for _, t := range ids {
+		id, err := strconv.ParseInt(t, 10, 64)
+		if err != nil {
+			return fmt.Errorf("entity %q: %w", t, err)
+		}
+		gone[id] = true
+	}
+	for k, cm := range w.mentions {
+		if k.scope != scope {
+			continue
+		}
+		for e := range cm.counts {
+			if gone[e] {
+				delete(cm.counts, e)
+				w.gathered--
+			}
+		}
+	}
+	rewrite := map[int64]*models.Object{}
+	var empty []string
+	for part := range slices.Chunk(ids, pageSize) {
+		where := and(textIs(propScope, scope),
+			filters.Where().WithPath([]string{propEntities}).WithOperator(filters.ContainsAny).WithValueText(part...))
+		err := w.s.eachByBucket(ctx, mentionClass, where, mentionProps, func(objs []object) error {
+			for _, o := range objs {
+				cm, err := chunkMentionsOf(o)
+				if err != nil {
+					return err
+				}
+				for e := range cm.counts {
+					if gone[e] {
+						delete(cm.counts, e)
+					}
+				}
+				if len(cm.counts) == 0 {
+					empty = append(empty, idText(cm.chunk))
+				} else {
+					rewrite[cm.chunk] = w.s.mentionObject(cm)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := w.s.put(ctx, slices.Collect(maps.Values(rewrite))); err != nil {
+		return err
+	}
+	slices.Sort(empty)
+	for part := range slices.Chunk(slices.Compact(empty), pageSize) {
+		where := and(textIs(propScope, scope),
+			filters.Where().WithPath([]string{propChunkID}).WithOperator(filters.ContainsAny).WithValueText(part...))
+		if err := w.s.deleteWhere(ctx, mentionClass, where); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -238,6 +239,12 @@ func (s *Store) ReplaceEntities(ctx context.Context, scope string, ents []store.
 	if err != nil {
 		return err
 	}
+	// The scope holds no mentions now: none is read before writing.
+	for _, e := range ents {
+		for chunk := range e.Mentions {
+			w.empty[mentionKey{scope, chunk}] = true
+		}
+	}
 	for i, e := range ents {
 		for _, chunk := range slices.Sorted(maps.Keys(e.Mentions)) {
 			if err := w.AddMention(ctx, ids[i], chunk, e.Mentions[chunk]); err != nil {
@@ -251,7 +258,7 @@ func (s *Store) ReplaceEntities(ctx context.Context, scope string, ents []store.
 	return s.endCompendium(ctx, players, nil)
 }
 
-// bucketOf is the bucket a chunk's mentions are read by (see
+// bucketOf is the bucket the mentions in a chunk are read by (see
 // [Store.eachByBucket]): 16 bits of its id.
 func bucketOf(chunk int64) int64 { return chunk & (buckets - 1) }
 
@@ -274,6 +281,10 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 	for i, id := range entityIDs {
 		texts[i] = idText(id)
 	}
+	asked := make(map[int64]bool, len(entityIDs))
+	for _, id := range entityIDs {
+		asked[id] = true
+	}
 	type mention struct {
 		entity, chunk int64
 		count         int
@@ -281,13 +292,20 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 	var ms []mention
 	var chunkIDs []int64
 	var keys []string
-	where := filters.Where().WithPath([]string{propEntityID}).WithOperator(filters.ContainsAny).WithValueText(texts...)
-	err := s.eachByBucket(ctx, mentionClass, where, []string{propEntityID, propChunkID, propTimes, propDocKey}, func(objs []object) error {
+	where := filters.Where().WithPath([]string{propEntities}).WithOperator(filters.ContainsAny).WithValueText(texts...)
+	err := s.eachByBucket(ctx, mentionClass, where, mentionProps, func(objs []object) error {
 		for _, o := range objs {
-			m := mention{entity: o.id64(propEntityID), chunk: o.id64(propChunkID), count: int(o.int(propTimes))}
-			ms = append(ms, m)
-			chunkIDs = append(chunkIDs, m.chunk)
-			keys = append(keys, o.text(propDocKey))
+			cm, err := chunkMentionsOf(o)
+			if err != nil {
+				return err
+			}
+			for e, n := range cm.counts {
+				if asked[e] {
+					ms = append(ms, mention{entity: e, chunk: cm.chunk, count: n})
+				}
+			}
+			chunkIDs = append(chunkIDs, cm.chunk)
+			keys = append(keys, cm.key)
 		}
 		return nil
 	})
@@ -327,6 +345,62 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 		sort.Slice(list, func(i, j int) bool { return list[i].ChunkID < list[j].ChunkID })
 	}
 	return out, nil
+}
+
+// mentionProps are the properties the mentions in a chunk are read back
+// from.
+var mentionProps = []string{propScope, propChunkID, propEntities, propCounts, propDocKey, propGen}
+
+// chunkMentions are the mentions in a chunk of the entities of a scope:
+// one object.
+type chunkMentions struct {
+	scope string
+	chunk int64
+	// key and gen are the chunk's note and version ("" when not known
+	// yet).
+	key, gen string
+	counts   map[int64]int
+}
+
+// chunkMentionsOf reads an object of mentions back.
+func chunkMentionsOf(o object) (*chunkMentions, error) {
+	cm := &chunkMentions{scope: o.text(propScope), chunk: o.id64(propChunkID), key: o.text(propDocKey), gen: o.text(propGen),
+		counts: map[int64]int{}}
+	ents, _ := o.props[propEntities].([]any)
+	counts, _ := o.props[propCounts].([]any)
+	if len(ents) != len(counts) {
+		return nil, fmt.Errorf("the mentions in chunk %d name %d entities and give %d counts", cm.chunk, len(ents), len(counts))
+	}
+	for i, e := range ents {
+		text, _ := e.(string)
+		id, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("the mentions in chunk %d: entity %q: %w", cm.chunk, text, err)
+		}
+		var n int64
+		switch v := counts[i].(type) {
+		case float64:
+			n = int64(v)
+		case json.Number:
+			n, _ = v.Int64()
+		}
+		cm.counts[id] = int(n)
+	}
+	return cm, nil
+}
+
+// mentionObject is the object that stores the mentions in a chunk.
+func (s *Store) mentionObject(cm *chunkMentions) *models.Object {
+	ids := slices.Sorted(maps.Keys(cm.counts))
+	ents := make([]string, len(ids))
+	counts := make([]int, len(ids))
+	for i, id := range ids {
+		ents[i], counts[i] = idText(id), cm.counts[id]
+	}
+	return &models.Object{Class: mentionClass, ID: mentionUUID(cm.scope, cm.chunk), Tenant: s.tenant, Properties: map[string]any{
+		propScope: cm.scope, propChunkID: idText(cm.chunk), propEntities: ents, propCounts: counts,
+		propDocKey: cm.key, propGen: cm.gen, propBucket: bucketOf(cm.chunk),
+	}}
 }
 
 // notesByKey reads the objects of the notes with the given keys (distinct

@@ -17,6 +17,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/synth"
 	"github.com/oraculo/oraculo/internal/weaviatetest"
 	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/store/weaviate"
@@ -322,9 +323,10 @@ func testInterrupted(t *testing.T, dir string, wv *weaviate.Store, ix *index.Ind
 	sameCompendium(t, wv, ix)
 }
 
-// testMentionPages: read 3 at a time, MentionsOf finds every mention of
-// entities that share chunks (a bucket holding more than a page), and
-// NoteSourcesOf every chunk of a note that has more than a page.
+// testMentionPages: written a few at a time, every mention is kept; read
+// 3 at a time, MentionsOf finds every mention of entities that share
+// chunks (a bucket holding more than a page), and NoteSourcesOf every
+// chunk of a note that has more than a page.
 func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 	ctx := context.Background()
 	wv := open(t, node, "pages")
@@ -354,7 +356,17 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 		slices.SortFunc(want[id], func(a, b store.Mention) int { return cmp.Compare(a.ChunkID, b.ChunkID) })
 		ents = append(ents, e)
 	}
-	if err := wv.ReplaceEntities(ctx, store.ScopeDM, ents); err != nil {
+	// One entity alone in a chunk of the other note.
+	solo := store.Entity{Name: "solo", Kind: "npc", Mentions: map[int64]int{weaviate.ChunkID("pages-y1"): 4}}
+	soloID := weaviate.EntityID(store.ScopeDM, solo.Name)
+	want[soloID] = []store.Mention{{ChunkID: weaviate.ChunkID("pages-y1"), Count: 4, Path: "y.md"}}
+	ents = append(ents, solo)
+	// Written 7 at a time: the mentions in a chunk are written in parts,
+	// each kept.
+	restore := weaviate.SetMentionFlush(7)
+	err := wv.ReplaceEntities(ctx, store.ScopeDM, ents)
+	restore()
+	if err != nil {
 		t.Fatal(err)
 	}
 	ids := slices.Collect(maps.Keys(want))
@@ -370,6 +382,28 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 		if nerr != nil || len(notes) != 2 || notes[0].DocID != docIDs[2] || len(notes[0].ChunkIDs) != len(doc.Chunks) ||
 			notes[1].DocID != docIDs[0] || len(notes[1].ChunkIDs) != len(other.Chunks) {
 			t.Errorf("%d at a time: NoteSourcesOf gave %+v, %v; want both notes, in path order, with their chunks", size, notes, nerr)
+		}
+	}
+
+	// Entities gone take their mentions with them, also when they come
+	// back (with the same ids).
+	for _, step := range [][]store.Entity{ents[1:10], ents} {
+		err := wv.UpdateCompendium(ctx, func(w store.CompendiumWriter) error {
+			if _, err := w.SetEntities(ctx, store.ScopeDM, step); err != nil {
+				return err
+			}
+			return w.Finish(ctx, "k", "v")
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := wv.MentionsOf(ctx, ids, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		firstID := weaviate.EntityID(store.ScopeDM, ents[0].Name)
+		if len(got) != 9 || got[firstID] != nil || got[soloID] != nil || !reflect.DeepEqual(got[ids[1]], want[ids[1]]) {
+			t.Errorf("with %d entities: the mentions of %d (%v, %v)", len(step), len(got), got[firstID], got[soloID])
 		}
 	}
 }
@@ -562,4 +596,45 @@ func openSQLite(t *testing.T) *index.Index {
 	}
 	t.Cleanup(func() { ix.Close() })
 	return ix
+}
+
+// TestCompendiumScale (with ORACULO_WEAVIATE_LONG=1): on synthetic notes
+// (2000 sessions in 200 notes, some 4700 entities), the compendiums built
+// through the engine are SQLite's; it logs the ingests' times and what
+// MentionsOf takes for two entities.
+func TestCompendiumScale(t *testing.T) {
+	if os.Getenv("ORACULO_WEAVIATE_LONG") != "1" {
+		t.Skip("set ORACULO_WEAVIATE_LONG=1 to run it (about a minute)")
+	}
+	c := weaviatetest.Start(t, 1)
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := synth.Write(dir, 2000, 10, 400); err != nil {
+		t.Fatal(err)
+	}
+	wv := open(t, c.Nodes[0], "scale")
+	we, se, ix := engines(t, wv)
+	ingestBoth(t, dir, we, se)
+	for name, s := range map[string]store.Store{"weaviate": wv, "sqlite": ix} {
+		ents, err := s.Entities(ctx, store.ScopeDM)
+		if err != nil || len(ents) < 1000 {
+			t.Fatalf("%s: %d entities, %v", name, len(ents), err)
+		}
+		for _, public := range []bool{false, true} {
+			start, found := time.Now(), 0
+			for i := range 50 {
+				ms, err := s.MentionsOf(ctx, []int64{ents[(i*37)%len(ents)].ID, ents[(i*91)%len(ents)].ID}, public)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, l := range ms {
+					found += len(l)
+				}
+			}
+			t.Logf("%s, %d entities: MentionsOf of two (public %v) %v, %d mentions", name, len(ents), public,
+				time.Since(start)/50, found/50)
+		}
+	}
+	dump := sameCompendium(t, wv, ix)
+	t.Logf("%d lines of compendium", len(dump))
 }

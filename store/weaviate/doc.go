@@ -46,9 +46,10 @@
 //     one (a note changed, one removed, one made DM-only, whose entity
 //     players never get while it is) and after an update cut short; and
 //     (TestCompendiumScale, ORACULO_WEAVIATE_LONG=1) on 2000 synthetic
-//     chunks with 4769 entities. The engine's ingest of those takes
-//     17 s here, 2 s in SQLite (of Weaviate's, the compendium's update
-//     3 s, the notes' writes 6.5 s).
+//     chunks with 4769 entities. The engine's ingest of those takes 11
+//     to 17 s here (runs differ on a shared machine), 1.7 to 2 s in
+//     SQLite; of Weaviate's, the compendium's update about 3 s and the
+//     notes' writes (ReplaceDocuments) 6.5 s.
 //
 // Through the whole engine (TestEngineParity: no embedder, so BM25 and
 // the entity path), the eval harness gives Recall@8 / MRR@50:

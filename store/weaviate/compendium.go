@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
@@ -203,21 +205,26 @@ const notesPerQuery = 32
 
 // chunksOfNotes calls fn with the chunk objects of the notes with the
 // given keys, a page at a time: a query that fills a page is asked again
-// for half the notes, and one note's chunks that fill it are read by
-// offsets.
+// for half the notes, and one note whose chunks fill a page is read with
+// the cursor over every chunk (which has no limit).
 func (s *Store) chunksOfNotes(ctx context.Context, keys []string, props []string, fn func([]object) error) error {
 	var read func(part []string) error
 	read = func(part []string) error {
 		where := filters.Where().WithPath([]string{propDocKey}).WithOperator(filters.ContainsAny).WithValueText(part...)
-		if len(part) == 1 {
-			return s.offsetPages(ctx, chunkClass, where, props, fn)
-		}
 		objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields(props)...).WithWhere(where).WithLimit(pageSize), chunkClass)
 		if err != nil {
 			return err
 		}
 		if len(objs) < pageSize {
 			return fn(objs)
+		}
+		if len(part) == 1 {
+			return s.each(ctx, chunkClass, append([]string{propDocKey}, props...), func(o object) error {
+				if o.text(propDocKey) != part[0] {
+					return nil
+				}
+				return fn([]object{o})
+			})
 		}
 		if err := read(part[:len(part)/2]); err != nil {
 			return err
@@ -350,25 +357,29 @@ func (s *Store) EachNoteLower(ctx context.Context, fn func(restricted bool, lowe
 // no transactions; the writes are ordered instead so that one cut short
 // (fn failing, the process dying) leaves nothing a player could see
 // wrongly and is completed by the next update:
-//   - first, a setting says an update is under way and the players'
-//     compendium is withheld ([Store.Entities] gives it empty,
-//     [Store.PlayersCompendiumStale] says so, and the next ingest
-//     updates it);
+//   - first, the players' compendium is withheld ([Store.Entities] gives
+//     it empty, [Store.PlayersCompendiumStale] says so, and the next
+//     ingest updates it);
 //   - then fn's writes: entities gone are deleted after their mentions,
-//     a chunk's mentions are cleared before they are written again;
+//     a chunk's mentions are cleared before they are written again; and
+//     before the first write that an interruption would leave half done
+//     where the next update would not look (SetEntities changing names,
+//     the mentions of a chunk that is not pending cleared or added), a
+//     setting says so;
 //   - [compendiumWriter.Finish] writes the mentions left, marks the
 //     notes' mentions stored, stores its setting and says no update is
 //     under way, and last serves the players' compendium again.
 //
-// An update that finds the mark of one that did not finish treats every
-// chunk as pending (its mentions are found again): the one cut short may
-// have changed names without finding them everywhere.
+// An update cut short leaves its notes pending, so the next one finds
+// their mentions again; one that finds that setting treats every chunk
+// as pending (the one cut short may, for example, have changed names
+// without finding them everywhere).
 func (s *Store) UpdateCompendium(ctx context.Context, fn func(store.CompendiumWriter) error) error {
 	writing, err := s.Meta(ctx, writingKey)
 	if err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
-	if err := s.beginCompendium(ctx, true); err != nil {
+	if err := s.beginCompendium(ctx, true, false); err != nil {
 		return err
 	}
 	w := s.newCompendiumWriter(writing != "")
@@ -383,13 +394,30 @@ type compendiumWriter struct {
 	s *Store
 	// recover: an earlier update did not finish; every chunk is pending.
 	recover bool
-	// scopeOf holds the scope of the entities read or set.
+	// marked: the store says that an update is under way (writingKey).
+	marked bool
+	// scopeOf holds the scope of the entities read or set, and stored
+	// each scope's compendium as this writer last read or set it.
 	scopeOf map[int64]string
+	stored  map[string][]store.Entity
 	// chunks lists every chunk by id, read at the first call of Chunks.
 	chunks []listedChunk
 	byID   map[int64]*listedChunk
-	// mentions are those not written yet.
-	mentions []pendingMention
+	// mentions are those not written yet, by scope and chunk, and
+	// gathered how many they are.
+	mentions map[mentionKey]*chunkMentions
+	gathered int
+	// empty holds the scopes and chunks that hold no mentions in the
+	// store (cleared, and not written since): their mentions are written
+	// without reading what is stored.
+	empty map[mentionKey]bool
+}
+
+// mentionKey names the object of the mentions in a chunk of a scope's
+// entities.
+type mentionKey struct {
+	scope string
+	chunk int64
 }
 
 // listedChunk is a chunk as the writer lists it.
@@ -403,36 +431,36 @@ type listedChunk struct {
 	pending, listed bool
 }
 
-// pendingMention is a mention to write; key and gen are those of its
-// chunk, "" when not known yet.
-type pendingMention struct {
-	entity, chunk int64
-	count         int
-	scope         string
-	key, gen      string
-}
-
 // mentionFlush is how many mentions the writer gathers before it writes
-// them.
-const mentionFlush = 5 * BatchObjects
+// them; a variable for tests.
+var mentionFlush = 5000
 
 func (s *Store) newCompendiumWriter(recover bool) *compendiumWriter {
-	return &compendiumWriter{s: s, recover: recover, scopeOf: map[int64]string{}}
+	return &compendiumWriter{s: s, recover: recover, marked: recover, scopeOf: map[int64]string{}, stored: map[string][]store.Entity{},
+		mentions: map[mentionKey]*chunkMentions{}, empty: map[mentionKey]bool{}}
 }
 
 func (w *compendiumWriter) Entities(ctx context.Context, scope string) ([]store.Entity, error) {
 	ents, err := w.s.scopeEntities(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range ents {
 		w.scopeOf[e.ID] = scope
 	}
-	return ents, err
+	w.stored[scope] = ents
+	return slices.Clone(ents), nil
 }
 
 func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents []store.Entity) ([]int64, error) {
 	const what = "storing the compendium"
-	old, err := w.Entities(ctx, scope)
-	if err != nil {
-		return nil, err
+	// What this writer read or set last (only it writes meanwhile).
+	old, ok := w.stored[scope]
+	if !ok {
+		var err error
+		if old, err = w.Entities(ctx, scope); err != nil {
+			return nil, err
+		}
 	}
 	byName := make(map[string]store.Entity, len(old))
 	for _, e := range old {
@@ -451,13 +479,26 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 			gone = append(gone, idText(e.ID))
 		}
 	}
+	// Names about to change: until Finish, an update cut short leaves
+	// chunks whose mentions were not found again under the new names.
+	renamed := len(gone) > 0
+	for _, e := range ents {
+		o, ok := byName[e.Name]
+		renamed = renamed || !ok || !slices.Equal(nonNil(o.Aliases), nonNil(e.Aliases))
+	}
+	if renamed {
+		if err := w.mark(ctx); err != nil {
+			return nil, err
+		}
+	}
 	// Their mentions first: a mention never outlives its entity.
-	for _, class := range []string{mentionClass, entityClass} {
-		for part := range slices.Chunk(gone, pageSize) {
-			where := filters.Where().WithPath([]string{propEntityID}).WithOperator(filters.ContainsAny).WithValueText(part...)
-			if err := w.s.deleteWhere(ctx, class, where); err != nil {
-				return nil, fmt.Errorf("%s: %w", what, err)
-			}
+	if err := w.dropMentions(ctx, scope, gone); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	for part := range slices.Chunk(gone, pageSize) {
+		where := filters.Where().WithPath([]string{propEntityID}).WithOperator(filters.ContainsAny).WithValueText(part...)
+		if err := w.s.deleteWhere(ctx, entityClass, where); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 	}
 	ids := make([]int64, len(ents))
@@ -478,7 +519,34 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 	if err := w.s.put(ctx, objs); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	set := make([]store.Entity, len(ents))
+	for i, e := range ents {
+		set[i] = store.Entity{ID: ids[i], Name: e.Name, Kind: e.Kind, Aliases: nonNil(e.Aliases), Note: e.Note, Source: e.Source}
+	}
+	sort.Slice(set, func(i, j int) bool { return set[i].Name < set[j].Name })
+	w.stored[scope] = set
 	return ids, nil
+}
+
+// mark records, once, that an update is under way whose writes an
+// interruption would leave half done in chunks that are not pending (see
+// [Store.UpdateCompendium]).
+func (w *compendiumWriter) mark(ctx context.Context) error {
+	if w.marked {
+		return nil
+	}
+	if err := w.s.beginCompendium(ctx, false, true); err != nil {
+		return err
+	}
+	w.marked = true
+	return nil
+}
+
+// pending reports whether the next update finds the mentions of a chunk
+// again if this one is cut short: its note's are not stored.
+func (w *compendiumWriter) pending(chunk int64) bool {
+	c, ok := w.byID[chunk]
+	return ok && c.pending
 }
 
 // list reads every chunk of a note (a chunk whose note's object is
@@ -559,12 +627,14 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 	if len(chunks) == 0 {
 		return nil
 	}
-	if err := w.flush(ctx); err != nil {
-		return err
-	}
 	texts := make([]string, len(chunks))
 	for i, id := range chunks {
 		texts[i] = idText(id)
+		if !w.pending(id) {
+			if err := w.mark(ctx); err != nil {
+				return err
+			}
+		}
 	}
 	for part := range slices.Chunk(texts, pageSize) {
 		where := and(textIs(propScope, scope),
@@ -572,6 +642,16 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 		if err := w.s.deleteWhere(ctx, mentionClass, where); err != nil {
 			return fmt.Errorf("storing the compendium: %w", err)
 		}
+	}
+	// Mentions gathered for these chunks go too, as they would had they
+	// been written.
+	for _, id := range chunks {
+		k := mentionKey{scope, id}
+		if cm, ok := w.mentions[k]; ok {
+			w.gathered -= len(cm.counts)
+			delete(w.mentions, k)
+		}
+		w.empty[k] = true
 	}
 	return nil
 }
@@ -590,28 +670,47 @@ func (w *compendiumWriter) AddMention(ctx context.Context, entity, chunk int64, 
 		scope = objs[0].text(propScope)
 		w.scopeOf[entity] = scope
 	}
-	m := pendingMention{entity: entity, chunk: chunk, count: count, scope: scope}
-	if c, ok := w.byID[chunk]; ok {
-		m.key, m.gen = c.key, c.gen
+	if !w.pending(chunk) {
+		if err := w.mark(ctx); err != nil {
+			return err
+		}
 	}
-	w.mentions = append(w.mentions, m)
-	if len(w.mentions) < mentionFlush {
+	k := mentionKey{scope, chunk}
+	cm, ok := w.mentions[k]
+	if !ok {
+		cm = &chunkMentions{scope: scope, chunk: chunk, counts: map[int64]int{}}
+		if c, ok := w.byID[chunk]; ok {
+			cm.key, cm.gen = c.key, c.gen
+		}
+		w.mentions[k] = cm
+	}
+	if _, ok := cm.counts[entity]; !ok {
+		w.gathered++
+	}
+	cm.counts[entity] = count
+	if w.gathered < mentionFlush {
 		return nil
 	}
 	return w.flush(ctx)
 }
 
-// flush writes the mentions gathered, each with its chunk's note and
-// version (read now for the chunks not listed), so that a new version of
-// the note deletes them with the chunks it replaces.
+// flush writes the mentions gathered: one object per scope and chunk,
+// with the chunk's note and version (read now for the chunks not listed),
+// so that a new version of the note deletes it with the chunks it
+// replaces. The mentions stored for a chunk that may hold some are read
+// first and kept.
 func (w *compendiumWriter) flush(ctx context.Context) error {
 	if len(w.mentions) == 0 {
 		return nil
 	}
 	var unknown []int64
-	for _, m := range w.mentions {
-		if m.key == "" {
-			unknown = append(unknown, m.chunk)
+	stored := map[string][]string{} // chunks to read, by scope
+	for k, cm := range w.mentions {
+		if cm.key == "" {
+			unknown = append(unknown, cm.chunk)
+		}
+		if !w.empty[k] {
+			stored[k.scope] = append(stored[k.scope], idText(k.chunk))
 		}
 	}
 	where := map[int64][2]string{}
@@ -625,24 +724,115 @@ func (w *compendiumWriter) flush(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("storing mentions: %w", err)
 	}
-	objs := make([]*models.Object, len(w.mentions))
-	for i, m := range w.mentions {
-		if m.key == "" {
-			kg, ok := where[m.chunk]
-			if !ok {
-				return fmt.Errorf("storing mentions: %w: chunk %d", store.ErrMissingParent, m.chunk)
+	for scope, chunks := range stored {
+		slices.Sort(chunks)
+		for part := range slices.Chunk(chunks, pageSize) {
+			q := and(textIs(propScope, scope),
+				filters.Where().WithPath([]string{propChunkID}).WithOperator(filters.ContainsAny).WithValueText(part...))
+			// One object per scope and chunk: the ids say so.
+			objs, err := w.s.run(ctx, w.s.client.GraphQL().Get().WithFields(fields(mentionProps)...).WithWhere(q).WithLimit(len(part)), mentionClass)
+			if err != nil {
+				return fmt.Errorf("storing mentions: %w", err)
 			}
-			m.key, m.gen = kg[0], kg[1]
+			for _, o := range objs {
+				old, err := chunkMentionsOf(o)
+				if err != nil {
+					return fmt.Errorf("storing mentions: %w", err)
+				}
+				cm := w.mentions[mentionKey{scope, old.chunk}]
+				for e, n := range old.counts {
+					if _, ok := cm.counts[e]; !ok {
+						cm.counts[e] = n
+					}
+				}
+			}
 		}
-		objs[i] = &models.Object{Class: mentionClass, ID: mentionUUID(m.entity, m.chunk), Tenant: w.s.tenant, Properties: map[string]any{
-			propEntityID: idText(m.entity), propScope: m.scope, propChunkID: idText(m.chunk), propTimes: m.count,
-			propDocKey: m.key, propGen: m.gen, propBucket: bucketOf(m.chunk),
-		}}
+	}
+	objs := make([]*models.Object, 0, len(w.mentions))
+	for k, cm := range w.mentions {
+		if cm.key == "" {
+			kg, ok := where[cm.chunk]
+			if !ok {
+				return fmt.Errorf("storing mentions: %w: chunk %d", store.ErrMissingParent, cm.chunk)
+			}
+			cm.key, cm.gen = kg[0], kg[1]
+		}
+		objs = append(objs, w.s.mentionObject(cm))
+		delete(w.empty, k)
 	}
 	if err := w.s.put(ctx, objs); err != nil {
 		return fmt.Errorf("storing mentions: %w", err)
 	}
-	w.mentions = w.mentions[:0]
+	clear(w.mentions)
+	w.gathered = 0
+	return nil
+}
+
+// dropMentions deletes the mentions of the entities of scope with the
+// given ids (decimal), gathered or stored: the objects that hold only
+// theirs go, the others are written again without them.
+func (w *compendiumWriter) dropMentions(ctx context.Context, scope string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	gone := map[int64]bool{}
+	for _, t := range ids {
+		id, err := strconv.ParseInt(t, 10, 64)
+		if err != nil {
+			return fmt.Errorf("entity %q: %w", t, err)
+		}
+		gone[id] = true
+	}
+	for k, cm := range w.mentions {
+		if k.scope != scope {
+			continue
+		}
+		for e := range cm.counts {
+			if gone[e] {
+				delete(cm.counts, e)
+				w.gathered--
+			}
+		}
+	}
+	rewrite := map[int64]*models.Object{}
+	var empty []string
+	for part := range slices.Chunk(ids, pageSize) {
+		where := and(textIs(propScope, scope),
+			filters.Where().WithPath([]string{propEntities}).WithOperator(filters.ContainsAny).WithValueText(part...))
+		err := w.s.eachByBucket(ctx, mentionClass, where, mentionProps, func(objs []object) error {
+			for _, o := range objs {
+				cm, err := chunkMentionsOf(o)
+				if err != nil {
+					return err
+				}
+				for e := range cm.counts {
+					if gone[e] {
+						delete(cm.counts, e)
+					}
+				}
+				if len(cm.counts) == 0 {
+					empty = append(empty, idText(cm.chunk))
+				} else {
+					rewrite[cm.chunk] = w.s.mentionObject(cm)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := w.s.put(ctx, slices.Collect(maps.Values(rewrite))); err != nil {
+		return err
+	}
+	slices.Sort(empty)
+	for part := range slices.Chunk(slices.Compact(empty), pageSize) {
+		where := and(textIs(propScope, scope),
+			filters.Where().WithPath([]string{propChunkID}).WithOperator(filters.ContainsAny).WithValueText(part...))
+		if err := w.s.deleteWhere(ctx, mentionClass, where); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

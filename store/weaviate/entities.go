@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
@@ -26,9 +29,10 @@ const (
 	// finished), fresh once an update finished. Unset is fresh: nothing
 	// was built yet.
 	playersKey = "players_compendium"
-	// writingKey is "1" from the start of a compendium update to its
-	// end: an update that did not finish leaves it, and the next one
-	// finds mentions in every chunk again.
+	// writingKey is "1" from the first write of a compendium update that
+	// changes names (or replaces a compendium) to its end: an update
+	// that did not finish leaves it, and the next one finds mentions in
+	// every chunk again.
 	writingKey = "compendium_writing"
 )
 
@@ -89,11 +93,14 @@ func (s *Store) withholdIfHidden(ctx context.Context, ds []*store.DocumentRecord
 	return nil
 }
 
-// beginCompendium records, before a compendium update writes anything,
-// that one is under way, and withholds the players' compendium when the
-// update may touch it.
-func (s *Store) beginCompendium(ctx context.Context, players bool) error {
-	objs := []*models.Object{s.setting(writingKey, "1")}
+// beginCompendium is written before a compendium update writes what it
+// says: it withholds the players' compendium when players, and records
+// that mentions may be left to find everywhere when writing.
+func (s *Store) beginCompendium(ctx context.Context, players, writing bool) error {
+	var objs []*models.Object
+	if writing {
+		objs = append(objs, s.setting(writingKey, "1"))
+	}
 	if players {
 		objs = append(objs, s.setting(playersKey, playersState(true)))
 	}
@@ -220,16 +227,23 @@ func (s *Store) EntityCount(ctx context.Context, scope string) (int, error) {
 // its last write, and an interrupted one is completed by the next update.
 func (s *Store) ReplaceEntities(ctx context.Context, scope string, ents []store.Entity) error {
 	players := scope == store.ScopePlayer
-	if err := s.beginCompendium(ctx, players); err != nil {
+	if err := s.beginCompendium(ctx, players, true); err != nil {
 		return err
 	}
 	if err := s.deleteWhere(ctx, mentionClass, textIs(propScope, scope)); err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
 	w := s.newCompendiumWriter(false)
+	w.marked = true
 	ids, err := w.SetEntities(ctx, scope, ents)
 	if err != nil {
 		return err
+	}
+	// The scope holds no mentions now: none is read before writing.
+	for _, e := range ents {
+		for chunk := range e.Mentions {
+			w.empty[mentionKey{scope, chunk}] = true
+		}
 	}
 	for i, e := range ents {
 		for _, chunk := range slices.Sorted(maps.Keys(e.Mentions)) {
@@ -244,7 +258,7 @@ func (s *Store) ReplaceEntities(ctx context.Context, scope string, ents []store.
 	return s.endCompendium(ctx, players, nil)
 }
 
-// bucketOf is the bucket a chunk's mentions are read by (see
+// bucketOf is the bucket the mentions in a chunk are read by (see
 // [Store.eachByBucket]): 16 bits of its id.
 func bucketOf(chunk int64) int64 { return chunk & (buckets - 1) }
 
@@ -253,10 +267,11 @@ const buckets = 1 << 16
 
 // MentionsOf lists the chunks naming each of the entities, by entity id,
 // each entity's by chunk id. It reads the mentions of those entities, then
-// their chunks (a mention of a chunk gone is left out), and when public
-// their notes: a chunk is left out unless it and its note are marked
-// public and the note is not changing audience (fail closed). It reads in
-// proportion to the mentions of the entities asked for, not to the index.
+// at once their chunks (a mention of a chunk gone is left out) and, when
+// public, their notes: a chunk is left out unless it and its note are
+// marked public and the note is not changing audience (fail closed). It
+// reads in proportion to the mentions of the entities asked for, not to
+// the index: two round trips when they fit in a page.
 func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) (map[int64][]store.Mention, error) {
 	out := map[int64][]store.Mention{}
 	if len(entityIDs) == 0 {
@@ -266,26 +281,47 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 	for i, id := range entityIDs {
 		texts[i] = idText(id)
 	}
+	asked := make(map[int64]bool, len(entityIDs))
+	for _, id := range entityIDs {
+		asked[id] = true
+	}
 	type mention struct {
 		entity, chunk int64
 		count         int
 	}
 	var ms []mention
 	var chunkIDs []int64
-	where := filters.Where().WithPath([]string{propEntityID}).WithOperator(filters.ContainsAny).WithValueText(texts...)
-	err := s.eachByBucket(ctx, mentionClass, where, []string{propEntityID, propChunkID, propTimes}, func(objs []object) error {
+	var keys []string
+	where := filters.Where().WithPath([]string{propEntities}).WithOperator(filters.ContainsAny).WithValueText(texts...)
+	err := s.eachByBucket(ctx, mentionClass, where, mentionProps, func(objs []object) error {
 		for _, o := range objs {
-			m := mention{entity: o.id64(propEntityID), chunk: o.id64(propChunkID), count: int(o.int(propTimes))}
-			ms = append(ms, m)
-			chunkIDs = append(chunkIDs, m.chunk)
+			cm, err := chunkMentionsOf(o)
+			if err != nil {
+				return err
+			}
+			for e, n := range cm.counts {
+				if asked[e] {
+					ms = append(ms, mention{entity: e, chunk: cm.chunk, count: n})
+				}
+			}
+			chunkIDs = append(chunkIDs, cm.chunk)
+			keys = append(keys, cm.key)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reading mentions: %w", err)
 	}
+	// The chunks, and the notes the mentions name (a chunk of another
+	// note than its mention says finds no note: left out for players).
 	chunks := map[int64]chunkRow{}
-	err = s.chunkPages(ctx, chunkIDs, []string{propChunkID, propDocKey, propRoot, propPath, propSession, propInSession, propPublic},
+	var notes map[string]note
+	var chunkErr, noteErr error
+	var wg sync.WaitGroup
+	if public {
+		wg.Go(func() { notes, noteErr = s.notesByKey(ctx, keys) })
+	}
+	chunkErr = s.chunkPages(ctx, chunkIDs, []string{propChunkID, propDocKey, propRoot, propPath, propSession, propInSession, propPublic},
 		func(objs []object) error {
 			for _, o := range objs {
 				r := rowOf(o)
@@ -293,18 +329,9 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 			}
 			return nil
 		})
-	if err != nil {
+	wg.Wait()
+	if err := errors.Join(chunkErr, noteErr); err != nil {
 		return nil, fmt.Errorf("reading mentions: %w", err)
-	}
-	var notes map[string]note
-	if public {
-		keys := make([]string, 0, len(chunks))
-		for _, r := range chunks {
-			keys = append(keys, r.key)
-		}
-		if notes, err = s.notesByKey(ctx, keys); err != nil {
-			return nil, fmt.Errorf("reading mentions: %w", err)
-		}
 	}
 	for _, m := range ms {
 		r, ok := chunks[m.chunk]
@@ -318,6 +345,62 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 		sort.Slice(list, func(i, j int) bool { return list[i].ChunkID < list[j].ChunkID })
 	}
 	return out, nil
+}
+
+// mentionProps are the properties the mentions in a chunk are read back
+// from.
+var mentionProps = []string{propScope, propChunkID, propEntities, propCounts, propDocKey, propGen}
+
+// chunkMentions are the mentions in a chunk of the entities of a scope:
+// one object.
+type chunkMentions struct {
+	scope string
+	chunk int64
+	// key and gen are the chunk's note and version ("" when not known
+	// yet).
+	key, gen string
+	counts   map[int64]int
+}
+
+// chunkMentionsOf reads an object of mentions back.
+func chunkMentionsOf(o object) (*chunkMentions, error) {
+	cm := &chunkMentions{scope: o.text(propScope), chunk: o.id64(propChunkID), key: o.text(propDocKey), gen: o.text(propGen),
+		counts: map[int64]int{}}
+	ents, _ := o.props[propEntities].([]any)
+	counts, _ := o.props[propCounts].([]any)
+	if len(ents) != len(counts) {
+		return nil, fmt.Errorf("the mentions in chunk %d name %d entities and give %d counts", cm.chunk, len(ents), len(counts))
+	}
+	for i, e := range ents {
+		text, _ := e.(string)
+		id, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("the mentions in chunk %d: entity %q: %w", cm.chunk, text, err)
+		}
+		var n int64
+		switch v := counts[i].(type) {
+		case float64:
+			n = int64(v)
+		case json.Number:
+			n, _ = v.Int64()
+		}
+		cm.counts[id] = int(n)
+	}
+	return cm, nil
+}
+
+// mentionObject is the object that stores the mentions in a chunk.
+func (s *Store) mentionObject(cm *chunkMentions) *models.Object {
+	ids := slices.Sorted(maps.Keys(cm.counts))
+	ents := make([]string, len(ids))
+	counts := make([]int, len(ids))
+	for i, id := range ids {
+		ents[i], counts[i] = idText(id), cm.counts[id]
+	}
+	return &models.Object{Class: mentionClass, ID: mentionUUID(cm.scope, cm.chunk), Tenant: s.tenant, Properties: map[string]any{
+		propScope: cm.scope, propChunkID: idText(cm.chunk), propEntities: ents, propCounts: counts,
+		propDocKey: cm.key, propGen: cm.gen, propBucket: bucketOf(cm.chunk),
+	}}
 }
 
 // notesByKey reads the objects of the notes with the given keys (distinct

@@ -1,18 +1,23 @@
 package weaviate_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/synth"
 	"github.com/oraculo/oraculo/internal/weaviatetest"
 	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/store/weaviate"
@@ -64,14 +69,19 @@ func engines(t *testing.T, wv *weaviate.Store) (we, se *oraculo.Engine, ix *inde
 	return we, se, ix
 }
 
-// ingestBoth ingests dir with both engines.
+// ingestBoth ingests dir with each engine (Weaviate's first), and logs
+// how long each took.
 func ingestBoth(t *testing.T, dir string, engs ...*oraculo.Engine) {
 	t.Helper()
+	var took []string
 	for _, e := range engs {
+		start := time.Now()
 		if _, err := e.Ingest(context.Background(), []string{dir}, oraculo.IngestOptions{}); err != nil {
 			t.Fatal(err)
 		}
+		took = append(took, time.Since(start).Round(time.Millisecond).String())
 	}
+	t.Logf("ingest took %s", strings.Join(took, ", "))
 }
 
 // compendiumDump is what a store's compendium says, ids replaced by what
@@ -213,66 +223,189 @@ func TestCompendium(t *testing.T) {
 	t.Logf("%d DM entities, %d players'; DM mentions %d (%d public)", count(dump, "dm entity"), count(dump, "player entity"),
 		count(dump, "dm public=false"), count(dump, "dm public=true"))
 
-	// Read a few mentions at a time, MentionsOf finds them all.
-	restore := weaviate.SetPageSize(3)
-	paged := compendiumDump(t, wv)
-	restore()
-	if !slices.Equal(paged, dump) {
-		t.Errorf("read 3 at a time: %d lines, %d at once", len(paged), len(dump))
+	// Read 50 at a time (by ranges of buckets), MentionsOf finds every
+	// mention (testMentionPages reads fewer).
+	ents, err := wv.Entities(ctx, store.ScopeDM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, len(ents))
+	for i, e := range ents {
+		ids[i] = e.ID
+	}
+	for _, public := range []bool{false, true} {
+		start := time.Now()
+		all, err := wv.MentionsOf(ctx, ids, public)
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		restore := weaviate.SetPageSize(50)
+		paged, err := wv.MentionsOf(ctx, ids, public)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(all, paged) {
+			t.Errorf("public %v: read 50 at a time, the mentions of %d entities; of %d at once", public, len(paged), len(all))
+		}
+		t.Logf("the mentions of %d entities (public %v) in %v", len(ids), public, took)
 	}
 
-	// An unchanged ingest writes nothing and changes nothing.
+	// An unchanged ingest updates nothing (the token an update writes
+	// stays) and changes nothing.
+	token, err := wv.Meta(ctx, weaviate.PlayersKey)
+	if err != nil || !strings.HasPrefix(token, "fresh ") {
+		t.Fatalf("the players' compendium is %q (%v)", token, err)
+	}
 	ingestBoth(t, dir, we, se)
 	if again := sameCompendium(t, wv, ix); !slices.Equal(again, dump) {
 		t.Error("an unchanged ingest changed the compendium")
 	}
+	if again, err := wv.Meta(ctx, weaviate.PlayersKey); err != nil || again != token {
+		t.Errorf("an unchanged ingest updated the compendium: %q, then %q (%v)", token, again, err)
+	}
 
 	t.Run("incremental", func(t *testing.T) { testIncremental(t, dir, wv, ix, we, se) })
 
-	t.Run("interrupted", func(t *testing.T) {
-		ents, err := wv.Entities(ctx, store.ScopeDM)
-		if err != nil || len(ents) < 10 {
-			t.Fatalf("%d entities, %v", len(ents), err)
-		}
-		// An update that changes names, clears some mentions and dies.
-		cut := errors.New("cut short")
-		err = wv.UpdateCompendium(ctx, func(w store.CompendiumWriter) error {
-			renamed := append(slices.Clone(ents[2:]), store.Entity{Name: "Zzyzx", Kind: "npc"})
-			for _, scope := range []string{store.ScopeDM, store.ScopePlayer} {
-				if _, err := w.SetEntities(ctx, scope, renamed); err != nil {
-					return err
-				}
-			}
-			chunks, err := w.Chunks(ctx, 0, 20, false)
-			if err != nil || len(chunks) != 20 {
-				return fmt.Errorf("%d chunks, %v", len(chunks), err)
-			}
-			ids := make([]int64, len(chunks))
-			for i, c := range chunks {
-				ids[i] = c.ID
-			}
-			if err := w.ClearMentions(ctx, store.ScopeDM, ids); err != nil {
-				return err
-			}
-			return cut
-		})
-		if !errors.Is(err, cut) {
-			t.Fatalf("UpdateCompendium gave %v", err)
-		}
-		if stale, err := wv.PlayersCompendiumStale(ctx); err != nil || !stale {
-			t.Errorf("after an update cut short the players' compendium is not stale (%v)", err)
-		}
-		if ents, err := wv.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 0 {
-			t.Errorf("after an update cut short players get %d entities (%v)", len(ents), err)
-		}
-		// The next ingest completes it: what SQLite holds.
-		ingestBoth(t, dir, we, se)
-		if again := sameCompendium(t, wv, ix); !slices.Equal(again, compendiumDump(t, ix)) {
-			t.Error("the ingest after an update cut short did not complete it")
-		}
-	})
+	for _, rename := range []bool{true, false} {
+		t.Run(fmt.Sprint("interrupted rename=", rename), func(t *testing.T) { testInterrupted(t, dir, wv, ix, we, se, rename) })
+	}
 
 	t.Run("withheld", func(t *testing.T) { testWithheld(t, c.Nodes[0]) })
+
+	t.Run("pages", func(t *testing.T) { testMentionPages(t, c.Nodes[0]) })
+}
+
+// testInterrupted cuts an update short after it changed names (or not)
+// and cleared some chunks' mentions; players get nothing until the next
+// ingest, which completes it: what SQLite holds.
+func testInterrupted(t *testing.T, dir string, wv *weaviate.Store, ix *index.Index, we, se *oraculo.Engine, rename bool) {
+	ctx := context.Background()
+	cut := errors.New("cut short")
+	err := wv.UpdateCompendium(ctx, func(w store.CompendiumWriter) error {
+		for _, scope := range []string{store.ScopeDM, store.ScopePlayer} {
+			ents, err := w.Entities(ctx, scope)
+			if err != nil || len(ents) < 10 {
+				return fmt.Errorf("%d entities, %v", len(ents), err)
+			}
+			if rename {
+				ents = append(slices.Clone(ents[2:]), store.Entity{Name: "Zzyzx", Kind: "npc"})
+			}
+			if _, err := w.SetEntities(ctx, scope, ents); err != nil {
+				return err
+			}
+		}
+		chunks, err := w.Chunks(ctx, 0, 20, false)
+		if err != nil || len(chunks) != 20 {
+			return fmt.Errorf("%d chunks, %v", len(chunks), err)
+		}
+		ids := make([]int64, len(chunks))
+		for i, c := range chunks {
+			ids[i] = c.ID
+		}
+		if err := w.ClearMentions(ctx, store.ScopeDM, ids); err != nil {
+			return err
+		}
+		return cut
+	})
+	if !errors.Is(err, cut) {
+		t.Fatalf("UpdateCompendium gave %v", err)
+	}
+	if stale, err := wv.PlayersCompendiumStale(ctx); err != nil || !stale {
+		t.Errorf("after an update cut short the players' compendium is not stale (%v)", err)
+	}
+	if ents, err := wv.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 0 {
+		t.Errorf("after an update cut short players get %d entities (%v)", len(ents), err)
+	}
+	// The next ingest completes it: what SQLite holds.
+	ingestBoth(t, dir, we, se)
+	sameCompendium(t, wv, ix)
+}
+
+// testMentionPages: written a few at a time, every mention is kept; read
+// 3 at a time, MentionsOf finds every mention of entities that share
+// chunks (a bucket holding more than a page), and NoteSourcesOf every
+// chunk of a note that has more than a page.
+func testMentionPages(t *testing.T, node *weaviatetest.Node) {
+	ctx := context.Background()
+	wv := open(t, node, "pages")
+	doc := &store.DocumentRecord{Root: "/n", Path: "x.md", SHA256: "a", Title: "x", Stamp: "s"}
+	for i := range 5 {
+		doc.Chunks = append(doc.Chunks, store.ChunkRecord{ChunkData: store.ChunkData{UID: fmt.Sprint("pages-", i), Ordinal: i,
+			Text: "Harbin", Headings: []string{"x"}}})
+	}
+	other := &store.DocumentRecord{Root: "/n", Path: "y.md", SHA256: "a", Title: "y", Stamp: "s",
+		Chunks: []store.ChunkRecord{{ChunkData: store.ChunkData{UID: "pages-y0", Text: "y", Headings: []string{"y"}}},
+			{ChunkData: store.ChunkData{UID: "pages-y1", Ordinal: 1, Text: "y", Headings: []string{"y"}}}}}
+	for _, d := range []*store.DocumentRecord{doc, other} {
+		if err := wv.ReplaceDocument(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ents []store.Entity
+	want := map[int64][]store.Mention{}
+	for i := range 10 {
+		e := store.Entity{Name: fmt.Sprint("entity ", i), Kind: "npc", Mentions: map[int64]int{}}
+		id := weaviate.EntityID(store.ScopeDM, e.Name)
+		for j, c := range doc.Chunks {
+			chunk := weaviate.ChunkID(c.UID)
+			e.Mentions[chunk] = i + j + 1
+			want[id] = append(want[id], store.Mention{ChunkID: chunk, Count: i + j + 1, Path: "x.md"})
+		}
+		slices.SortFunc(want[id], func(a, b store.Mention) int { return cmp.Compare(a.ChunkID, b.ChunkID) })
+		ents = append(ents, e)
+	}
+	// One entity alone in a chunk of the other note.
+	solo := store.Entity{Name: "solo", Kind: "npc", Mentions: map[int64]int{weaviate.ChunkID("pages-y1"): 4}}
+	soloID := weaviate.EntityID(store.ScopeDM, solo.Name)
+	want[soloID] = []store.Mention{{ChunkID: weaviate.ChunkID("pages-y1"), Count: 4, Path: "y.md"}}
+	ents = append(ents, solo)
+	// Written 7 at a time: the mentions in a chunk are written in parts,
+	// each kept.
+	restore := weaviate.SetMentionFlush(7)
+	err := wv.ReplaceEntities(ctx, store.ScopeDM, ents)
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := slices.Collect(maps.Keys(want))
+	docIDs := []int64{weaviate.DocumentID(other.Root, other.Path), 12345, weaviate.DocumentID(doc.Root, doc.Path)}
+	for _, size := range []int{1000, 3} {
+		restore := weaviate.SetPageSize(size)
+		got, err := wv.MentionsOf(ctx, ids, false)
+		notes, nerr := wv.NoteSourcesOf(ctx, docIDs)
+		restore()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%d at a time: %d entities' mentions (%v), want %d", size, len(got), err, len(want))
+		}
+		if nerr != nil || len(notes) != 2 || notes[0].DocID != docIDs[2] || len(notes[0].ChunkIDs) != len(doc.Chunks) ||
+			notes[1].DocID != docIDs[0] || len(notes[1].ChunkIDs) != len(other.Chunks) {
+			t.Errorf("%d at a time: NoteSourcesOf gave %+v, %v; want both notes, in path order, with their chunks", size, notes, nerr)
+		}
+	}
+
+	// Entities gone take their mentions with them, also when they come
+	// back (with the same ids).
+	for _, step := range [][]store.Entity{ents[1:10], ents} {
+		err := wv.UpdateCompendium(ctx, func(w store.CompendiumWriter) error {
+			if _, err := w.SetEntities(ctx, store.ScopeDM, step); err != nil {
+				return err
+			}
+			return w.Finish(ctx, "k", "v")
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := wv.MentionsOf(ctx, ids, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		firstID := weaviate.EntityID(store.ScopeDM, ents[0].Name)
+		if len(got) != 9 || got[firstID] != nil || got[soloID] != nil || !reflect.DeepEqual(got[ids[1]], want[ids[1]]) {
+			t.Errorf("with %d entities: the mentions of %d (%v, %v)", len(step), len(got), got[firstID], got[soloID])
+		}
+	}
 }
 
 // testIncremental changes one note, removes one and makes one DM-only,
@@ -285,10 +418,13 @@ func testIncremental(t *testing.T, dir string, wv *weaviate.Store, ix *index.Ind
 		removed = "Lugares/Caldemora.md"
 		hidden  = "NPCs/Vesper Quillon.md"
 	)
+	// players gives the players' compendium by note (nil on error, which
+	// it reports).
 	players := func(s store.EntityStore) map[string]store.Entity {
 		ents, err := s.Entities(ctx, store.ScopePlayer)
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
+			return nil
 		}
 		out := map[string]store.Entity{}
 		for _, e := range ents {
@@ -435,6 +571,17 @@ func testWithheld(t *testing.T, node *weaviatetest.Node) {
 		if ents, err := s.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 1 {
 			t.Errorf("%s: rebuilt players' compendium read as %v, %v", name, ents, err)
 		}
+		// Deciding again that the note is DM-only withholds it again;
+		// deciding that it is public does not.
+		for _, dmOnly := range []bool{false, true} {
+			decide := func(store.VisibilityRecord) (bool, string, string) { return dmOnly, "front-matter", "" }
+			if n, err := s.Redecide(ctx, decide, nil); err != nil || n != 1 {
+				t.Fatalf("%s: Redecide(DM-only %v) changed %d notes, %v", name, dmOnly, n, err)
+			}
+			if stale, err := s.PlayersCompendiumStale(ctx); err != nil || stale != dmOnly {
+				t.Errorf("%s: after deciding DM-only %v the players' compendium is stale %v (%v)", name, dmOnly, stale, err)
+			}
+		}
 		if err := s.DeleteDocument(ctx, doc.Root, doc.Path); err != nil {
 			t.Fatal(err)
 		}
@@ -449,4 +596,45 @@ func openSQLite(t *testing.T) *index.Index {
 	}
 	t.Cleanup(func() { ix.Close() })
 	return ix
+}
+
+// TestCompendiumScale (with ORACULO_WEAVIATE_LONG=1): on synthetic notes
+// (2000 sessions in 200 notes, some 4700 entities), the compendiums built
+// through the engine are SQLite's; it logs the ingests' times and what
+// MentionsOf takes for two entities.
+func TestCompendiumScale(t *testing.T) {
+	if os.Getenv("ORACULO_WEAVIATE_LONG") != "1" {
+		t.Skip("set ORACULO_WEAVIATE_LONG=1 to run it (about a minute)")
+	}
+	c := weaviatetest.Start(t, 1)
+	ctx := context.Background()
+	dir := t.TempDir()
+	if _, err := synth.Write(dir, 2000, 10, 400); err != nil {
+		t.Fatal(err)
+	}
+	wv := open(t, c.Nodes[0], "scale")
+	we, se, ix := engines(t, wv)
+	ingestBoth(t, dir, we, se)
+	for name, s := range map[string]store.Store{"weaviate": wv, "sqlite": ix} {
+		ents, err := s.Entities(ctx, store.ScopeDM)
+		if err != nil || len(ents) < 1000 {
+			t.Fatalf("%s: %d entities, %v", name, len(ents), err)
+		}
+		for _, public := range []bool{false, true} {
+			start, found := time.Now(), 0
+			for i := range 50 {
+				ms, err := s.MentionsOf(ctx, []int64{ents[(i*37)%len(ents)].ID, ents[(i*91)%len(ents)].ID}, public)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, l := range ms {
+					found += len(l)
+				}
+			}
+			t.Logf("%s, %d entities: MentionsOf of two (public %v) %v, %d mentions", name, len(ents), public,
+				time.Since(start)/50, found/50)
+		}
+	}
+	dump := sameCompendium(t, wv, ix)
+	t.Logf("%d lines of compendium", len(dump))
 }

@@ -93,3 +93,15 @@ func (s *Store) Counts(ctx context.Context) (map[string]int, error) {
 	}
 	return out, nil
 }
+
+// PlayersKey is the setting that says whether the players' compendium is
+// withheld, with a token new at each update.
+const PlayersKey = playersKey
+
+// SetMentionFlush makes the compendium writer write the mentions it
+// gathers every n until the returned function is called.
+func SetMentionFlush(n int) (restore func()) {
+	old := mentionFlush
+	mentionFlush = n
+	return func() { mentionFlush = old }
+}

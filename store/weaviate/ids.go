@@ -88,9 +88,10 @@ func entityUUID(scope, name string) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("entity\x00"+scope+"\x00"+name)).String())
 }
 
-// mentionUUID is the object id of the mentions of an entity in a chunk.
-func mentionUUID(entity, chunk int64) strfmt.UUID {
-	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("mention\x00"+idText(entity)+"\x00"+idText(chunk))).String())
+// mentionUUID is the object id of the mentions in a chunk of the
+// entities of a compendium scope.
+func mentionUUID(scope string, chunk int64) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("mentions\x00"+scope+"\x00"+idText(chunk))).String())
 }
 
 // factsUUID is the object id of the compendium's facts of a note, and

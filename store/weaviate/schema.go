@@ -77,7 +77,8 @@ const (
 	propAliases      = "aliases"
 	propNote         = "note"
 	propSource       = "source"
-	propTimes        = "times"
+	propEntities     = "entities"
+	propCounts       = "counts"
 	propBucket       = "bucket"
 	propFacts        = "facts"
 	propLower        = "lower"
@@ -157,9 +158,9 @@ func classes() []*models.Class {
 		common(entityClass, "Oráculo: one entity of a compendium scope",
 			filterable(propEntityID, "text"), filterable(propScope, "text"), stored(propName, "text"), stored(propKind, "text"),
 			stored(propAliases, "text"), stored(propNote, "text"), stored(propSource, "text")),
-		common(mentionClass, "Oráculo: how many times one chunk names one entity",
-			filterable(propEntityID, "text"), filterable(propScope, "text"), filterable(propChunkID, "text"),
-			stored(propTimes, "int"), filterable(propDocKey, "text"), filterable(propGen, "text"), rangeable(propBucket)),
+		common(mentionClass, "Oráculo: the entities of a compendium scope one chunk names, and how many times",
+			filterable(propScope, "text"), filterable(propChunkID, "text"), filterable(propEntities, "text[]"),
+			stored(propCounts, "int[]"), filterable(propDocKey, "text"), filterable(propGen, "text"), rangeable(propBucket)),
 		common(factsClass, "Oráculo: what the compendium read from one version of a note",
 			filterable(propDocKey, "text"), stored(propGen, "text"), stored(propFacts, "blob"), stored(propLower, "blob")),
 		common(factsStateClass, "Oráculo: whether a note's mentions are stored, and its visibility when they were",

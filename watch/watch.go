@@ -85,6 +85,9 @@ type Config struct {
 	// OnPolling, when set, is told once why the watcher fell back to
 	// rescans.
 	OnPolling func(reason error)
+	// OnStarted, when set, is called once the folders are watched (or
+	// rescanned): a change made after it returns is seen.
+	OnStarted func()
 }
 
 // Status is a watcher's state.
@@ -215,6 +218,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 	if r.ticker == nil {
 		w.setStatus(func(s *Status) { s.State = StateWatching })
+	}
+	if w.cfg.OnStarted != nil {
+		w.cfg.OnStarted()
 	}
 	var tick <-chan time.Time
 

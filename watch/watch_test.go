@@ -410,3 +410,29 @@ func TestStopsCleanly(t *testing.T) {
 		return !strings.Contains(stacks, "fsnotify") && !strings.Contains(stacks, "watch.(*Watcher).Run")
 	})
 }
+
+// TestChangeAfterStartedIsSeen: OnStarted is called once the folders
+// are watched, so a change made right after it, deep in a subfolder, is
+// in the next batch (a command says "watching" from there).
+func TestChangeAfterStartedIsSeen(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "Campaña", "Sesiones", "2026")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{}
+	started := make(chan struct{})
+	calls := 0
+	w, _ := start(t, Config{Roots: []string{root}, Debounce: 50 * time.Millisecond, Update: rec.update,
+		OnStarted: func() { calls++; close(started) }}, nil)
+	<-started
+	note := filepath.Join(deep, "Sesión 9.md")
+	write(t, note, "# Sesión 9\n")
+	settled(t, w, rec, 1)
+	if !rec.paths()[note] {
+		t.Errorf("the note written right after OnStarted is in no batch: %+v", rec.batches)
+	}
+	if calls != 1 {
+		t.Errorf("OnStarted called %d times, want 1", calls)
+	}
+}

@@ -93,12 +93,14 @@ func followIngest(ctx context.Context, eng *oraculo.Engine, roots []string, opts
 		}
 		return nil
 	}
+	if !asJSON {
+		// Said once the folders are watched, so that a change made after
+		// the message is not missed.
+		cfg.OnStarted = func() { fmt.Fprintln(stdout, msg("watch-watching", strings.Join(roots, ", "))) }
+	}
 	w, err := fswatch.New(cfg)
 	if err != nil {
 		return err
-	}
-	if !asJSON {
-		fmt.Fprintln(stdout, msg("watch-watching", strings.Join(roots, ", ")))
 	}
 	if err := w.Run(ctx); err != nil {
 		return err

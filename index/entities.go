@@ -110,7 +110,7 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool)
 	if public {
 		vis = " AND d.restricted = 0"
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT m.entity_id, m.chunk_id, m.count, k.session, d.path
+	rows, err := ix.db.QueryContext(ctx, `SELECT m.entity_id, m.chunk_id, m.count, k.session, d.path, k.ordinal
 		FROM mentions m JOIN chunks k ON k.id = m.chunk_id JOIN documents d ON d.id = k.doc_id
 		WHERE m.entity_id IN (?`+strings.Repeat(", ?", len(entityIDs)-1)+`)`+vis+` ORDER BY m.entity_id, m.chunk_id`, args...)
 	if err != nil {
@@ -121,7 +121,7 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool)
 		var eid int64
 		var m EntityMention
 		var session *int64
-		if err := rows.Scan(&eid, &m.ChunkID, &m.Count, &session, &m.Path); err != nil {
+		if err := rows.Scan(&eid, &m.ChunkID, &m.Count, &session, &m.Path, &m.Ordinal); err != nil {
 			return nil, fmt.Errorf("reading mentions: %w", err)
 		}
 		if session != nil {

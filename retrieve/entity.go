@@ -96,6 +96,8 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		score     float64
 		session   int
 		inSession bool
+		path      string
+		ordinal   int
 	}
 	chunks := map[int64]*scored{}
 	for _, eid := range ids {
@@ -124,7 +126,7 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		for _, m := range ms {
 			s, ok := chunks[m.ChunkID]
 			if !ok {
-				s = &scored{id: m.ChunkID, session: m.Session, inSession: m.InSession}
+				s = &scored{id: m.ChunkID, session: m.Session, inSession: m.InSession, path: m.Path, ordinal: m.Ordinal}
 				chunks[m.ChunkID] = s
 			}
 			s.score += w * (1 + math.Log(float64(m.Count)))
@@ -144,6 +146,14 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		}
 		if a.inSession != b.inSession || a.session != b.session {
 			return a.inSession && (!b.inSession || a.session > b.session)
+		}
+		// Then in note order: the same in every store, and after any
+		// history of ingests (ids are a store's own).
+		if a.path != b.path {
+			return a.path < b.path
+		}
+		if a.ordinal != b.ordinal {
+			return a.ordinal < b.ordinal
 		}
 		return a.id < b.id
 	})

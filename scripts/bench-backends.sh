@@ -19,6 +19,17 @@ URL=http://127.0.0.1:$WEAVIATE_HTTP
 t() { /usr/bin/time -f '%e s wall, %U s user, %S s sys, %M KB peak RSS' "$@" 2>&1 >/dev/null | tail -1; }
 # cpu PID: the process's user + system CPU seconds so far.
 cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$1/stat"; }
+# settle PID: waits until the server is idle (under 0.2 CPU seconds in 2 s;
+# after an import Weaviate compacts its segments in the background) and
+# prints how long that took.
+settle() {
+  local t=0 a b
+  while [ $t -lt 600 ]; do
+    a=$(cpu "$1"); sleep 2; b=$(cpu "$1"); t=$((t + 2))
+    awk "BEGIN{exit !($b - $a < 0.2)}" && break
+  done
+  echo "$t"
+}
 summary() {
   python3 - "$1" <<'EOF'
 import json, sys
@@ -58,8 +69,15 @@ for N in "$@"; do
   echo "weaviate unchanged ingest: $(t "$BIN" ingest --quiet "${WF[@]}" "$V")"
   c2=$(cpu "$P")
   echo "  server CPU during it: $(awk "BEGIN{print $c2 - $c1}") s"
+  "$BIN" bench "${WF[@]}" --n 200 --json >"$DIR/bench-weaviate-busy-$N.json"
+  echo "  bench right after the ingest (the server still compacting):"
+  summary "$DIR/bench-weaviate-busy-$N.json"
+  s0=$(cpu "$P")
+  echo "  server busy for $(settle "$P") s more after that ($(awk "BEGIN{print $(cpu "$P") - $s0}") CPU s)"
+  c2=$(cpu "$P")
   "$BIN" bench "${WF[@]}" --n 200 --json >"$DIR/bench-weaviate-$N.json"
   c3=$(cpu "$P")
+  echo "  bench on the idle server:"
   summary "$DIR/bench-weaviate-$N.json"
   echo "  server CPU during bench: $(awk "BEGIN{print $c3 - $c2}") s; server RSS after: $(grep VmRSS /proc/"$P"/status | tr -s ' '), data: $(du -sh "$W/node0/data" | cut -f1)"
   "$HERE/weaviate-local.sh" stop "$W" >/dev/null

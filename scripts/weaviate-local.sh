@@ -2,7 +2,9 @@
 # Runs a Weaviate cluster for Oráculo on this machine: N nodes (1 for
 # development, 3 for the replicated example of docs/weaviate.md), each with
 # its own ports and data folder under DIR, bound to 127.0.0.1, anonymous
-# access, no vectorizer module, telemetry and profiling off.
+# access, no vectorizer module, telemetry and profiling off, and BM25 by
+# WAND rather than BlockMax WAND (USE_INVERTED_SEARCHABLE=false: in v1.35.2
+# BlockMax WAND drops recently written matches, weaviate#11780).
 #
 #   scripts/weaviate-local.sh start DIR [N]    # N = 1 (default) or more
 #   scripts/weaviate-local.sh stop DIR
@@ -49,6 +51,7 @@ start() {
       export PERSISTENCE_DATA_PATH="$d/data" AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
         DEFAULT_VECTORIZER_MODULE=none ENABLE_MODULES="" DISABLE_TELEMETRY=true \
         GO_PROFILING_DISABLE=true PROMETHEUS_MONITORING_ENABLED=false \
+        USE_INVERTED_SEARCHABLE=false \
         QUERY_MAXIMUM_RESULTS=10000 LOG_LEVEL=warning LOG_FORMAT=text \
         GRPC_PORT=$((GRPC + i)) CLUSTER_HOSTNAME=node$i CLUSTER_IN_LOCALHOST=true \
         CLUSTER_BIND_ADDR=127.0.0.1 CLUSTER_ADVERTISE_ADDR=127.0.0.1 \

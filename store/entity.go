@@ -31,8 +31,11 @@ type Mention struct {
 	Count     int
 	Session   int
 	InSession bool
-	// Path is the path of the chunk's note.
-	Path string
+	// Path is the path of the chunk's note, Ordinal the chunk's place in
+	// it: what ties are broken by, the same in every store (chunk ids
+	// are each store's own).
+	Path    string
+	Ordinal int
 }
 
 // NoteSource is a note as the compendium builder needs it: reassembled

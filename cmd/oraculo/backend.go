@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -48,13 +49,15 @@ type indexFlags struct {
 	replication *int
 
 	cluster *weaviate.Store
+	// stderr receives the cluster's warnings (see [weaviate.Store.Warnings]).
+	stderr io.Writer
 }
 
 // newIndexFlags makes the flag set of a command that opens the index:
 // the flags every command shares and those that say where the index is.
 func newIndexFlags(name string, stderr io.Writer) (*flag.FlagSet, *indexFlags) {
 	fs, db := newFlags(name, stderr)
-	f := &indexFlags{fs: fs, db: db}
+	f := &indexFlags{fs: fs, db: db, stderr: stderr}
 	f.backend = fs.String("backend", "", "where the index lives: sqlite (one file, --db) or weaviate (a cluster, --weaviate-url; --db is then unused) (default: $ORACULO_BACKEND, else sqlite)")
 	f.url = fs.String("weaviate-url", "", "with --backend weaviate: a node's address, http://host:port (default: $ORACULO_WEAVIATE_URL); an API key comes from $ORACULO_WEAVIATE_KEY")
 	f.collection = fs.String("collection", "", "with --backend weaviate: the index's name in the cluster (its Weaviate tenant), so that several indexes share one cluster (default "+weaviate.DefaultTenant+")")
@@ -182,6 +185,11 @@ func (f *indexFlags) connect(ctx context.Context, l location, existing bool) (*w
 		return nil, err
 	}
 	f.cluster = ws
+	if f.stderr != nil {
+		for _, w := range ws.Warnings() {
+			fmt.Fprintln(f.stderr, msg("warning", w))
+		}
+	}
 	return ws, nil
 }
 

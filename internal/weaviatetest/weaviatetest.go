@@ -118,6 +118,13 @@ type Cluster struct {
 // there is no server binary (see [NeedBinary]).
 func Start(t testing.TB, n int) *Cluster {
 	t.Helper()
+	return StartEnv(t, n, nil)
+}
+
+// StartEnv starts n nodes as [Start] does, with env's variables added to
+// (or replacing) those the nodes run with.
+func StartEnv(t testing.TB, n int, extra map[string]string) *Cluster {
+	t.Helper()
 	if n < 1 {
 		t.Fatalf("weaviatetest: %d nodes", n)
 	}
@@ -148,21 +155,27 @@ func Start(t testing.TB, n int) *Cluster {
 			"DISABLE_TELEMETRY":                       "true",
 			"GO_PROFILING_DISABLE":                    "true",
 			"PROMETHEUS_MONITORING_ENABLED":           "false",
-			"QUERY_DEFAULTS_LIMIT":                    "25",
-			"QUERY_MAXIMUM_RESULTS":                   "10000",
-			"LOG_LEVEL":                               "warning",
-			"LOG_FORMAT":                              "text",
-			"GRPC_PORT":                               strconv.Itoa(node.GRPC),
-			"CLUSTER_HOSTNAME":                        node.Name,
-			"CLUSTER_IN_LOCALHOST":                    "true",
-			"CLUSTER_BIND_ADDR":                       "127.0.0.1",
-			"CLUSTER_ADVERTISE_ADDR":                  "127.0.0.1",
-			"CLUSTER_GOSSIP_BIND_PORT":                strconv.Itoa(node.Gossip),
-			"CLUSTER_DATA_BIND_PORT":                  strconv.Itoa(node.Data),
-			"RAFT_PORT":                               strconv.Itoa(node.Raft),
-			"RAFT_INTERNAL_RPC_PORT":                  strconv.Itoa(node.RaftRPC),
-			"RAFT_JOIN":                               strings.Join(raftJoin, ","),
-			"RAFT_BOOTSTRAP_EXPECT":                   strconv.Itoa(n),
+			// BlockMax WAND in v1.35.2 prunes matches still in the
+			// memtable from limited BM25 queries (weaviate#11780).
+			"USE_INVERTED_SEARCHABLE":  "false",
+			"QUERY_DEFAULTS_LIMIT":     "25",
+			"QUERY_MAXIMUM_RESULTS":    "10000",
+			"LOG_LEVEL":                "warning",
+			"LOG_FORMAT":               "text",
+			"GRPC_PORT":                strconv.Itoa(node.GRPC),
+			"CLUSTER_HOSTNAME":         node.Name,
+			"CLUSTER_IN_LOCALHOST":     "true",
+			"CLUSTER_BIND_ADDR":        "127.0.0.1",
+			"CLUSTER_ADVERTISE_ADDR":   "127.0.0.1",
+			"CLUSTER_GOSSIP_BIND_PORT": strconv.Itoa(node.Gossip),
+			"CLUSTER_DATA_BIND_PORT":   strconv.Itoa(node.Data),
+			"RAFT_PORT":                strconv.Itoa(node.Raft),
+			"RAFT_INTERNAL_RPC_PORT":   strconv.Itoa(node.RaftRPC),
+			"RAFT_JOIN":                strings.Join(raftJoin, ","),
+			"RAFT_BOOTSTRAP_EXPECT":    strconv.Itoa(n),
+		}
+		for k, v := range extra {
+			env[k] = v
 		}
 		if i > 0 {
 			env["CLUSTER_JOIN"] = "127.0.0.1:" + strconv.Itoa(c.Nodes[0].Gossip)

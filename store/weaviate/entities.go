@@ -321,7 +321,7 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 	if public {
 		wg.Go(func() { notes, noteErr = s.notesByKey(ctx, keys) })
 	}
-	chunkErr = s.chunkPages(ctx, chunkIDs, []string{propChunkID, propDocKey, propRoot, propPath, propSession, propInSession, propPublic},
+	chunkErr = s.chunkPages(ctx, chunkIDs, []string{propChunkID, propDocKey, propRoot, propPath, propOrdinal, propSession, propInSession, propPublic},
 		func(objs []object) error {
 			for _, o := range objs {
 				r := rowOf(o)
@@ -339,7 +339,7 @@ func (s *Store) MentionsOf(ctx context.Context, entityIDs []int64, public bool) 
 			continue
 		}
 		out[m.entity] = append(out[m.entity], store.Mention{ChunkID: m.chunk, Count: m.count, Session: r.session,
-			InSession: r.inSession, Path: r.path})
+			InSession: r.inSession, Path: r.path, Ordinal: r.ordinal})
 	}
 	for _, list := range out {
 		sort.Slice(list, func(i, j int) bool { return list[i].ChunkID < list[j].ChunkID })

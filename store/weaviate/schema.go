@@ -201,3 +201,26 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 	}
 	return nil
 }
+
+// blockMaxWarning checks how the cluster ranks BM25 over paragraphs.
+// Weaviate v1.35.2's BlockMax WAND (the default, USE_INVERTED_SEARCHABLE
+// unset) gives the terms still in a memtable no upper bound, so a limited
+// BM25 query prunes recently written matches (weaviate/weaviate#11780):
+// after an ingest the keyword path misses the notes just written until
+// Weaviate flushes them. It returns the warning to show, or "".
+func (s *Store) blockMaxWarning(ctx context.Context) (string, error) {
+	c, err := s.client.Schema().ClassGetter().WithClassName(paragraphClass).Do(ctx)
+	if err != nil {
+		return "", fmt.Errorf("reading collection %q: %w", paragraphClass, err)
+	}
+	if c.InvertedIndexConfig == nil || !c.InvertedIndexConfig.UsingBlockMaxWAND {
+		return "", nil
+	}
+	return fmt.Sprintf("collection %q ranks BM25 with BlockMax WAND, which in Weaviate %s can leave out notes just written "+
+		"(weaviate/weaviate#11780): start every node with USE_INVERTED_SEARCHABLE=false before the first ingest "+
+		"(scripts/weaviate-local.sh does; docs/weaviate.md)", paragraphClass, s.version), nil
+}
+
+// Warnings are what the store found wrong with the cluster when it was
+// opened but works with: shown to the user, never silently ignored.
+func (s *Store) Warnings() []string { return append([]string(nil), s.warnings...) }

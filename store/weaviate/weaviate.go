@@ -73,6 +73,7 @@ type Store struct {
 	readLevel string
 	factors   *factors
 	version   string // the answering node's, read by Open
+	warnings  []string
 	// held holds the models whose vector collection and tenant are known
 	// to exist (nothing drops them), so that a search does not ask.
 	held *sync.Map
@@ -132,6 +133,13 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	if err := s.ensureSchema(ctx); err != nil {
 		return nil, fmt.Errorf("opening weaviate index at %q: %w", cfg.URL, err)
+	}
+	w, err := s.blockMaxWarning(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("opening weaviate index at %q: %w", cfg.URL, err)
+	}
+	if w != "" {
+		s.warnings = append(s.warnings, w)
 	}
 	return s, nil
 }

@@ -351,7 +351,7 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 		for j, c := range doc.Chunks {
 			chunk := weaviate.ChunkID(c.UID)
 			e.Mentions[chunk] = i + j + 1
-			want[id] = append(want[id], store.Mention{ChunkID: chunk, Count: i + j + 1, Path: "x.md"})
+			want[id] = append(want[id], store.Mention{ChunkID: chunk, Count: i + j + 1, Path: "x.md", Ordinal: c.Ordinal})
 		}
 		slices.SortFunc(want[id], func(a, b store.Mention) int { return cmp.Compare(a.ChunkID, b.ChunkID) })
 		ents = append(ents, e)
@@ -359,7 +359,7 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 	// One entity alone in a chunk of the other note.
 	solo := store.Entity{Name: "solo", Kind: "npc", Mentions: map[int64]int{weaviate.ChunkID("pages-y1"): 4}}
 	soloID := weaviate.EntityID(store.ScopeDM, solo.Name)
-	want[soloID] = []store.Mention{{ChunkID: weaviate.ChunkID("pages-y1"), Count: 4, Path: "y.md"}}
+	want[soloID] = []store.Mention{{ChunkID: weaviate.ChunkID("pages-y1"), Count: 4, Path: "y.md", Ordinal: 1}}
 	ents = append(ents, solo)
 	// Written 7 at a time: the mentions in a chunk are written in parts,
 	// each kept.

@@ -272,6 +272,22 @@ var migrations = []string{
 	// notes, so that a citation can name its page.
 	`ALTER TABLE chunks ADD COLUMN page_start INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE chunks ADD COLUMN page_end INTEGER NOT NULL DEFAULT 0;`,
+	// v12: long-term memory (issue 18): what the table has settled, with
+	// its scope, source, status and the entry it superseded. At most one
+	// active entry per (scope, key), held by the database itself.
+	`CREATE TABLE memory (
+		id         TEXT PRIMARY KEY,
+		scope      TEXT NOT NULL,
+		key        TEXT NOT NULL,
+		value      TEXT NOT NULL,
+		source     TEXT NOT NULL,
+		status     TEXT NOT NULL CHECK (status IN ('hypothesis', 'verified')),
+		supersedes TEXT NOT NULL DEFAULT '',
+		created    TEXT NOT NULL,
+		author     TEXT NOT NULL,
+		active     INTEGER NOT NULL
+	);
+	CREATE UNIQUE INDEX memory_active ON memory(scope, key) WHERE active;`,
 }
 
 // SchemaVersion is the schema version this program writes.

@@ -156,6 +156,43 @@ var commandDocs = map[string]commandDoc{
 		},
 		examples: []string{"oraculo doctor", "oraculo doctor --chat ollama --embedder ollama --timeout 10s"},
 	},
+	"memory add": {
+		synopsis: [2]string{"memory add --scope S --key K --value V [options]", "memory add --scope S --key K --value V [opciones]"},
+		about: [2]string{
+			"Adds an entry to the index's long-term memory: a value for a key in a scope (campaign, player:NAME or session:N), with its source. It is a hypothesis unless --verified; a key that already has an active entry in the scope is superseded instead (memory supersede).",
+			"Añade una entrada a la memoria a largo plazo del índice: un valor para una clave en un ámbito (campaign, player:NOMBRE o session:N), con su fuente. Es una hipótesis salvo con --verified; una clave que ya tiene una entrada activa en el ámbito se sustituye (memory supersede).",
+		},
+		examples: []string{`oraculo memory add --scope campaign --key criticos --value "un 20 natural hace el doble de daño"`, "oraculo memory add --scope player:ana --key personaje --value Elara --source notas/pjs.md --verified"},
+	},
+	"memory list": {
+		synopsis: [2]string{"memory list [options]", "memory list [opciones]"},
+		about:    [2]string{"Lists the active memory entries (every one with --all).", "Lista las entradas de memoria activas (todas con --all)."},
+		examples: []string{"oraculo memory list", "oraculo memory list --scope campaign --all --json"},
+	},
+	"memory show": {
+		synopsis: [2]string{"memory show ID [options]", "memory show ID [opciones]"},
+		about:    [2]string{"Shows an entry and the entries it superseded, newest first.", "Muestra una entrada y las que sustituyó, de la más nueva a la más vieja."},
+		args:     [][4]string{{"ID", "ID", "the entry's id (m1, m2…)", "el id de la entrada (m1, m2…)"}},
+		examples: []string{"oraculo memory show m3"},
+	},
+	"memory verify": {
+		synopsis: [2]string{"memory verify ID [options]", "memory verify ID [opciones]"},
+		about:    [2]string{"Marks an entry verified.", "Marca una entrada como verificada."},
+		args:     [][4]string{{"ID", "ID", "the entry's id", "el id de la entrada"}},
+		examples: []string{"oraculo memory verify m3"},
+	},
+	"memory supersede": {
+		synopsis: [2]string{"memory supersede ID --value V [options]", "memory supersede ID --value V [opciones]"},
+		about:    [2]string{"Replaces an active entry with a new value: the new entry (a hypothesis) names the old one, which stays in the chain, inactive.", "Sustituye una entrada activa por un valor nuevo: la entrada nueva (una hipótesis) nombra a la vieja, que queda en la cadena, inactiva."},
+		args:     [][4]string{{"ID", "ID", "the active entry's id", "el id de la entrada activa"}},
+		examples: []string{`oraculo memory supersede m3 --value "el triple de daño"`},
+	},
+	"memory forget": {
+		synopsis: [2]string{"memory forget ID [options]", "memory forget ID [opciones]"},
+		about:    [2]string{"Deletes an entry for good, with every link to it; no older entry becomes active in its place.", "Borra una entrada para siempre, con todo enlace a ella; ninguna entrada anterior pasa a estar activa en su lugar."},
+		args:     [][4]string{{"ID", "ID", "the entry's id", "el id de la entrada"}},
+		examples: []string{"oraculo memory forget m3"},
+	},
 	"token add": {
 		synopsis: [2]string{"token add NAME --role player|dm [options]", "token add NOMBRE --role player|dm [opciones]"},
 		about: [2]string{

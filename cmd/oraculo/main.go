@@ -100,6 +100,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdServe(ctx, rest, stdout, stderr)
 	case "token":
 		err = cmdToken(ctx, rest, stdout, stderr)
+	case "memory":
+		err = cmdMemory(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "oraculo", version)
 	default:

@@ -42,6 +42,7 @@ Usage:
   oraculo serve  [--db FILE] [--addr 127.0.0.1:8080] [--tokens FILE] [--chat ...]   (HTTP API, web page, OpenAI-compatible /v1)
   oraculo doctor [--db FILE] [--chat ...] [--embedder ...]   (checks the index and tries each model server once)
   oraculo token  add NAME --role player|dm | list | remove NAME   [--tokens FILE]
+  oraculo memory add --scope S --key K --value V | list | show ID | verify ID | supersede ID --value V | forget ID
   oraculo eval   --golden FILE [--db FILE] [--k 50] [--json] [--report DIR] [--diagnose]
   oraculo eval   --compare A.json B.json
   oraculo bench  [--db FILE] [--questions FILE] [--k 10] [--n N] [--ask] [--json]   (latency per stage, throughput, peak memory)
@@ -68,6 +69,7 @@ Uso:
   oraculo serve  [--db ARCHIVO] [--addr 127.0.0.1:8080] [--tokens ARCHIVO] [--chat ...]   (API HTTP, página web, /v1 compatible con OpenAI)
   oraculo doctor [--db ARCHIVO] [--chat ...] [--embedder ...]   (revisa el índice y prueba una vez cada servidor de modelos)
   oraculo token  add NOMBRE --role player|dm | list | remove NOMBRE   [--tokens ARCHIVO]
+  oraculo memory add --scope S --key K --value V | list | show ID | verify ID | supersede ID --value V | forget ID
   oraculo eval   --golden ARCHIVO [--db ARCHIVO] [--k 50] [--json] [--report CARPETA] [--diagnose]
   oraculo eval   --compare A.json B.json
   oraculo bench  [--db ARCHIVO] [--questions ARCHIVO] [--k 10] [--n N] [--ask] [--json]   (latencia por etapa, rendimiento, pico de memoria)
@@ -228,6 +230,18 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"serve-auth":                 {"Authentication: %d tokens from %s (re-read when it changes).", "Autenticación: %d tokens de %s (se vuelve a leer cuando cambia)."},
 	"serve-stopping":             {"Stopping: finishing the requests in flight (at most %s)...", "Deteniendo: terminando las peticiones en curso (como mucho %s)..."},
 	"serve-stopped":              {"Stopped.", "Detenido."},
+	"memory-usage":               {"memory needs a command: add --scope S --key K --value V [--source FILE] [--verified], list [--scope S] [--all] [--json], show ID, verify ID, supersede ID --value V, or forget ID", "memory necesita una orden: add --scope S --key K --value V [--source ARCHIVO] [--verified], list [--scope S] [--all] [--json], show ID, verify ID, supersede ID --value V o forget ID"},
+	"memory-needs-id":            {"memory %s takes exactly one ID (add and list take none)", "memory %s lleva exactamente un ID (add y list no llevan ninguno)"},
+	"memory-no-cluster":          {"memory is not in the Weaviate cluster yet: use the SQLite index (--backend sqlite, --db FILE)", "la memoria aún no está en el clúster de Weaviate: usa el índice SQLite (--backend sqlite, --db ARCHIVO)"},
+	"memory-no-index":            {"index %q does not exist: run oraculo ingest first", "el índice %q no existe: ejecuta antes oraculo ingest"},
+	"memory-source-not-indexed":  {"%q is not a note of the index (ingest it first)", "%q no es una nota del índice (ingiérela antes)"},
+	"memory-added":               {"%s added: %s, %s (%s)", "%s añadida: %s, %s (%s)"},
+	"memory-verified":            {"%s verified", "%s verificada"},
+	"memory-superseded":          {"%s added, superseding %s", "%s añadida, en lugar de %s"},
+	"memory-forgotten":           {"%s forgotten", "%s olvidada"},
+	"memory-none":                {"no memory entries", "no hay entradas de memoria"},
+	"memory-inactive":            {"superseded", "sustituida"},
+	"memory-supersedes":          {"supersedes %s", "sustituye a %s"},
 	"token-usage":                {"token needs a command: add NAME --role player|dm, list, or remove NAME", "token necesita una orden: add NOMBRE --role player|dm, list o remove NOMBRE"},
 	"token-needs-name":           {"token %s needs exactly one NAME", "token %s necesita exactamente un NOMBRE"},
 	"token-bad-role":             {"--role must be player or dm, not %q", "--role debe ser player o dm, no %q"},

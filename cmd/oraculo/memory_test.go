@@ -1,0 +1,109 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCLIMemory drives oraculo memory end to end on a temporary index:
+// add (stated and from a note), the refusal of a second active value,
+// supersede, list, show with the chain, verify, forget, and the Weaviate
+// backend refused.
+func TestCLIMemory(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	t.Setenv("USER", "ana")
+	notes := smallNotes(t)
+	db := filepath.Join(t.TempDir(), "o.db")
+	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
+		t.Fatalf("ingest exit %d: %s", code, errOut)
+	}
+	mem := func(want int, args ...string) string {
+		t.Helper()
+		out, errOut, code := runCLI(t, "", append(append([]string{"memory"}, args...), "--db", db)...)
+		if code != want {
+			t.Fatalf("memory %s: exit %d, want %d; stdout %q, stderr %q", strings.Join(args, " "), code, want, out, errOut)
+		}
+		return out + errOut
+	}
+	list := func(args ...string) []map[string]any {
+		t.Helper()
+		var ms []map[string]any
+		if err := json.Unmarshal([]byte(mem(0, append([]string{"list", "--json"}, args...)...)), &ms); err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+
+	if out := mem(0, "add", "--scope", "campaign", "--key", "criticos", "--value", "doble daño"); !strings.Contains(out, "m1 added") {
+		t.Errorf("add: %q", out)
+	}
+	if out := mem(1, "add", "--scope", "campaign", "--key", "criticos", "--value", "triple"); !strings.Contains(out, "m1") || !strings.Contains(out, "supersede") {
+		t.Errorf("second add: %q; want it to name m1 and say supersede", out)
+	}
+	if out := mem(1, "add", "--scope", "sesion:3", "--key", "k", "--value", "v"); !strings.Contains(out, `"sesion:3"`) {
+		t.Errorf("bad scope: %q", out)
+	}
+	note := filepath.Join(notes, "Sesiones", "Campaña.md")
+	body, err := os.ReadFile(note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	mem(0, "add", "--scope", "player:ana", "--key", "personaje", "--value", "Elara", "--source", note, "--verified")
+	if out := mem(1, "add", "--scope", "campaign", "--key", "x", "--value", "v", "--source", filepath.Join(t.TempDir(), "otra.md")); !strings.Contains(out, "not a note of the index") {
+		t.Errorf("add from a note not indexed: %q", out)
+	}
+	mem(0, "supersede", "m1", "--value", "triple daño")
+
+	ms := list()
+	if len(ms) != 2 {
+		t.Fatalf("list: %v; want the two active entries", ms)
+	}
+	byID := map[string]map[string]any{}
+	for _, m := range ms {
+		byID[m["id"].(string)] = m
+		for _, k := range []string{"id", "scope", "key", "value", "source", "status", "supersedes", "created", "author", "active"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("list --json entry lacks %q: %v", k, m)
+			}
+		}
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	if m := byID["m3"]; m == nil || m["supersedes"] != "m1" || m["status"] != "hypothesis" || m["active"] != true ||
+		m["source"] != "stated:dm:ana@"+today || m["author"] != "ana" {
+		t.Errorf("superseding entry: %v", m)
+	}
+	if m := byID["m2"]; m == nil || m["status"] != "verified" || m["source"] != "note:Sesiones/Campaña.md@"+hex.EncodeToString(sum[:]) {
+		t.Errorf("entry from a note: %v", m)
+	}
+	if ms := list("--all", "--scope", "campaign"); len(ms) != 2 || ms[0]["id"] != "m1" || ms[0]["active"] != false {
+		t.Errorf("list --all --scope campaign: %v", ms)
+	}
+	if out := mem(0, "show", "m3"); strings.Index(out, "m3") > strings.Index(out, "m1 ") || !strings.Contains(out, "doble daño") {
+		t.Errorf("show m3 lacks its chain, newest first:\n%s", out)
+	}
+	mem(0, "verify", "m3")
+	if ms := list("--scope", "campaign"); len(ms) != 1 || ms[0]["status"] != "verified" {
+		t.Errorf("after verify: %v", ms)
+	}
+	mem(0, "forget", "m3")
+	if ms := list("--scope", "campaign"); len(ms) != 0 {
+		t.Errorf("after forgetting the active entry: %v; want none active", ms)
+	}
+	if ms := list("--all", "--scope", "campaign"); len(ms) != 1 || ms[0]["id"] != "m1" {
+		t.Errorf("after forget, --all: %v; want only m1", ms)
+	}
+	if out := mem(1, "show", "m3"); !strings.Contains(out, "no such memory entry") {
+		t.Errorf("show a forgotten entry: %q", out)
+	}
+	mem(2, "show")
+	if out := mem(1, "list", "--backend", "weaviate", "--weaviate-url", "http://127.0.0.1:1"); !strings.Contains(out, "not in the Weaviate cluster") {
+		t.Errorf("weaviate backend: %q", out)
+	}
+}

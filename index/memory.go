@@ -163,6 +163,14 @@ func insertMemory(ctx context.Context, tx *sql.Tx, m Memory) (Memory, error) {
 	m.Active = true
 	if _, err := tx.ExecContext(ctx, `INSERT INTO memory(`+memoryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
 		m.ID, m.Scope, m.Key, m.Value, m.Source, m.Status, m.Supersedes, m.Created, m.Author); err != nil {
+		// The database's own guard (memory_active) caught a second
+		// active entry: say which one is active, as AddMemory does.
+		if strings.Contains(err.Error(), "UNIQUE") {
+			var active string
+			if tx.QueryRowContext(ctx, `SELECT id FROM memory WHERE scope = ? AND key = ? AND active`, m.Scope, m.Key).Scan(&active) == nil {
+				return Memory{}, fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active)
+			}
+		}
 		return Memory{}, fmt.Errorf("adding memory %q in scope %q: %w", m.Key, m.Scope, err)
 	}
 	return m, nil

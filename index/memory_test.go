@@ -104,7 +104,42 @@ func TestMemoryOneActive(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ok != 1 || len(ms) != 1 {
-		t.Errorf("racing adds: %d succeeded, %d active; want 1 and 1 (%v)", ok, len(ms), errs)
+		t.Fatalf("racing adds: %d succeeded, %d active; want 1 and 1 (%v)", ok, len(ms), errs)
+	}
+	for _, err := range errs {
+		if err != nil && !strings.Contains(err.Error(), ms[0].ID) {
+			t.Errorf("a racing add failed with %v; want it to name %s", err, ms[0].ID)
+		}
+	}
+
+	// Writers that skip AddMemory's check (insertMemory alone, each in
+	// its own transaction) are held by the database's unique index.
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tx, err := ix.DB().BeginTx(ctx, nil)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer tx.Rollback()
+			if _, err := insertMemory(ctx, tx, Memory{Scope: "session:4", Key: "lugar", Value: "posada", Source: stated, Status: MemoryHypothesis}); err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = tx.Commit()
+		}()
+	}
+	wg.Wait()
+	ok = 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		}
+	}
+	if ms, err := ix.Memories(ctx, "session:4", false); err != nil || ok != 1 || len(ms) != 1 {
+		t.Errorf("racing inserts: %d succeeded, %d active (%v); want 1 and 1 (%v)", ok, len(ms), err, errs)
 	}
 }
 

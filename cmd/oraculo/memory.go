@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
 )
 
@@ -65,6 +66,11 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if l.cluster() {
 		return errors.New(msg("memory-no-cluster"))
+	}
+	// Which entries a player may see is not settled yet (issue 18's
+	// scopes): until it is, a player's view shows none rather than all.
+	if oraculo.RoleFrom(ctx) == oraculo.RolePlayer {
+		return usageError{errors.New(msg("memory-dm-only"))}
 	}
 	if _, err := os.Stat(l.db); err != nil {
 		return notIndexed{msg("memory-no-index", l.db)}

@@ -103,6 +103,9 @@ func TestCLIMemory(t *testing.T) {
 		t.Errorf("show a forgotten entry: %q", out)
 	}
 	mem(2, "show")
+	if out := mem(2, "list", "--as", "player"); !strings.Contains(out, "as the DM") {
+		t.Errorf("list --as player: %q", out)
+	}
 	if out := mem(1, "list", "--backend", "weaviate", "--weaviate-url", "http://127.0.0.1:1"); !strings.Contains(out, "not in the Weaviate cluster") {
 		t.Errorf("weaviate backend: %q", out)
 	}

@@ -233,6 +233,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"memory-usage":               {"memory needs a command: add --scope S --key K --value V [--source FILE] [--verified], list [--scope S] [--all] [--json], show ID, verify ID, supersede ID --value V, or forget ID", "memory necesita una orden: add --scope S --key K --value V [--source ARCHIVO] [--verified], list [--scope S] [--all] [--json], show ID, verify ID, supersede ID --value V o forget ID"},
 	"memory-needs-id":            {"memory %s takes exactly one ID (add and list take none)", "memory %s lleva exactamente un ID (add y list no llevan ninguno)"},
 	"memory-no-cluster":          {"memory is not in the Weaviate cluster yet: use the SQLite index (--backend sqlite, --db FILE)", "la memoria aún no está en el clúster de Weaviate: usa el índice SQLite (--backend sqlite, --db ARCHIVO)"},
+	"memory-dm-only":             {"memory runs as the DM for now (--as player is not supported yet)", "la memoria se usa como DM por ahora (--as player aún no se admite)"},
 	"memory-no-index":            {"index %q does not exist: run oraculo ingest first", "el índice %q no existe: ejecuta antes oraculo ingest"},
 	"memory-source-not-indexed":  {"%q is not a note of the index (ingest it first)", "%q no es una nota del índice (ingiérela antes)"},
 	"memory-added":               {"%s added: %s, %s (%s)", "%s añadida: %s, %s (%s)"},

@@ -72,10 +72,11 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if oraculo.RoleFrom(ctx) == oraculo.RolePlayer {
 		return usageError{errors.New(msg("memory-dm-only"))}
 	}
-	if _, err := os.Stat(l.db); err != nil {
-		return notIndexed{msg("memory-no-index", l.db)}
+	db := oraculo.DBPath(l.db)
+	if _, err := os.Stat(db); err != nil {
+		return notIndexed{msg("memory-no-index", db)}
 	}
-	ix, err := index.Open(ctx, l.db)
+	ix, err := index.Open(ctx, db)
 	if err != nil {
 		return err
 	}

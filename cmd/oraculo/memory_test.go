@@ -109,4 +109,10 @@ func TestCLIMemory(t *testing.T) {
 	if out := mem(1, "list", "--backend", "weaviate", "--weaviate-url", "http://127.0.0.1:1"); !strings.Contains(out, "not in the Weaviate cluster") {
 		t.Errorf("weaviate backend: %q", out)
 	}
+	// Without --db the index is $ORACULO_DB's (else the default), as for
+	// every other command.
+	t.Setenv("ORACULO_DB", db)
+	if out, errOut, code := runCLI(t, "", "memory", "list", "--json"); code != 0 || !strings.Contains(out, `"id": "m2"`) {
+		t.Errorf("memory list without --db: exit %d, %q %q", code, out, errOut)
+	}
 }

@@ -46,34 +46,12 @@ func embedAll(t *testing.T, vs store.VectorStore, emb *embed.Hashing) int {
 }
 
 // exactTop is the best k chunks of v by cosine similarity to q, among
-// those keep lets through, ties by id.
+// those keep lets through, ties by id: [exactScored]'s ids.
 func exactTop(v *store.Vectors, q []float32, k int, keep func(int64) bool) []int64 {
-	type hit struct {
-		id    int64
-		score float64
-	}
-	var hs []hit
-	for i, id := range v.IDs {
-		if !keep(id) {
-			continue
-		}
-		var dot, nq, nv float64
-		for j, x := range v.Data[i*v.Dims : (i+1)*v.Dims] {
-			dot += float64(x) * float64(q[j])
-			nq += float64(q[j]) * float64(q[j])
-			nv += float64(x) * float64(x)
-		}
-		hs = append(hs, hit{id, dot / math.Sqrt(nq*nv)})
-	}
-	sort.Slice(hs, func(i, j int) bool {
-		if hs[i].score != hs[j].score {
-			return hs[i].score > hs[j].score
-		}
-		return hs[i].id < hs[j].id
-	})
-	out := make([]int64, 0, k)
-	for _, h := range hs[:min(k, len(hs))] {
-		out = append(out, h.id)
+	hs := exactScored(v, q, k, keep)
+	out := make([]int64, len(hs))
+	for i, h := range hs {
+		out[i] = h.id
 	}
 	return out
 }

@@ -8,88 +8,55 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/oraculo/oraculo/store"
 )
 
-// Memory statuses: what the table has settled is verified; anything else,
-// including every entry not asked verified, is a hypothesis.
+// Long-term memory is defined by package store; the names below keep the
+// index's callers compiling unchanged.
+type Memory = store.Memory
+
+// Memory statuses and errors, the same values as package store's.
 const (
-	MemoryHypothesis = "hypothesis"
-	MemoryVerified   = "verified"
+	MemoryHypothesis = store.MemoryHypothesis
+	MemoryVerified   = store.MemoryVerified
 )
 
-// ErrNoMemory is returned for a memory id that is not in the index.
-var ErrNoMemory = errors.New("no such memory entry")
+// ErrNoMemory is [store.ErrNoMemory].
+var ErrNoMemory = store.ErrNoMemory
 
-// Memory is one entry of long-term memory: a value for a key in a scope,
-// with where it came from, whether it is verified and the entry it
-// replaced.
-type Memory struct {
-	ID    string `json:"id"`
-	Scope string `json:"scope"` // campaign, player:NAME or session:N
-	Key   string `json:"key"`
-	Value string `json:"value"`
-	// Source is note:PATH@SHA256 (the note's stored version when the
-	// entry was made) or stated:ROLE:NAME@DATE.
-	Source     string `json:"source"`
-	Status     string `json:"status"`
-	Supersedes string `json:"supersedes"` // the id of the entry this one replaced, or ""
-	Created    string `json:"created"`    // RFC 3339, UTC
-	Author     string `json:"author"`
-	Active     bool   `json:"active"`
+// ValidMemoryScope is [store.ValidMemoryScope].
+func ValidMemoryScope(scope string) error { return store.ValidMemoryScope(scope) }
+
+var _ store.MemoryStore = (*Index)(nil)
+
+// NoteVersion returns the SHA-256 of the note stored at path, found false
+// when there is none.
+func (ix *Index) NoteVersion(ctx context.Context, path string) (string, bool, error) {
+	var sum string
+	err := ix.db.QueryRowContext(ctx, `SELECT sha256 FROM documents WHERE path = ? LIMIT 1`, path).Scan(&sum)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("reading the version of %q: %w", path, err)
+	}
+	return sum, true, nil
 }
 
-// ValidMemoryScope reports whether scope is campaign, player:NAME or
-// session:N with N a positive integer; the error names the scope.
-func ValidMemoryScope(scope string) error {
-	if scope == "campaign" {
-		return nil
-	}
-	if name, ok := strings.CutPrefix(scope, "player:"); ok && strings.TrimSpace(name) != "" {
-		return nil
-	}
-	if n, ok := strings.CutPrefix(scope, "session:"); ok {
-		if v, err := strconv.Atoi(n); err == nil && v > 0 && strconv.Itoa(v) == n {
-			return nil
-		}
-	}
-	return fmt.Errorf("memory scope %q: want campaign, player:NAME or session:N (N a positive integer)", scope)
-}
-
-// checkMemorySource checks a source: a note of the index at its stored
-// version, or a statement with a role, a name and a date.
+// checkMemorySource checks a source against the notes stored now (see
+// [store.CheckMemorySource]).
 func checkMemorySource(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, source string) error {
-	if rest, ok := strings.CutPrefix(source, "note:"); ok {
-		at := strings.LastIndex(rest, "@")
-		if at <= 0 || at == len(rest)-1 {
-			return fmt.Errorf("memory source %q: want note:PATH@SHA256", source)
-		}
-		path, sum := rest[:at], rest[at+1:]
-		var stored string
-		err := q.QueryRowContext(ctx, `SELECT sha256 FROM documents WHERE path = ? ORDER BY sha256 = ? DESC LIMIT 1`, path, sum).Scan(&stored)
+	return store.CheckMemorySource(source, func(path string) (string, bool, error) {
+		var sum string
+		err := q.QueryRowContext(ctx, `SELECT sha256 FROM documents WHERE path = ? LIMIT 1`, path).Scan(&sum)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("memory source %q: note %q is not in the index", source, path)
+			return "", false, nil
 		}
-		if err != nil {
-			return fmt.Errorf("checking memory source %q: %w", source, err)
-		}
-		if stored != sum {
-			return fmt.Errorf("memory source %q: the stored version of %q has sha256 %s", source, path, stored)
-		}
-		return nil
-	}
-	if rest, ok := strings.CutPrefix(source, "stated:"); ok {
-		who, date, ok := strings.Cut(rest, "@")
-		role, name, ok2 := strings.Cut(who, ":")
-		if ok && ok2 && role != "" && name != "" {
-			if _, err := time.Parse(time.DateOnly, date); err == nil {
-				return nil
-			}
-		}
-		return fmt.Errorf("memory source %q: want stated:ROLE:NAME@YYYY-MM-DD", source)
-	}
-	return fmt.Errorf("memory source %q: want note:PATH@SHA256 or stated:ROLE:NAME@DATE", source)
+		return sum, err == nil, err
+	})
 }
 
 const memoryColumns = `id, scope, key, value, source, status, supersedes, created, author, active`
@@ -110,7 +77,7 @@ func (ix *Index) AddMemory(ctx context.Context, m Memory, verified bool) (Memory
 		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	defer tx.Rollback()
-	if err := ValidMemoryScope(m.Scope); err != nil {
+	if err := store.CheckMemory(m); err != nil {
 		return Memory{}, err
 	}
 	var active string
@@ -137,11 +104,8 @@ func (ix *Index) AddMemory(ctx context.Context, m Memory, verified bool) (Memory
 
 // insertMemory checks m and stores it as active with the next id.
 func insertMemory(ctx context.Context, tx *sql.Tx, m Memory) (Memory, error) {
-	if strings.TrimSpace(m.Key) == "" {
-		return Memory{}, errors.New("adding memory: the key is empty")
-	}
-	if strings.TrimSpace(m.Value) == "" {
-		return Memory{}, fmt.Errorf("adding memory %q: the value is empty", m.Key)
+	if err := store.CheckMemory(m); err != nil {
+		return Memory{}, err
 	}
 	if err := checkMemorySource(ctx, tx, m.Source); err != nil {
 		return Memory{}, err
@@ -239,9 +203,17 @@ func (ix *Index) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
 	return chain, nil
 }
 
-// VerifyMemory marks an entry verified.
-func (ix *Index) VerifyMemory(ctx context.Context, id string) error {
-	res, err := ix.db.ExecContext(ctx, `UPDATE memory SET status = ? WHERE id = ?`, MemoryVerified, id)
+// VerifyMemory marks an entry verified; a source that is not empty (a
+// note's version read again) replaces the entry's, checked as a new
+// entry's is.
+func (ix *Index) VerifyMemory(ctx context.Context, id, source string) error {
+	if source != "" {
+		if err := checkMemorySource(ctx, ix.db, source); err != nil {
+			return err
+		}
+	}
+	res, err := ix.db.ExecContext(ctx, `UPDATE memory SET status = ?, source = CASE WHEN ? = '' THEN source ELSE ? END WHERE id = ?`,
+		MemoryVerified, source, source, id)
 	if err != nil {
 		return fmt.Errorf("verifying memory %q: %w", id, err)
 	}
@@ -290,9 +262,22 @@ func (ix *Index) SupersedeMemory(ctx context.Context, id, value string, m Memory
 
 // ForgetMemory deletes an entry for good, in one transaction, with every
 // link to it: an entry that superseded it no longer names it. Forgetting
-// the active entry of a (scope, key) leaves it with none.
+// the active entry of a (scope, key) leaves it with none. The delete
+// overwrites the entry's bytes in the file (secure_delete) and the
+// write-ahead log is checkpointed and truncated afterwards, so that the
+// value is not left in free pages or in the log's older frames; the
+// checkpoint is skipped, not failed, while another connection reads.
 func (ix *Index) ForgetMemory(ctx context.Context, id string) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("forgetting memory %q: %w", id, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA secure_delete = ON`); err != nil {
+		return fmt.Errorf("forgetting memory %q: %w", id, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA secure_delete = OFF`)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("forgetting memory %q: %w", id, err)
 	}
@@ -309,6 +294,9 @@ func (ix *Index) ForgetMemory(ctx context.Context, id string) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("forgetting memory %q: %w", id, err)
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("forgetting memory %q: checkpointing the log: %w", id, err)
 	}
 	return nil
 }

@@ -1,8 +1,12 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -186,13 +190,13 @@ func TestMemoryVerify(t *testing.T) {
 	ctx := context.Background()
 	ix := testIndex(t)
 	a := addMemory(t, ix, "campaign", "k", "v")
-	if err := ix.VerifyMemory(ctx, a.ID); err != nil {
+	if err := ix.VerifyMemory(ctx, a.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if m, _ := ix.Memory(ctx, a.ID); m.Status != MemoryVerified {
 		t.Errorf("status = %q; want verified", m.Status)
 	}
-	if err := ix.VerifyMemory(ctx, "m99"); !errors.Is(err, ErrNoMemory) {
+	if err := ix.VerifyMemory(ctx, "m99", ""); !errors.Is(err, ErrNoMemory) {
 		t.Errorf("VerifyMemory(m99) = %v; want ErrNoMemory", err)
 	}
 }
@@ -249,4 +253,40 @@ func ids(ms []Memory) string {
 		s = append(s, m.ID)
 	}
 	return strings.Join(s, " ")
+}
+
+// TestForgetLeavesNoBytes: a forgotten value is in neither the database
+// file nor its log afterwards, not even in free pages (personal
+// information must really go), while a value not forgotten still is.
+func TestForgetLeavesNoBytes(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	// Enough entries that the table spans pages, and one to forget among
+	// them.
+	for i := range 50 {
+		addMemory(t, ix, "campaign", "relleno-"+strconv.Itoa(i), strings.Repeat("texto de relleno ", 20))
+	}
+	secret := addMemory(t, ix, "player:ana", "alergia", "Ana-es-alérgica-al-marisco-7731")
+	addMemory(t, ix, "campaign", "regla", "Regla-que-se-queda-4412")
+	if err := ix.ForgetMemory(ctx, secret.ID); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(ix.Path() + "*")
+	if len(files) == 0 {
+		t.Fatalf("no database file at %s", ix.Path())
+	}
+	var all []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	if bytes.Contains(all, []byte("7731")) || bytes.Contains(all, []byte("alérgica")) {
+		t.Errorf("the forgotten value is still in %v", files)
+	}
+	if !bytes.Contains(all, []byte("Regla-que-se-queda-4412")) {
+		t.Errorf("the value not forgotten is in none of %v: the check reads the wrong files", files)
+	}
 }

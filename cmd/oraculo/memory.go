@@ -116,7 +116,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		printMemories(stdout, chain)
 	case "verify":
-		if err := ix.VerifyMemory(ctx, ids[0]); err != nil {
+		if err := ix.VerifyMemory(ctx, ids[0], ""); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, msg("memory-verified", ids[0]))

@@ -83,7 +83,7 @@ func (ix *Index) AddMemory(ctx context.Context, m Memory, verified bool) (Memory
 	var active string
 	err = tx.QueryRowContext(ctx, `SELECT id FROM memory WHERE scope = ? AND key = ? AND active`, m.Scope, m.Key).Scan(&active)
 	if err == nil {
-		return Memory{}, fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active)
+		return Memory{}, store.MemoryConflict(fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active))
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
@@ -132,7 +132,7 @@ func insertMemory(ctx context.Context, tx *sql.Tx, m Memory) (Memory, error) {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			var active string
 			if tx.QueryRowContext(ctx, `SELECT id FROM memory WHERE scope = ? AND key = ? AND active`, m.Scope, m.Key).Scan(&active) == nil {
-				return Memory{}, fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active)
+				return Memory{}, store.MemoryConflict(fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active))
 			}
 		}
 		return Memory{}, fmt.Errorf("adding memory %q in scope %q: %w", m.Key, m.Scope, err)
@@ -238,7 +238,7 @@ func (ix *Index) SupersedeMemory(ctx context.Context, id, value string, m Memory
 		return Memory{}, fmt.Errorf("superseding: %w", err)
 	}
 	if !old.Active {
-		return Memory{}, fmt.Errorf("superseding memory %q: it is no longer active", id)
+		return Memory{}, store.MemoryConflict(fmt.Errorf("superseding memory %q: it is no longer active", id))
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE memory SET active = 0 WHERE id = ?`, id); err != nil {
 		return Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)

@@ -29,6 +29,32 @@ const (
 // ErrNoMemory is returned for a memory id that is not in the store.
 var ErrNoMemory = errors.New("no such memory entry")
 
+// ErrInvalidMemory is what a bad entry's error wraps (a bad scope, an
+// empty key or value, a bad or unresolvable source), and ErrMemoryConflict
+// a change the entries in force do not allow (a second active value for a
+// (scope, key), a supersede of an inactive entry): the caller's mistake,
+// not the store's. Their messages are the detailed error's alone.
+var (
+	ErrInvalidMemory  = errors.New("invalid memory entry")
+	ErrMemoryConflict = errors.New("memory entry conflict")
+)
+
+type memoryError struct {
+	error
+	kind error
+}
+
+func (e memoryError) Is(target error) bool { return target == e.kind }
+func (e memoryError) Unwrap() error        { return e.error }
+
+// InvalidMemory marks err as wrapping [ErrInvalidMemory], its message
+// unchanged.
+func InvalidMemory(err error) error { return memoryError{err, ErrInvalidMemory} }
+
+// MemoryConflict marks err as wrapping [ErrMemoryConflict], its message
+// unchanged.
+func MemoryConflict(err error) error { return memoryError{err, ErrMemoryConflict} }
+
 // Memory is one entry of long-term memory: a value for a key in a scope,
 // with where it came from, whether it is verified and the entry it
 // replaced. Its JSON shape is public (`memory list --json`).
@@ -98,7 +124,7 @@ func ValidMemoryScope(scope string) error {
 	if _, ok := MemorySession(scope); ok {
 		return nil
 	}
-	return fmt.Errorf("memory scope %q: want campaign, dm, player:NAME or session:N (N a positive integer)", scope)
+	return InvalidMemory(fmt.Errorf("memory scope %q: want campaign, dm, player:NAME or session:N (N a positive integer)", scope))
 }
 
 // MemorySession returns N of a session:N scope.
@@ -128,7 +154,7 @@ func ParseMemorySource(source string) (MemorySource, error) {
 	if rest, ok := strings.CutPrefix(source, "note:"); ok {
 		at := strings.LastIndex(rest, "@")
 		if at <= 0 || at == len(rest)-1 {
-			return MemorySource{}, fmt.Errorf("memory source %q: want note:PATH@SHA256", source)
+			return MemorySource{}, InvalidMemory(fmt.Errorf("memory source %q: want note:PATH@SHA256", source))
 		}
 		return MemorySource{Note: rest[:at], SHA256: rest[at+1:]}, nil
 	}
@@ -140,9 +166,9 @@ func ParseMemorySource(source string) (MemorySource, error) {
 				return MemorySource{Role: role, Name: name, Date: date}, nil
 			}
 		}
-		return MemorySource{}, fmt.Errorf("memory source %q: want stated:ROLE:NAME@YYYY-MM-DD", source)
+		return MemorySource{}, InvalidMemory(fmt.Errorf("memory source %q: want stated:ROLE:NAME@YYYY-MM-DD", source))
 	}
-	return MemorySource{}, fmt.Errorf("memory source %q: want note:PATH@SHA256 or stated:ROLE:NAME@DATE", source)
+	return MemorySource{}, InvalidMemory(fmt.Errorf("memory source %q: want note:PATH@SHA256 or stated:ROLE:NAME@DATE", source))
 }
 
 // CheckMemorySource checks a source: a statement with a role, a name and a
@@ -159,10 +185,10 @@ func CheckMemorySource(source string, stored func(path string) (sha string, foun
 		return fmt.Errorf("checking memory source %q: %w", source, err)
 	}
 	if !found {
-		return fmt.Errorf("memory source %q: note %q is not in the index", source, s.Note)
+		return InvalidMemory(fmt.Errorf("memory source %q: note %q is not in the index", source, s.Note))
 	}
 	if sum != s.SHA256 {
-		return fmt.Errorf("memory source %q: the stored version of %q has sha256 %s", source, s.Note, sum)
+		return InvalidMemory(fmt.Errorf("memory source %q: the stored version of %q has sha256 %s", source, s.Note, sum))
 	}
 	return nil
 }
@@ -174,10 +200,10 @@ func CheckMemory(m Memory) error {
 		return err
 	}
 	if strings.TrimSpace(m.Key) == "" {
-		return errors.New("adding memory: the key is empty")
+		return InvalidMemory(errors.New("adding memory: the key is empty"))
 	}
 	if strings.TrimSpace(m.Value) == "" {
-		return fmt.Errorf("adding memory %q: the value is empty", m.Key)
+		return InvalidMemory(fmt.Errorf("adding memory %q: the value is empty", m.Key))
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ var flagUsageES = map[string]string{
 	"addr":                   "dirección en la que escuchar",
 	"annotate-workers":       "fragmentos que el modelo de chat anota a la vez",
 	"answers":                "responder además a cada pregunta: Recall@8 tras la reordenación, acierto al abstenerse, validez de las citas",
-	"as":                     "leer como dm (todo, por defecto) o player (nunca una nota solo para el DM)",
+	"as":                     "leer como dm (todo, por defecto), player (nunca una nota solo para el DM) o player:NOMBRE (un jugador con su propio ámbito de memoria)",
 	"bench/ask":              "cronometrar también una respuesta extractiva (sin modelo de chat) a cada pregunta",
 	"ask-timeout":            "tiempo máximo que puede tardar una respuesta",
 	"chat":                   "proveedor del modelo de chat para anotaciones, reordenación y respuestas: ollama, openai o none (por defecto: $ORACULO_CHAT, si no el del índice)",

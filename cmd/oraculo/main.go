@@ -47,10 +47,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flagSetsMu.Unlock()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	switch role := flagArg(args, "as"); role {
-	case "", oraculo.RoleDM:
-	case oraculo.RolePlayer:
+	switch role := flagArg(args, "as"); {
+	case role == "", role == oraculo.RoleDM:
+	case role == oraculo.RolePlayer:
 		ctx = oraculo.WithRole(ctx, oraculo.RolePlayer)
+	case strings.HasPrefix(role, oraculo.RolePlayer+":") && strings.TrimSpace(role[len(oraculo.RolePlayer)+1:]) != "":
+		// --as player:NAME: a player with a memory scope of their own.
+		ctx = oraculo.WithPlayer(ctx, role[len(oraculo.RolePlayer)+1:])
 	default:
 		fmt.Fprintln(stderr, msg("error", msg("bad-role", role)))
 		return 2
@@ -181,7 +184,7 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	flagSetsMu.Unlock()
 	db := fs.String("db", "", "index file (default $ORACULO_DB or "+oraculo.DefaultDBPath+")")
 	fs.String("ui-lang", "", "language of messages: es or en (default: locale)")
-	fs.String("as", "", "read as dm (everything, the default) or player (never a DM-only note)")
+	fs.String("as", "", "read as dm (everything, the default), player (never a DM-only note) or player:NAME (a player with their own memory scope)")
 	fs.String("config", "", "config file setting any of these flags (default $ORACULO_CONFIG, else oraculo.yaml beside the index)")
 	return fs, db
 }

@@ -1,0 +1,436 @@
+package oraculo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oraculo/oraculo/store"
+)
+
+// Memory is an entry of long-term memory as a caller sees it: the stored
+// entry and whether it is stale. Its JSON shape is public (`memory list
+// --json`, /api/memory): the fields of [store.Memory] and "stale".
+type Memory struct {
+	store.Memory
+	// Stale is true when the entry's source is a note whose stored version
+	// is no longer the one the entry names (or that is gone): the entry is
+	// not used as evidence until it is verified again.
+	Stale bool `json:"stale"`
+}
+
+// MemoryInput is a new entry for [Engine.AddMemory].
+type MemoryInput struct {
+	Scope string `json:"scope"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// Note is the path of the note it comes from (as in a hit's "file"):
+	// its source is the version stored now. Empty: stated by the asker
+	// today.
+	Note     string `json:"note,omitempty"`
+	Verified bool   `json:"verified,omitempty"`
+	// Author names who made it (default: the asker's name, else the role).
+	Author string `json:"author,omitempty"`
+}
+
+// Errors of the memory operations.
+var (
+	// ErrMemoryForbidden is returned when the asker may not make the
+	// change: a player verifying, or writing outside their own scope.
+	ErrMemoryForbidden = errors.New("not allowed for this role")
+	// ErrNoMemoryStore is returned when the index's store keeps no memory.
+	ErrNoMemoryStore = errors.New("this index keeps no long-term memory")
+	// ErrNoMemory is returned for an id the asker has no entry by (one
+	// that does not exist, or that they may not see).
+	ErrNoMemory = store.ErrNoMemory
+	// ErrInvalidMemory and ErrMemoryConflict are [store.ErrInvalidMemory]
+	// and [store.ErrMemoryConflict]: the caller's mistakes.
+	ErrInvalidMemory  = store.ErrInvalidMemory
+	ErrMemoryConflict = store.ErrMemoryConflict
+)
+
+type playerKey struct{}
+
+// WithPlayer returns a context whose requests act as the player name:
+// the role of [RolePlayer], and the owner of the memory scope
+// player:NAME. An empty name is a player with no scope of their own.
+func WithPlayer(ctx context.Context, name string) context.Context {
+	return context.WithValue(WithRole(ctx, RolePlayer), playerKey{}, strings.TrimSpace(name))
+}
+
+// PlayerFrom returns the name a context's player acts as, "" for the DM
+// or a player without a name.
+func PlayerFrom(ctx context.Context) string {
+	if !isPlayer(ctx) {
+		return ""
+	}
+	name, _ := ctx.Value(playerKey{}).(string)
+	return name
+}
+
+// ownScope is the asker's own player scope, "" when they have none.
+func ownScope(ctx context.Context) string {
+	if name := PlayerFrom(ctx); name != "" {
+		return "player:" + name
+	}
+	return ""
+}
+
+// memoryStore is the index's memory, or ErrNoMemoryStore.
+func (e *Engine) memoryStore() (store.MemoryStore, error) {
+	ms, ok := e.idx.(store.MemoryStore)
+	if !ok {
+		return nil, ErrNoMemoryStore
+	}
+	return ms, nil
+}
+
+// memoryAudience decides, once per call, what an asker may see of memory:
+// the DM everything; a player their own scope, and otherwise only
+// verified entries of the campaign and of sessions players may see whose
+// source, when a note, players may see whole now. Anything not known to be
+// visible is hidden (fail closed).
+type memoryAudience struct {
+	e        *Engine
+	dm       bool
+	own      string
+	sessions map[int]bool
+	notes    map[string]bool // note path → players may see all of it
+}
+
+func (e *Engine) audience(ctx context.Context) (*memoryAudience, error) {
+	a := &memoryAudience{e: e, dm: !isPlayer(ctx), own: ownScope(ctx), notes: map[string]bool{}}
+	if a.dm {
+		return a, nil
+	}
+	vw, err := e.snapshot(ctx)
+	if err != nil && !errors.Is(err, ErrNotIndexed) {
+		return nil, err
+	}
+	a.sessions = map[int]bool{}
+	if vw != nil {
+		ss, err := e.sessionsOf(ctx, vw)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range ss {
+			a.sessions[s] = true
+		}
+	}
+	return a, nil
+}
+
+// sees reports whether the asker may see m.
+func (a *memoryAudience) sees(ctx context.Context, m store.Memory) (bool, error) {
+	if a.dm || (a.own != "" && m.Scope == a.own) {
+		return true, nil
+	}
+	if m.Status != store.MemoryVerified {
+		return false, nil
+	}
+	switch n, isSession := store.MemorySession(m.Scope); {
+	case m.Scope == store.MemoryCampaign:
+	case isSession && a.sessions[n]:
+	default:
+		return false, nil
+	}
+	src, err := store.ParseMemorySource(m.Source)
+	if err != nil {
+		return false, nil
+	}
+	if src.Note == "" {
+		return true, nil
+	}
+	return a.noteVisible(ctx, src.Note)
+}
+
+// noteVisible reports whether players may see every chunk of the note at
+// path: an entry taken from a note that is DM-only, even in part, may tell
+// what that part says.
+func (a *memoryAudience) noteVisible(ctx context.Context, path string) (bool, error) {
+	if v, ok := a.notes[path]; ok {
+		return v, nil
+	}
+	chunks, err := a.e.idx.ListChunks(ctx, []string{path})
+	if err != nil {
+		return false, err
+	}
+	v := false
+	for _, c := range chunks {
+		if c.Path != path {
+			continue
+		}
+		if c.Restricted {
+			v = false
+			break
+		}
+		v = true
+	}
+	a.notes[path] = v
+	return v, nil
+}
+
+// stale reports whether m's note source names a version that is no
+// longer the stored one.
+func stale(ctx context.Context, ms store.MemoryStore, m store.Memory) (bool, error) {
+	src, err := store.ParseMemorySource(m.Source)
+	if err != nil || src.Note == "" {
+		return false, nil
+	}
+	sum, found, err := ms.NoteVersion(ctx, src.Note)
+	if err != nil {
+		return false, err
+	}
+	return !found || sum != src.SHA256, nil
+}
+
+// visibleMemories keeps the entries the asker may see, marked stale or not.
+func (e *Engine) visibleMemories(ctx context.Context, ms store.MemoryStore, entries []store.Memory) ([]Memory, error) {
+	a, err := e.audience(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []Memory{}
+	for _, m := range entries {
+		ok, err := a.sees(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		st, err := stale(ctx, ms, m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Memory{Memory: m, Stale: st})
+	}
+	return out, nil
+}
+
+// Memories returns the entries of scope (every scope when empty) the asker
+// may see, only the active ones unless all.
+func (e *Engine) Memories(ctx context.Context, scope string, all bool) ([]Memory, error) {
+	ms, err := e.memoryStore()
+	if err != nil {
+		return nil, err
+	}
+	if scope != "" {
+		if err := store.ValidMemoryScope(scope); err != nil {
+			return nil, err
+		}
+	}
+	entries, err := ms.Memories(ctx, scope, all)
+	if err != nil {
+		return nil, err
+	}
+	return e.visibleMemories(ctx, ms, entries)
+}
+
+// MemoryChain returns the entry id and those it replaced, newest first,
+// leaving out those the asker may not see; an entry the asker may not see
+// is ErrNoMemory, as a missing one is.
+func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
+	ms, err := e.memoryStore()
+	if err != nil {
+		return nil, err
+	}
+	chain, err := ms.MemoryChain(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := e.visibleMemories(ctx, ms, chain)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 || out[0].ID != id {
+		return nil, fmt.Errorf("memory %q: %w", id, ErrNoMemory)
+	}
+	return out, nil
+}
+
+// memorySource is the source of a new or re-verified entry: the stored
+// version of the note at path, or a statement by the asker today.
+func memorySource(ctx context.Context, ms store.MemoryStore, note, author string) (string, error) {
+	if note == "" {
+		role := RoleFrom(ctx)
+		return "stated:" + role + ":" + author + "@" + time.Now().UTC().Format(time.DateOnly), nil
+	}
+	sum, found, err := ms.NoteVersion(ctx, note)
+	if err != nil {
+		return "", err
+	}
+	if !found {
+		return "", store.InvalidMemory(fmt.Errorf("memory source: note %q is not in the index", note))
+	}
+	return "note:" + note + "@" + sum, nil
+}
+
+// author is who makes a change: the input's, else the player's name, else
+// the role.
+func author(ctx context.Context, given string) string {
+	if isPlayer(ctx) {
+		// A player is always themselves: the name is not theirs to choose.
+		if name := PlayerFrom(ctx); name != "" {
+			return name
+		}
+		return RolePlayer
+	}
+	if given = strings.TrimSpace(given); given != "" {
+		return given
+	}
+	return RoleDM
+}
+
+// mayWrite checks that the asker may change an entry of scope: the DM
+// any, a player only their own, and only as a hypothesis.
+func mayWrite(ctx context.Context, scope string, verified bool) error {
+	if !isPlayer(ctx) {
+		return nil
+	}
+	own := ownScope(ctx)
+	if own == "" || scope != own {
+		return fmt.Errorf("memory scope %q: a player may write only in their own scope (%s): %w", scope, orNone(own), ErrMemoryForbidden)
+	}
+	if verified {
+		return fmt.Errorf("memory: only the DM verifies entries: %w", ErrMemoryForbidden)
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// AddMemory stores a new entry as the asker: the DM in any scope, verified
+// or not; a player only hypotheses in their own player scope. A note the
+// asker may not see is not a source they may name.
+func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) {
+	ms, err := e.memoryStore()
+	if err != nil {
+		return Memory{}, err
+	}
+	if err := store.ValidMemoryScope(in.Scope); err != nil {
+		return Memory{}, err
+	}
+	if err := mayWrite(ctx, in.Scope, in.Verified); err != nil {
+		return Memory{}, err
+	}
+	if in.Note != "" && isPlayer(ctx) {
+		a, err := e.audience(ctx)
+		if err != nil {
+			return Memory{}, err
+		}
+		if ok, err := a.noteVisible(ctx, in.Note); err != nil || !ok {
+			if err != nil {
+				return Memory{}, err
+			}
+			return Memory{}, store.InvalidMemory(fmt.Errorf("memory source: note %q is not in the index", in.Note))
+		}
+	}
+	who := author(ctx, in.Author)
+	src, err := memorySource(ctx, ms, in.Note, who)
+	if err != nil {
+		return Memory{}, err
+	}
+	m, err := ms.AddMemory(ctx, store.Memory{Scope: in.Scope, Key: strings.TrimSpace(in.Key), Value: strings.TrimSpace(in.Value), Source: src, Author: who}, in.Verified)
+	if err != nil {
+		return Memory{}, err
+	}
+	return Memory{Memory: m}, nil
+}
+
+// writable returns the entry id when the asker may see it and change it.
+func (e *Engine) writable(ctx context.Context, ms store.MemoryStore, id string, verified bool) (store.Memory, error) {
+	m, err := ms.Memory(ctx, id)
+	if err != nil {
+		return store.Memory{}, err
+	}
+	vis, err := e.visibleMemories(ctx, ms, []store.Memory{m})
+	if err != nil {
+		return store.Memory{}, err
+	}
+	if len(vis) == 0 {
+		return store.Memory{}, fmt.Errorf("memory %q: %w", id, ErrNoMemory)
+	}
+	if err := mayWrite(ctx, m.Scope, verified); err != nil {
+		return store.Memory{}, err
+	}
+	return m, nil
+}
+
+// VerifyMemory marks the entry id verified (the DM only). An entry taken
+// from a note is verified against the note as stored now: its source
+// moves to that version, and it is no longer stale; a note that is gone
+// is an error (supersede the entry, or forget it).
+func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
+	ms, err := e.memoryStore()
+	if err != nil {
+		return Memory{}, err
+	}
+	m, err := e.writable(ctx, ms, id, true)
+	if err != nil {
+		return Memory{}, err
+	}
+	source := ""
+	if src, err := store.ParseMemorySource(m.Source); err == nil && src.Note != "" {
+		sum, found, err := ms.NoteVersion(ctx, src.Note)
+		if err != nil {
+			return Memory{}, err
+		}
+		if !found {
+			return Memory{}, store.MemoryConflict(fmt.Errorf("verifying memory %q: its note %q is no longer in the index: supersede the entry with a new value, or forget it", id, src.Note))
+		}
+		source = "note:" + src.Note + "@" + sum
+	}
+	if err := ms.VerifyMemory(ctx, id, source); err != nil {
+		return Memory{}, err
+	}
+	m, err = ms.Memory(ctx, id)
+	if err != nil {
+		return Memory{}, err
+	}
+	return Memory{Memory: m}, nil
+}
+
+// SupersedeMemory replaces the active entry id with value, as the asker
+// (a player only in their own scope, as a hypothesis); note, when given,
+// is the new value's source, else the asker states it today. The new entry
+// is verified when verified (the DM only).
+func (e *Engine) SupersedeMemory(ctx context.Context, id, value, note string, verified bool) (Memory, error) {
+	ms, err := e.memoryStore()
+	if err != nil {
+		return Memory{}, err
+	}
+	if _, err := e.writable(ctx, ms, id, verified); err != nil {
+		return Memory{}, err
+	}
+	who := author(ctx, "")
+	src, err := memorySource(ctx, ms, note, who)
+	if err != nil {
+		return Memory{}, err
+	}
+	m, err := ms.SupersedeMemory(ctx, id, strings.TrimSpace(value), store.Memory{Source: src, Author: who}, verified)
+	if err != nil {
+		return Memory{}, err
+	}
+	return Memory{Memory: m}, nil
+}
+
+// ForgetMemory deletes the entry id for good (the DM any, a player their
+// own).
+func (e *Engine) ForgetMemory(ctx context.Context, id string) error {
+	ms, err := e.memoryStore()
+	if err != nil {
+		return err
+	}
+	if _, err := e.writable(ctx, ms, id, false); err != nil {
+		return err
+	}
+	return ms.ForgetMemory(ctx, id)
+}

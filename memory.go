@@ -398,24 +398,25 @@ func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
 	return Memory{Memory: m}, nil
 }
 
-// SupersedeMemory replaces the active entry id with value, as the asker
-// (a player only in their own scope, as a hypothesis); note, when given,
-// is the new value's source, else the asker states it today. The new entry
-// is verified when verified (the DM only).
-func (e *Engine) SupersedeMemory(ctx context.Context, id, value, note string, verified bool) (Memory, error) {
+// SupersedeMemory replaces the active entry id with in.Value, as the
+// asker (a player only in their own scope, as a hypothesis); in.Note, when
+// given, is the new value's source, else the asker states it today. The
+// new entry is verified when in.Verified (the DM only). in.Scope and
+// in.Key are id's and ignored.
+func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput) (Memory, error) {
 	ms, err := e.memoryStore()
 	if err != nil {
 		return Memory{}, err
 	}
-	if _, err := e.writable(ctx, ms, id, verified); err != nil {
+	if _, err := e.writable(ctx, ms, id, in.Verified); err != nil {
 		return Memory{}, err
 	}
-	who := author(ctx, "")
-	src, err := memorySource(ctx, ms, note, who)
+	who := author(ctx, in.Author)
+	src, err := memorySource(ctx, ms, in.Note, who)
 	if err != nil {
 		return Memory{}, err
 	}
-	m, err := ms.SupersedeMemory(ctx, id, strings.TrimSpace(value), store.Memory{Source: src, Author: who}, verified)
+	m, err := ms.SupersedeMemory(ctx, id, strings.TrimSpace(in.Value), store.Memory{Source: src, Author: who}, in.Verified)
 	if err != nil {
 		return Memory{}, err
 	}

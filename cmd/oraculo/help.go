@@ -159,14 +159,14 @@ var commandDocs = map[string]commandDoc{
 	"memory add": {
 		synopsis: [2]string{"memory add --scope S --key K --value V [options]", "memory add --scope S --key K --value V [opciones]"},
 		about: [2]string{
-			"Adds an entry to the index's long-term memory: a value for a key in a scope (campaign, player:NAME or session:N), with its source. It is a hypothesis unless --verified; a key that already has an active entry in the scope is superseded instead (memory supersede).",
-			"Añade una entrada a la memoria a largo plazo del índice: un valor para una clave en un ámbito (campaign, player:NOMBRE o session:N), con su fuente. Es una hipótesis salvo con --verified; una clave que ya tiene una entrada activa en el ámbito se sustituye (memory supersede).",
+			"Adds an entry to the index's long-term memory: a value for a key in a scope (campaign, dm, player:NAME or session:N), with its source: a note of the index (--source, at the version stored now) or stated by you today. It is a hypothesis unless --verified; a key that already has an active entry in the scope is superseded instead (memory supersede). Verified entries are evidence in answers, cited as [Memoria: KEY]; a player (--as player:NAME) may add hypotheses in player:NAME only.",
+			"Añade una entrada a la memoria a largo plazo del índice: un valor para una clave en un ámbito (campaign, dm, player:NOMBRE o session:N), con su fuente: una nota del índice (--source, en la versión guardada ahora) o dicho por ti hoy. Es una hipótesis salvo con --verified; una clave que ya tiene una entrada activa en el ámbito se sustituye (memory supersede). Las entradas verificadas son pruebas en las respuestas, citadas como [Memoria: CLAVE]; un jugador (--as player:NOMBRE) solo puede añadir hipótesis en player:NOMBRE.",
 		},
 		examples: []string{`oraculo memory add --scope campaign --key criticos --value "un 20 natural hace el doble de daño"`, "oraculo memory add --scope player:ana --key personaje --value Elara --source notas/pjs.md --verified"},
 	},
 	"memory list": {
 		synopsis: [2]string{"memory list [options]", "memory list [opciones]"},
-		about:    [2]string{"Lists the active memory entries (every one with --all).", "Lista las entradas de memoria activas (todas con --all)."},
+		about:    [2]string{"Lists the active memory entries you may see (every one with --all); an entry whose note changed since is marked possibly stale.", "Lista las entradas de memoria activas que puedes ver (todas con --all); una entrada cuya nota cambió desde entonces se marca como posiblemente caducada."},
 		examples: []string{"oraculo memory list", "oraculo memory list --scope campaign --all --json"},
 	},
 	"memory show": {
@@ -177,7 +177,7 @@ var commandDocs = map[string]commandDoc{
 	},
 	"memory verify": {
 		synopsis: [2]string{"memory verify ID [options]", "memory verify ID [opciones]"},
-		about:    [2]string{"Marks an entry verified.", "Marca una entrada como verificada."},
+		about:    [2]string{"Marks an entry verified (the DM only). An entry taken from a note is checked against the note as stored now: its source moves to that version and it is no longer stale.", "Marca una entrada como verificada (solo el DM). Una entrada sacada de una nota se contrasta con la nota tal como está guardada ahora: su fuente pasa a esa versión y deja de estar caducada."},
 		args:     [][4]string{{"ID", "ID", "the entry's id", "el id de la entrada"}},
 		examples: []string{"oraculo memory verify m3"},
 	},

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
@@ -36,22 +35,25 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs, ixf := newIndexFlags("memory "+verb, stderr)
 	var scope, key, value, source *string
-	var verified, all, asJSON *bool
+	var verified, stated, all, asJSON *bool
 	switch verb {
 	case "add":
-		scope = fs.String("scope", "", "campaign, player:NAME or session:N")
+		scope = fs.String("scope", "", "campaign, dm, player:NAME or session:N")
 		key = fs.String("key", "", "what the entry is about")
 		value = fs.String("value", "", "what the table settled")
 		source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
+		stated = fs.Bool("stated", false, "stated by you, today (the default without --source)")
 		verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
 	case "list":
 		scope = fs.String("scope", "", "only this scope")
 		all = fs.Bool("all", false, "also the entries superseded")
 		asJSON = fs.Bool("json", false, "print as JSON")
-	case "show":
+	case "show", "verify":
 		asJSON = fs.Bool("json", false, "print as JSON")
 	case "supersede":
 		value = fs.String("value", "", "the new value")
+		source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
+		verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
 	}
 	ids, err := parse(fs, args[1:])
 	if err != nil {
@@ -60,79 +62,85 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(ids) != nids {
 		return usageError{errors.New(msg("memory-needs-id", verb))}
 	}
-	l, err := ixf.location()
+	if stated != nil && *stated && *source != "" {
+		return usageError{errors.New(msg("memory-stated-source"))}
+	}
+	if scope != nil && *scope != "" {
+		if err := index.ValidMemoryScope(*scope); err != nil {
+			return usageError{err}
+		}
+	}
+	eng, err := openEngine(ctx, ixf, true, oraculo.EmbedderConfig{}, stderr)
 	if err != nil {
 		return err
 	}
-	if l.cluster() {
-		return errors.New(msg("memory-no-cluster"))
-	}
-	// Which entries a player may see is not settled yet (issue 18's
-	// scopes): until it is, a player's view shows none rather than all.
-	if oraculo.RoleFrom(ctx) == oraculo.RolePlayer {
-		return usageError{errors.New(msg("memory-dm-only"))}
-	}
-	db := oraculo.DBPath(l.db)
-	if _, err := os.Stat(db); err != nil {
-		return notIndexed{msg("memory-no-index", db)}
-	}
-	ix, err := index.Open(ctx, db)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
+	defer eng.Close()
 	switch verb {
 	case "add":
-		src, err := memorySource(ctx, ix, *source)
+		note, err := memoryNote(ctx, eng, *source)
 		if err != nil {
 			return err
 		}
-		m, err := ix.AddMemory(ctx, index.Memory{Scope: *scope, Key: *key, Value: *value, Source: src, Author: memoryAuthor()}, *verified)
+		m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: *scope, Key: *key, Value: *value, Note: note, Verified: *verified, Author: memoryAuthor()})
 		if err != nil {
-			return err
+			return memoryError(err)
 		}
 		fmt.Fprintln(stdout, msg("memory-added", m.ID, m.Scope, m.Key, m.Status))
 	case "list":
-		if *scope != "" {
-			if err := index.ValidMemoryScope(*scope); err != nil {
-				return usageError{err}
-			}
-		}
-		ms, err := ix.Memories(ctx, *scope, *all)
+		ms, err := eng.Memories(ctx, *scope, *all)
 		if err != nil {
-			return err
+			return memoryError(err)
 		}
 		if *asJSON {
-			return writeJSON(stdout, append([]index.Memory{}, ms...))
+			return writeJSON(stdout, ms)
 		}
 		printMemories(stdout, ms)
 	case "show":
-		chain, err := ix.MemoryChain(ctx, ids[0])
+		chain, err := eng.MemoryChain(ctx, ids[0])
 		if err != nil {
-			return err
+			return memoryError(err)
 		}
 		if *asJSON {
 			return writeJSON(stdout, chain)
 		}
 		printMemories(stdout, chain)
 	case "verify":
-		if err := ix.VerifyMemory(ctx, ids[0], ""); err != nil {
-			return err
+		m, err := eng.VerifyMemory(ctx, ids[0])
+		if err != nil {
+			return memoryError(err)
 		}
-		fmt.Fprintln(stdout, msg("memory-verified", ids[0]))
+		if *asJSON {
+			return writeJSON(stdout, m)
+		}
+		fmt.Fprintln(stdout, msg("memory-verified", m.ID))
 	case "supersede":
-		m, err := ix.SupersedeMemory(ctx, ids[0], *value, index.Memory{Author: memoryAuthor()}, false)
+		note, err := memoryNote(ctx, eng, *source)
 		if err != nil {
 			return err
 		}
+		m, err := eng.SupersedeMemory(ctx, ids[0], oraculo.MemoryInput{Value: *value, Note: note, Verified: *verified, Author: memoryAuthor()})
+		if err != nil {
+			return memoryError(err)
+		}
 		fmt.Fprintln(stdout, msg("memory-superseded", m.ID, ids[0]))
 	case "forget":
-		if err := ix.ForgetMemory(ctx, ids[0]); err != nil {
-			return err
+		if err := eng.ForgetMemory(ctx, ids[0]); err != nil {
+			return memoryError(err)
 		}
 		fmt.Fprintln(stdout, msg("memory-forgotten", ids[0]))
 	}
 	return nil
+}
+
+// memoryError says in the user's language what the engine refused.
+func memoryError(err error) error {
+	switch {
+	case errors.Is(err, oraculo.ErrNoMemoryStore):
+		return errors.New(msg("memory-no-store"))
+	case errors.Is(err, oraculo.ErrMemoryForbidden):
+		return errors.New(msg("memory-forbidden", engineText(err.Error())))
+	}
+	return err
 }
 
 // memoryAuthor is who runs the command: $USER, else "dm".
@@ -143,43 +151,39 @@ func memoryAuthor() string {
 	return "dm"
 }
 
-// memorySource is the source of a new entry: the stored version of the
-// note file, or without one a statement by the author today.
-func memorySource(ctx context.Context, ix *index.Index, file string) (string, error) {
+// memoryNote is the note path of a --source: the file's path under one of
+// the index's roots, or a note path as the index has it.
+func memoryNote(ctx context.Context, eng *oraculo.Engine, file string) (string, error) {
 	if file == "" {
-		return "stated:dm:" + memoryAuthor() + "@" + time.Now().UTC().Format(time.DateOnly), nil
+		return "", nil
 	}
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return "", fmt.Errorf("resolving %q: %w", file, err)
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	roots, err := ix.Roots(ctx)
+	roots, err := eng.Roots(ctx)
 	if err != nil {
 		return "", err
 	}
-	for _, root := range roots {
-		rel, err := filepath.Rel(root, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
+	if abs, err := filepath.Abs(file); err == nil {
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
 		}
-		states, err := ix.DocumentStates(ctx, root)
-		if err != nil {
-			return "", err
+		for _, root := range roots {
+			rel, err := filepath.Rel(root, abs)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue
+			}
+			if _, err := eng.Note(ctx, filepath.ToSlash(rel)); err == nil {
+				return filepath.ToSlash(rel), nil
+			}
 		}
-		p := filepath.ToSlash(rel)
-		if s, ok := states[p]; ok {
-			return "note:" + p + "@" + s.SHA256, nil
-		}
+	}
+	if _, err := eng.Note(ctx, filepath.ToSlash(file)); err == nil {
+		return filepath.ToSlash(file), nil
 	}
 	return "", errors.New(msg("memory-source-not-indexed", file))
 }
 
 // printMemories prints entries one a line: id, status, scope, key, value,
 // and what it superseded.
-func printMemories(w io.Writer, ms []index.Memory) {
+func printMemories(w io.Writer, ms []oraculo.Memory) {
 	if len(ms) == 0 {
 		fmt.Fprintln(w, msg("memory-none"))
 		return
@@ -189,6 +193,9 @@ func printMemories(w io.Writer, ms []index.Memory) {
 		state := m.Status
 		if !m.Active {
 			state += ", " + msg("memory-inactive")
+		}
+		if m.Stale {
+			state += ", " + msg("memory-stale")
 		}
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", m.ID, state, m.Scope, m.Key, m.Value, m.Source)
 		if m.Supersedes != "" {

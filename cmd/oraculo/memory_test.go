@@ -46,7 +46,7 @@ func TestCLIMemory(t *testing.T) {
 	if out := mem(1, "add", "--scope", "campaign", "--key", "criticos", "--value", "triple"); !strings.Contains(out, "m1") || !strings.Contains(out, "supersede") {
 		t.Errorf("second add: %q; want it to name m1 and say supersede", out)
 	}
-	if out := mem(1, "add", "--scope", "sesion:3", "--key", "k", "--value", "v"); !strings.Contains(out, `"sesion:3"`) {
+	if out := mem(2, "add", "--scope", "sesion:3", "--key", "k", "--value", "v"); !strings.Contains(out, `"sesion:3"`) {
 		t.Errorf("bad scope: %q", out)
 	}
 	note := filepath.Join(notes, "Sesiones", "Campaña.md")
@@ -103,11 +103,62 @@ func TestCLIMemory(t *testing.T) {
 		t.Errorf("show a forgotten entry: %q", out)
 	}
 	mem(2, "show")
-	if out := mem(2, "list", "--as", "player"); !strings.Contains(out, "as the DM") {
-		t.Errorf("list --as player: %q", out)
+	// Players: their own scope, and verified entries of the campaign;
+	// only the DM verifies.
+	mem(0, "add", "--scope", "campaign", "--key", "regla", "--value", "sin armaduras de mithril", "--verified")
+	mem(0, "add", "--scope", "campaign", "--key", "rumor", "--value", "el barón miente")
+	mem(0, "add", "--scope", "dm", "--key", "secreto", "--value", "el barón es un vampiro", "--verified")
+	if out := mem(0, "add", "--as", "player:bruno", "--scope", "player:bruno", "--key", "nota", "--value", "desconfío del barón"); !strings.Contains(out, "hypothesis") {
+		t.Errorf("a player's own hypothesis: %q", out)
 	}
-	if out := mem(1, "list", "--backend", "weaviate", "--weaviate-url", "http://127.0.0.1:1"); !strings.Contains(out, "not in the Weaviate cluster") {
-		t.Errorf("weaviate backend: %q", out)
+	if out := mem(1, "add", "--as", "player:bruno", "--scope", "campaign", "--key", "k", "--value", "v"); !strings.Contains(out, "not allowed") {
+		t.Errorf("a player writing the campaign: %q", out)
+	}
+	if out := mem(1, "add", "--as", "player:bruno", "--scope", "player:bruno", "--key", "k2", "--value", "v", "--verified"); !strings.Contains(out, "only the DM verifies") {
+		t.Errorf("a player adding a verified entry: %q", out)
+	}
+	if out := mem(1, "verify", "m2", "--as", "player:ana"); !strings.Contains(out, "not allowed") {
+		t.Errorf("a player verifying: %q", out)
+	}
+	keys := func(ms []map[string]any) string {
+		var ks []string
+		for _, m := range ms {
+			ks = append(ks, m["scope"].(string)+"/"+m["key"].(string))
+		}
+		return strings.Join(ks, " ")
+	}
+	if got := keys(list("--as", "player:ana")); got != "campaign/regla player:ana/personaje" {
+		t.Errorf("ana sees %q; want the verified campaign entry and her own", got)
+	}
+	if got := keys(list("--as", "player:bruno")); got != "campaign/regla player:bruno/nota" {
+		t.Errorf("bruno sees %q", got)
+	}
+	if got := keys(list("--as", "player")); got != "campaign/regla" {
+		t.Errorf("a player without a name sees %q", got)
+	}
+	if out := mem(1, "show", "m2", "--as", "player:bruno"); !strings.Contains(out, "no such memory entry") {
+		t.Errorf("bruno reading ana's entry: %q", out)
+	}
+	// The note an entry came from changes: the entry is stale until the DM
+	// verifies it again, which moves its source to the new version.
+	if err := os.WriteFile(note, append(body, []byte("\n\nUna línea nueva.\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", notes); code != 0 {
+		t.Fatalf("re-ingest exit %d: %s", code, errOut)
+	}
+	if ms := list("--scope", "player:ana"); len(ms) != 1 || ms[0]["stale"] != true {
+		t.Errorf("after the note changed: %v; want m2 stale", ms)
+	}
+	if out := mem(0, "list"); !strings.Contains(out, "possibly stale") {
+		t.Errorf("list does not say m2 is stale:\n%s", out)
+	}
+	mem(0, "verify", "m2")
+	if ms := list("--scope", "player:ana"); len(ms) != 1 || ms[0]["stale"] != false || ms[0]["source"] == "note:Sesiones/Campaña.md@"+hex.EncodeToString(sum[:]) {
+		t.Errorf("after verifying again: %v; want m2 fresh, from the new version", ms)
+	}
+	if out := mem(1, "list", "--backend", "weaviate", "--weaviate-url", "http://127.0.0.1:1"); out == "" {
+		t.Errorf("weaviate backend unreachable: no error")
 	}
 	// Without --db the index is $ORACULO_DB's (else the default), as for
 	// every other command.

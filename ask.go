@@ -110,6 +110,10 @@ type Answer struct {
 	Warnings   []string    `json:"warnings,omitempty"`
 	Timings    Timings     `json:"timings"`
 	Context    ContextInfo `json:"context"`
+	// Memory lists the entries of long-term memory the answer was shown:
+	// verified ones as evidence (cited as "Memoria: KEY"), the others as
+	// unconfirmed.
+	Memory []MemoryUse `json:"memory"`
 	// Fused are the same candidates in the order search returned them,
 	// before reranking: what the reranker changed. Not part of the JSON.
 	Fused []Hit `json:"-"`
@@ -121,7 +125,7 @@ type Citation struct {
 	Label string `json:"label"`
 	// Evidence is the id of the evidence it resolved to, or null.
 	Evidence *string `json:"evidence"`
-	// Kind is "full" or "summary" for a resolved citation.
+	// Kind is "full", "summary" or "memory" for a resolved citation.
 	Kind      string `json:"kind,omitempty"`
 	Delivered bool   `json:"delivered"`
 	Valid     bool   `json:"valid"`
@@ -141,7 +145,9 @@ type Evidence struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
 	File  string `json:"file"`
-	// Kind is "full" (the whole chunk) or "summary" (one line).
+	// Kind is "full" (the whole chunk), "summary" (one line) or "memory"
+	// (a verified entry of long-term memory: its ID is the entry's, mN,
+	// and File the note it came from, or "").
 	Kind string `json:"kind"`
 	Text string `json:"text,omitempty"`
 }
@@ -158,7 +164,9 @@ type RerankInfo struct {
 type ContextInfo struct {
 	Full      int `json:"full"`
 	Summaries int `json:"summaries"`
-	Words     int `json:"words"`
+	// Memory counts the verified memory entries delivered.
+	Memory int `json:"memory"`
+	Words  int `json:"words"`
 }
 
 // Timings are milliseconds per stage.
@@ -212,6 +220,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	a.Timings.since("rerank", stage)
 
 	ev := assemble(a.Candidates, notes, a.Analysis.Kind == query.KindArc)
+	if a.Memory, err = e.answerMemory(ctx, &ev, a.Query, a.Lang, terms); err != nil {
+		return nil, err
+	}
 	a.Context, a.Evidence = ev.info(), ev.delivered()
 
 	stage = time.Now()
@@ -237,7 +248,7 @@ func newAnswer(question, lang string) *Answer {
 	if lang == "" {
 		lang = analysis.QuestionLang(question)
 	}
-	return &Answer{Question: question, Lang: lang, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Segments: []Segment{}, Evidence: []Evidence{}}
+	return &Answer{Question: question, Lang: lang, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Segments: []Segment{}, Evidence: []Evidence{}, Memory: []MemoryUse{}}
 }
 
 // converse reads the question in the light of the conversation's earlier
@@ -341,7 +352,7 @@ func assemble(hits []Hit, notes map[int64]string, chronological bool) assembled 
 
 // info sizes the evidence.
 func (ev assembled) info() ContextInfo {
-	return ContextInfo{Full: len(ev.evidence.Full), Summaries: len(ev.evidence.Summaries), Words: ev.evidence.Words}
+	return ContextInfo{Full: len(ev.evidence.Full), Summaries: len(ev.evidence.Summaries), Memory: len(ev.evidence.Memory), Words: ev.evidence.Words}
 }
 
 // delivered is the evidence in its public shape: full chunks, then
@@ -358,7 +369,7 @@ func (ev assembled) delivered() []Evidence {
 // one and full evidence to show it, else (or when the model fails)
 // extracted from the evidence. It sets a's Mode and Model.
 func (e *Engine) draft(ctx context.Context, a *Answer, model chat.Model, evidence answer.Context, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
-	if model != nil && len(evidence.Full) > 0 {
+	if model != nil && len(evidence.Full)+len(evidence.Memory) > 0 {
 		text, err := generate(ctx, model, a.Lang, a.Question, evidence, history, opts)
 		if err == nil {
 			a.Mode, a.Model = "generated", model.ID()

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -434,4 +436,107 @@ func (e *Engine) ForgetMemory(ctx context.Context, id string) error {
 		return err
 	}
 	return ms.ForgetMemory(ctx, id)
+}
+
+// MemoryUse is an entry of long-term memory an answer was shown. Its JSON
+// shape is public (`ask --json`, "memory").
+type MemoryUse struct {
+	ID     string `json:"id"`
+	Scope  string `json:"scope"`
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Status string `json:"status"`
+	Stale  bool   `json:"stale"`
+	// Use is "evidence" (delivered under Label, citable) or "unconfirmed"
+	// (shown as not settled: a hypothesis, or stale; never citable).
+	Use   string `json:"use"`
+	Label string `json:"label,omitempty"`
+}
+
+// Uses of a memory entry in an answer.
+const (
+	MemoryEvidence    = "evidence"
+	MemoryUnconfirmed = "unconfirmed"
+)
+
+// memoryID is the evidence id of the entry "mN": -N, never a chunk's.
+func memoryID(id string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(id, "m"), 10, 64)
+	if err != nil || n <= 0 || !strings.HasPrefix(id, "m") {
+		return 0, false
+	}
+	return -n, true
+}
+
+// answerMemory adds to ev the entries of long-term memory the asker may
+// see that concern the query (see answer.RelevantMemory): verified ones
+// as evidence, the others (hypotheses, stale entries) as unconfirmed. An
+// index without memory adds nothing.
+func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang string, terms func(string) []string) ([]MemoryUse, error) {
+	uses := []MemoryUse{}
+	ms, err := e.memoryStore()
+	if err != nil {
+		return uses, nil
+	}
+	stored, err := ms.Memories(ctx, "", false)
+	if err != nil || len(stored) == 0 {
+		return uses, err
+	}
+	a, err := e.audience(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var seen []store.Memory
+	var entries []answer.MemoryEntry
+	for _, m := range stored {
+		id, ok := memoryID(m.ID)
+		if !ok {
+			continue
+		}
+		if ok, err := a.sees(ctx, m); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		seen = append(seen, m)
+		src, _ := store.ParseMemorySource(m.Source)
+		entries = append(entries, answer.MemoryEntry{ID: id, Key: m.Key, Value: m.Value, Scope: m.Scope, Verified: m.Status == store.MemoryVerified, File: src.Note})
+	}
+	// Staleness costs a read per entry: it is looked up for the relevant
+	// ones only, and the choice made again with it.
+	var chosen []answer.MemoryEntry
+	var chosenM []store.Memory
+	for _, i := range answer.RelevantMemory(query, entries, terms, lang) {
+		st, err := stale(ctx, ms, seen[i])
+		if err != nil {
+			return nil, err
+		}
+		entries[i].Stale = st
+		chosen = append(chosen, entries[i])
+		chosenM = append(chosenM, seen[i])
+	}
+	var final []answer.MemoryEntry
+	var finalM []store.Memory
+	for _, i := range answer.RelevantMemory(query, chosen, terms, lang) {
+		final = append(final, chosen[i])
+		finalM = append(finalM, chosenM[i])
+	}
+	if len(final) == 0 {
+		return uses, nil
+	}
+	ev.evidence = answer.WithMemory(ev.evidence, final)
+	labels := map[int64]string{}
+	for _, it := range ev.evidence.Memory {
+		labels[it.ID] = it.Label
+	}
+	for i, m := range finalM {
+		u := MemoryUse{ID: m.ID, Scope: m.Scope, Key: m.Key, Value: m.Value, Status: m.Status, Stale: final[i].Stale, Use: MemoryUnconfirmed}
+		if l, ok := labels[final[i].ID]; ok {
+			u.Use, u.Label = MemoryEvidence, l
+			ev.byChunk[final[i].ID] = Hit{ID: m.ID, Label: l, File: final[i].File}
+		}
+		uses = append(uses, u)
+	}
+	return uses, nil
 }

@@ -345,7 +345,7 @@ type labelIndex struct {
 }
 
 func newLabelIndex(c Context) labelIndex {
-	x := labelIndex{byKey: make(map[string]int, len(c.Full)+len(c.Summaries))}
+	x := labelIndex{byKey: make(map[string]int, len(c.Full)+len(c.Memory)+len(c.Summaries))}
 	add := func(items []Item, kind string) {
 		for _, it := range items {
 			k := labelKey(it.Label)
@@ -361,6 +361,7 @@ func newLabelIndex(c Context) labelIndex {
 		}
 	}
 	add(c.Full, KindFull)
+	add(c.Memory, KindMemory)
 	add(c.Summaries, KindSummary)
 	return x
 }

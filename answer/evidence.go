@@ -60,16 +60,31 @@ type Item struct {
 type Context struct {
 	Full      []Item
 	Summaries []Item
+	// Memory holds verified entries of long-term memory (KindMemory), cited
+	// like the rest; Unconfirmed the entries the model is shown as not
+	// settled, which nothing can cite (see [WithMemory]).
+	Memory      []Item
+	Unconfirmed []Unconfirmed
 	// Words is the number of words in the items' texts, the quantity that
 	// [AssembleOptions.WordBudget] caps.
 	Words int
 }
 
-// Items returns the full items followed by the summaries.
+// Items returns the full items, then the memory items, then the
+// summaries.
 func (c Context) Items() []Item {
-	out := make([]Item, 0, len(c.Full)+len(c.Summaries))
+	out := make([]Item, 0, len(c.Full)+len(c.Memory)+len(c.Summaries))
 	out = append(out, c.Full...)
+	out = append(out, c.Memory...)
 	return append(out, c.Summaries...)
+}
+
+// quotable returns the items whose sentences an extractive answer may
+// quote: the full items, then the memory items.
+func (c Context) quotable() []Item {
+	out := make([]Item, 0, len(c.Full)+len(c.Memory))
+	out = append(out, c.Full...)
+	return append(out, c.Memory...)
 }
 
 // Find returns the delivered item a citation label names, matching as

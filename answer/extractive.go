@@ -111,7 +111,8 @@ func extract(question string, ctx Context, terms func(string) []string, lang str
 	}
 	idx := newLabelIndex(ctx)
 	var cands []candidate
-	for i, it := range ctx.Full {
+	quotable := ctx.quotable()
+	for i, it := range quotable {
 		if !idx.citable(it) {
 			continue
 		}
@@ -195,7 +196,7 @@ func extract(question string, ctx Context, terms func(string) []string, lang str
 		if k := txt.Fold(c.text); !quoted[k] {
 			quoted[k] = true
 			items[c.item] = true
-			lines = append(lines, "- "+c.text+" ["+ctx.Full[c.item].Label+"]")
+			lines = append(lines, "- "+c.text+" ["+quotable[c.item].Label+"]")
 		}
 	}
 	return lines
@@ -218,7 +219,7 @@ func termSet(terms []string) map[string]bool {
 // quotes what comes closest ([ClosestAnswer]), opened by the words no note
 // uses, and Closest is set when something came close.
 func Extract(question string, ctx Context, terms func(string) []string, lang string, used func(term string) bool) Draft {
-	if len(ctx.Full) > 0 {
+	if len(ctx.Full)+len(ctx.Memory) > 0 {
 		if text, ok := Extractive(question, ctx, terms, lang); ok {
 			return Draft{Text: text}
 		}

@@ -34,6 +34,9 @@ type promptText struct {
 	fullHeader  string
 	noFull      string
 	summaryHead string
+	memoryHead  string
+	unconfHead  string
+	staleMark   string
 	question    string
 	annotation  string
 	headings    string
@@ -54,6 +57,9 @@ Reglas:
 	fullHeader:  "Pruebas completas (cada una bajo su etiqueta):",
 	noFull:      "Pruebas completas: ninguna.",
 	summaryHead: "Resúmenes de otros fragmentos (solo titulares: cítalos únicamente por lo que dice su línea):",
+	memoryHead:  "Memoria de la mesa (acuerdos que el DM verificó; son pruebas como las demás: cítalos con su etiqueta):",
+	unconfHead:  "Hipótesis sin confirmar (no son pruebas: no las cites ni las des por ciertas; si vienen al caso, di que están sin confirmar):",
+	staleMark:   " (posiblemente caducada: su nota cambió)",
 	question:    "Pregunta:",
 	annotation:  "Describe fragmentos de unas notas personales (por ejemplo, las de una campaña de rol). Escribe una o dos frases, en español, que digan qué pasa o qué cubre el fragmento: quién aparece, con sus nombres tal cual, qué hechos ocurren y qué lugares u objetos importan. Solo lo que dice el texto. Texto plano: sin preámbulo, sin listas, sin comillas y sin Markdown.",
 	headings:    "Encabezados:",
@@ -74,6 +80,9 @@ Rules:
 	fullHeader:  "Full evidence (each under its label):",
 	noFull:      "Full evidence: none.",
 	summaryHead: "Summaries of other excerpts (headlines only: cite them only for what their line says):",
+	memoryHead:  "The table's memory (what the DM verified; evidence like the rest: cite it by its label):",
+	unconfHead:  "Unconfirmed hypotheses (not evidence: do not cite them or state them as fact; if they matter, say they are unconfirmed):",
+	staleMark:   " (possibly stale: its note changed)",
 	question:    "Question:",
 	annotation:  "You describe excerpts of a person's notes (for example, those of a role-playing campaign). Write one or two sentences, in English, that say what happens in the excerpt or what it covers: who appears, with their names as written, what events take place and which places or objects matter. Only what the text says. Plain text: no preamble, no lists, no quotes and no Markdown.",
 	headings:    "Headings:",
@@ -96,7 +105,10 @@ func texts(lang string) promptText {
 //
 // The evidence lists each full item as "### [" + label + "]" followed by its
 // text, then a separate block, titled as summaries, with one line per
-// summary: "- [" + label + "] " + summary. Square brackets in those texts
+// summary: "- [" + label + "] " + summary. Between them, verified memory
+// has a block of its own, each entry as "### [" + label + "]" and its
+// value, and unconfirmed entries another, "- key: value" with no label,
+// said not to be evidence. Square brackets in those texts
 // become parentheses (a Markdown link, its text), so that only labels are
 // in brackets. The rules demand the exact label in square brackets after
 // every claim and describe that format without an example, so the only
@@ -118,6 +130,23 @@ func Prompt(lang, question string, ctx Context, history []Message) []Message {
 		for _, it := range ctx.Full {
 			b.WriteString("\n### [" + it.Label + "]\n")
 			b.WriteString(strings.TrimSpace(unbracket(it.Text)) + "\n")
+		}
+	}
+	if len(ctx.Memory) > 0 {
+		b.WriteString("\n" + t.memoryHead + "\n")
+		for _, it := range ctx.Memory {
+			b.WriteString("\n### [" + it.Label + "]\n")
+			b.WriteString(txt.Collapse(unbracket(it.Text)) + "\n")
+		}
+	}
+	if len(ctx.Unconfirmed) > 0 {
+		b.WriteString("\n" + t.unconfHead + "\n")
+		for _, u := range ctx.Unconfirmed {
+			line := "- " + txt.Collapse(unbracket(u.Key)) + ": " + txt.Collapse(unbracket(u.Value))
+			if u.Stale {
+				line += t.staleMark
+			}
+			b.WriteString(line + "\n")
 		}
 	}
 	if len(ctx.Summaries) > 0 {

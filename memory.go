@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/store"
 )
@@ -539,4 +540,37 @@ func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang st
 		uses = append(uses, u)
 	}
 	return uses, nil
+}
+
+// FindMemories returns the active entries the asker may see that share a
+// content word with text, best first (see answer.MatchMemory): the
+// candidates when someone asks to forget something.
+func (e *Engine) FindMemories(ctx context.Context, text string) ([]Memory, error) {
+	all, err := e.Memories(ctx, "", false)
+	if err != nil {
+		return nil, err
+	}
+	vw, err := e.snapshot(ctx)
+	var terms func(string) []string
+	switch {
+	case err == nil:
+		terms = vw.analyzer.Terms
+	case !errors.Is(err, ErrNotIndexed):
+		return nil, err
+	}
+	entries := make([]answer.MemoryEntry, len(all))
+	for i, m := range all {
+		entries[i] = answer.MemoryEntry{Key: m.Key, Value: m.Value, Scope: m.Scope}
+	}
+	out := []Memory{}
+	for _, i := range answer.MatchMemory(text, entries, terms, analysis.QuestionLang(text)) {
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// MayChangeMemory reports whether the asker may change (supersede, forget)
+// the entry m: the DM any, a player their own.
+func MayChangeMemory(ctx context.Context, m Memory) bool {
+	return mayWrite(ctx, m.Scope, false) == nil
 }

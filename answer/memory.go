@@ -55,45 +55,17 @@ const (
 // words. At most MaxMemoryItems verified (not stale) entries are kept and
 // MaxUnconfirmed others; equal scores keep the given order.
 func RelevantMemory(question string, entries []MemoryEntry, terms func(string) []string, lang string) []int {
-	if terms == nil {
-		terms = analyzerTerms(lang)
-	}
-	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
-	q := map[string]bool{}
-	for w := range termSet(terms(question)) {
-		if !skip[w] {
-			q[w] = true
-		}
-	}
-	if len(q) == 0 {
-		return nil
-	}
+	scores, n := memoryScores(question, entries, terms, lang)
 	need := 2
-	if len(q) <= 2 {
+	if n <= 2 {
 		need = 1
 	}
-	type scored struct{ i, score int }
-	var good []scored
-	for i, m := range entries {
-		key := termSet(terms(m.Key))
-		body := termSet(terms(m.Value + " " + sessionWords(m.Scope)))
-		score := 0
-		for w := range q {
-			switch {
-			case key[w]:
-				score += memoryKeyMatchWeight
-			case body[w]:
-				score++
-			}
-		}
-		if score >= need {
-			good = append(good, scored{i, score})
-		}
-	}
-	sort.SliceStable(good, func(a, b int) bool { return good[a].score > good[b].score })
 	var out []int
 	nv, nu := 0, 0
-	for _, g := range good {
+	for _, g := range scores {
+		if g.score < need {
+			break
+		}
 		m := entries[g.i]
 		if m.Verified && !m.Stale {
 			if nv < MaxMemoryItems {
@@ -106,6 +78,105 @@ func RelevantMemory(question string, entries []MemoryEntry, terms func(string) [
 		}
 	}
 	return out
+}
+
+// MatchMemory returns the indexes of every entry that shares a content
+// word with text (scored as [RelevantMemory] does), best first: what a
+// user who says "forget …" may mean.
+func MatchMemory(text string, entries []MemoryEntry, terms func(string) []string, lang string) []int {
+	scores, _ := memoryScores(text, entries, terms, lang)
+	var out []int
+	for _, g := range scores {
+		if g.score > 0 {
+			out = append(out, g.i)
+		}
+	}
+	return out
+}
+
+type memoryScore struct{ i, score int }
+
+// memoryScores scores every entry against the content words of text, best
+// first, and counts those words.
+func memoryScores(text string, entries []MemoryEntry, terms func(string) []string, lang string) ([]memoryScore, int) {
+	if terms == nil {
+		terms = analyzerTerms(lang)
+	}
+	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+	q := map[string]bool{}
+	for w := range termSet(terms(text)) {
+		if !skip[w] {
+			q[w] = true
+		}
+	}
+	if len(q) == 0 {
+		return nil, 0
+	}
+	out := make([]memoryScore, 0, len(entries))
+	for i, m := range entries {
+		key := termSet(terms(m.Key))
+		body := termSet(terms(m.Value + " " + sessionWords(m.Scope)))
+		score := 0
+		for w := range q {
+			switch {
+			case key[w]:
+				score += memoryKeyMatchWeight
+			case body[w]:
+				score++
+			}
+		}
+		out = append(out, memoryScore{i, score})
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+	return out, len(q)
+}
+
+// Memory intents a chat line may carry.
+const (
+	IntentRemember = "remember"
+	IntentForget   = "forget"
+)
+
+// memoryIntents are the openings of a chat line that asks to remember or
+// to forget, longest first within each.
+var memoryIntents = []struct{ prefix, kind string }{
+	{"recuerda que ", IntentRemember}, {"recuerda: ", IntentRemember}, {"recordad que ", IntentRemember},
+	{"apunta que ", IntentRemember}, {"remember that ", IntentRemember}, {"remember: ", IntentRemember},
+	{"olvida que ", IntentForget}, {"olvida lo de ", IntentForget}, {"olvida ", IntentForget},
+	{"forget that ", IntentForget}, {"forget about ", IntentForget}, {"forget ", IntentForget},
+}
+
+// MemoryIntent reads a chat line that asks to remember something
+// ("recuerda que …", "remember that …") or to forget it ("olvida …",
+// "forget …"): the intent and what follows, trimmed of final punctuation;
+// "" when the line is a question like any other.
+func MemoryIntent(line string) (intent, rest string) {
+	l := strings.TrimLeft(strings.TrimSpace(line), "¡¿")
+	low := strings.ToLower(l)
+	for _, m := range memoryIntents {
+		if strings.HasPrefix(low, m.prefix) {
+			rest = strings.TrimSpace(strings.TrimRight(l[len(m.prefix):], " .!?¡¿"))
+			if rest == "" {
+				return "", ""
+			}
+			return m.kind, rest
+		}
+	}
+	return "", ""
+}
+
+// MemoryKey proposes a key for a value to remember: the text before a
+// colon when it has one early ("críticos: …"), else its first words, at
+// most four, lower-cased.
+func MemoryKey(text string) (key, value string) {
+	if k, v, ok := strings.Cut(text, ":"); ok && len(strings.Fields(k)) <= 5 && strings.TrimSpace(v) != "" {
+		return strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
+	}
+	words := strings.Fields(text)
+	if len(words) > 4 {
+		words = words[:4]
+	}
+	return strings.ToLower(strings.Trim(strings.Join(words, " "), " ,.;")), strings.TrimSpace(text)
 }
 
 // sessionWords are the words a question about a session:N scope's session

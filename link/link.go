@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/answer"
 )
 
 // Kinds of link: a passage (a chunk) or a whole note.
@@ -131,6 +132,11 @@ func (m *Maker) Text(ctx context.Context, segs []oraculo.Segment) string {
 			if !c.Valid || c.Evidence == nil {
 				continue
 			}
+			if c.Kind == answer.KindMemory {
+				// An entry of memory has no passage page: its label alone.
+				links = append(links, "["+c.Label+"]")
+				continue
+			}
 			links = append(links, "["+c.Label+"]("+m.Passage(ctx, *c.Evidence, claim)+")")
 		}
 		if len(links) == 0 {
@@ -156,7 +162,15 @@ type Source struct {
 func (m *Maker) Sources(ctx context.Context, a *oraculo.Answer) []Source {
 	var out []Source
 	for i, ev := range a.CitedEvidence() {
-		out = append(out, Source{Index: i + 1, Evidence: ev, URL: m.Passage(ctx, ev.ID, ""), Obsidian: m.Obsidian(ev.File)})
+		src := Source{Index: i + 1, Evidence: ev, Obsidian: m.Obsidian(ev.File)}
+		switch {
+		case ev.Kind != answer.KindMemory:
+			src.URL = m.Passage(ctx, ev.ID, "")
+		case ev.File != "":
+			// An entry of memory taken from a note: the note's page.
+			src.URL = m.base(ctx) + m.NotePath(oraculo.RoleFrom(ctx), ev.File)
+		}
+		out = append(out, src)
 	}
 	return out
 }
@@ -182,7 +196,14 @@ func (m *Maker) AnswerWith(ctx context.Context, a *oraculo.Answer, sources []Sou
 	b.WriteString(text)
 	b.WriteString("\n\n" + SourcesHeading(a.Lang) + "\n")
 	for _, s := range sources {
-		fmt.Fprintf(&b, "%d. [%s](%s) · `%s`", s.Index, s.Label, s.URL, s.File)
+		switch {
+		case s.URL == "":
+			fmt.Fprintf(&b, "%d. [%s] · %s", s.Index, s.Label, s.ID)
+		case s.File == "":
+			fmt.Fprintf(&b, "%d. [%s](%s)", s.Index, s.Label, s.URL)
+		default:
+			fmt.Fprintf(&b, "%d. [%s](%s) · `%s`", s.Index, s.Label, s.URL, s.File)
+		}
 		if s.Obsidian != "" {
 			fmt.Fprintf(&b, " · [Obsidian](%s)", s.Obsidian)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/link"
@@ -236,11 +237,30 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 		fmt.Fprintln(w, msg("ask-sources"))
 		for i, ev := range sources {
 			kind := ""
-			if ev.Kind == "summary" {
+			switch ev.Kind {
+			case "summary":
 				kind = " " + msg("ask-summary")
+			case "memory":
+				kind = " " + msg("ask-memory")
+			}
+			if ev.File == "" {
+				fmt.Fprintf(w, "  %d. [%s]%s  ·  %s\n", i+1, ev.Label, kind, ev.ID)
+				continue
 			}
 			fmt.Fprintf(w, "  %d. [%s]%s  ·  %s  ·  %s\n", i+1, ev.Label, kind, ev.File, ev.ID)
 		}
+	}
+	// Entries of memory shown as not settled: the user sees them as the
+	// model did, never as a source.
+	for _, u := range a.Memory {
+		if u.Use != oraculo.MemoryUnconfirmed {
+			continue
+		}
+		why := msg("ask-memory-hypothesis")
+		if u.Stale {
+			why = msg("ask-memory-stale")
+		}
+		fmt.Fprintln(w, msg("ask-memory-unconfirmed", u.Key, u.Value, u.ID, why))
 	}
 	mode := msg("mode:" + a.Mode)
 	if a.Model != "" {
@@ -362,6 +382,12 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintln(out, msg("chat-help"))
 			continue
 		}
+		if intent, text := answer.MemoryIntent(line); intent != "" {
+			if err := chatMemory(ctx, eng, out, readLine, intent, text); err != nil {
+				return err
+			}
+			continue
+		}
 		opts := f.options(history)
 		askCtx, cancel := context.WithCancel(ctx)
 		streamed := false
@@ -434,4 +460,90 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "── [%s] · %s · %s ──\n%s\n", c.Label, c.File, c.ID, strings.TrimSpace(c.Text))
 	}
 	return nil
+}
+
+// chatMemory handles a chat line that asks to remember or to forget.
+// "Remember" proposes an entry, a hypothesis in the asker's scope (the
+// campaign for the DM, player:NAME for a player), saved only when the user
+// says yes; nothing said in the chat is ever saved verified. "Forget" lists
+// the entries the asker may forget that match and asks which one.
+func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLine func() (string, bool, error), intent, text string) error {
+	switch intent {
+	case answer.IntentRemember:
+		scope := "campaign"
+		if oraculo.RoleFrom(ctx) == oraculo.RolePlayer {
+			name := oraculo.PlayerFrom(ctx)
+			if name == "" {
+				fmt.Fprintln(out, msg("chat-memory-no-scope"))
+				return nil
+			}
+			scope = "player:" + name
+		}
+		key, value := answer.MemoryKey(text)
+		fmt.Fprintln(out, msg("chat-remember-propose", scope, key, value))
+		line, ok, err := readLine()
+		if !ok {
+			return err
+		}
+		if !saysYes(line) {
+			fmt.Fprintln(out, msg("chat-remember-no"))
+			return nil
+		}
+		m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: scope, Key: key, Value: value, Author: memoryAuthor()})
+		if err != nil {
+			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
+			return nil
+		}
+		fmt.Fprintln(out, msg("chat-remember-saved", m.ID, m.Scope, m.Key))
+	case answer.IntentForget:
+		found, err := eng.FindMemories(ctx, text)
+		if err != nil {
+			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
+			return nil
+		}
+		var ms []oraculo.Memory
+		for _, m := range found {
+			if oraculo.MayChangeMemory(ctx, m) && len(ms) < 9 {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) == 0 {
+			fmt.Fprintln(out, msg("chat-forget-none", text))
+			return nil
+		}
+		fmt.Fprintln(out, msg("chat-forget-which"))
+		for i, m := range ms {
+			fmt.Fprintf(out, "  %d. %s · %s · %s: %s\n", i+1, m.ID, m.Scope, m.Key, m.Value)
+		}
+		line, ok, err := readLine()
+		if !ok {
+			return err
+		}
+		line = strings.TrimSpace(line)
+		var pick *oraculo.Memory
+		for i := range ms {
+			if line == strconv.Itoa(i+1) || line == ms[i].ID {
+				pick = &ms[i]
+			}
+		}
+		if pick == nil {
+			fmt.Fprintln(out, msg("chat-forget-kept"))
+			return nil
+		}
+		if err := eng.ForgetMemory(ctx, pick.ID); err != nil {
+			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
+			return nil
+		}
+		fmt.Fprintln(out, msg("memory-forgotten", pick.ID))
+	}
+	return nil
+}
+
+// saysYes reports whether a reply is a yes, in Spanish or English.
+func saysYes(line string) bool {
+	switch strings.ToLower(strings.Trim(strings.TrimSpace(line), ".!¡")) {
+	case "s", "si", "sí", "y", "yes", "vale", "ok":
+		return true
+	}
+	return false
 }

@@ -167,3 +167,69 @@ func TestCLIMemory(t *testing.T) {
 		t.Errorf("memory list without --db: exit %d, %q %q", code, out, errOut)
 	}
 }
+
+// TestChatMemory: in the chat, "recuerda que …" proposes a hypothesis and
+// saves it only on a yes, never verified; "olvida …" lists the entries the
+// asker may forget and forgets the one chosen; a player proposes in their
+// own scope and is offered only their own entries to forget.
+func TestChatMemory(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "es")
+	t.Setenv("ORACULO_CHAT_HISTORY", filepath.Join(t.TempDir(), "history"))
+	db := filepath.Join(t.TempDir(), "o.db")
+	if _, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", smallNotes(t)); code != 0 {
+		t.Fatalf("ingest exit %d: %s", code, errOut)
+	}
+	chat := func(stdin string, args ...string) string {
+		t.Helper()
+		out, errOut, code := runCLI(t, stdin, append([]string{"chat", "--db", db}, args...)...)
+		if code != 0 {
+			t.Fatalf("chat exit %d: %s %s", code, out, errOut)
+		}
+		return out
+	}
+	list := func(args ...string) []map[string]any {
+		t.Helper()
+		out, errOut, code := runCLI(t, "", append([]string{"memory", "list", "--json", "--db", db}, args...)...)
+		if code != 0 {
+			t.Fatalf("memory list: %s", errOut)
+		}
+		var ms []map[string]any
+		if err := json.Unmarshal([]byte(out), &ms); err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+
+	out := chat("Recuerda que críticos: un 20 natural dobla el daño.\nno\n")
+	if !strings.Contains(out, "hipótesis") || !strings.Contains(out, "«críticos»") || !strings.Contains(out, "No la guardo") {
+		t.Errorf("a proposal refused:\n%s", out)
+	}
+	if ms := list(); len(ms) != 0 {
+		t.Fatalf("a refused proposal was saved: %v", ms)
+	}
+	out = chat("Recuerda que críticos: un 20 natural dobla el daño.\nsí\n")
+	ms := list()
+	if len(ms) != 1 || ms[0]["key"] != "críticos" || ms[0]["value"] != "un 20 natural dobla el daño" || ms[0]["status"] != "hypothesis" || ms[0]["scope"] != "campaign" {
+		t.Fatalf("after yes: %v\n%s", ms, out)
+	}
+	chat("remember that bruno: plays the dwarf Borin\nyes\n", "--as", "player:bruno")
+	if ms := list("--scope", "player:bruno"); len(ms) != 1 || ms[0]["status"] != "hypothesis" || ms[0]["author"] != "bruno" {
+		t.Fatalf("a player's proposal: %v", ms)
+	}
+	// bruno is offered only his own entry; the campaign's stays.
+	out = chat("olvida los críticos\n1\n", "--as", "player:bruno")
+	if !strings.Contains(out, "Ninguna entrada") {
+		t.Errorf("bruno was offered an entry he may not forget:\n%s", out)
+	}
+	out = chat("olvida lo de los críticos\nnada\n")
+	if !strings.Contains(out, "1. m1") || !strings.Contains(out, "No olvido nada") || len(list()) != 2 {
+		t.Errorf("forget, then none chosen:\n%s", out)
+	}
+	out = chat("olvida lo de los críticos\n1\n¿Qué pasa con los críticos?\n")
+	if !strings.Contains(out, "m1 olvidada") {
+		t.Errorf("forget m1:\n%s", out)
+	}
+	if ms := list("--all"); len(ms) != 1 || ms[0]["scope"] != "player:bruno" {
+		t.Errorf("after forgetting m1: %v", ms)
+	}
+}

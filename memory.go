@@ -254,12 +254,25 @@ func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
 	return out, nil
 }
 
-// memorySource is the source of a new or re-verified entry: the stored
-// version of the note at path, or a statement by the asker today.
-func memorySource(ctx context.Context, ms store.MemoryStore, note, author string) (string, error) {
+// memorySource is the source of a new entry: the stored version of the
+// note at path, or a statement by the asker today. A note the asker may
+// not see whole is, to a player, a note that is not in the index.
+func (e *Engine) memorySource(ctx context.Context, ms store.MemoryStore, note, author string) (string, error) {
 	if note == "" {
 		role := RoleFrom(ctx)
 		return "stated:" + role + ":" + author + "@" + time.Now().UTC().Format(time.DateOnly), nil
+	}
+	if isPlayer(ctx) {
+		a, err := e.audience(ctx)
+		if err != nil {
+			return "", err
+		}
+		switch ok, err := a.noteVisible(ctx, note); {
+		case err != nil:
+			return "", err
+		case !ok:
+			return "", store.InvalidMemory(fmt.Errorf("memory source: note %q is not in the index", note))
+		}
 	}
 	sum, found, err := ms.NoteVersion(ctx, note)
 	if err != nil {
@@ -324,20 +337,8 @@ func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) 
 	if err := mayWrite(ctx, in.Scope, in.Verified); err != nil {
 		return Memory{}, err
 	}
-	if in.Note != "" && isPlayer(ctx) {
-		a, err := e.audience(ctx)
-		if err != nil {
-			return Memory{}, err
-		}
-		if ok, err := a.noteVisible(ctx, in.Note); err != nil || !ok {
-			if err != nil {
-				return Memory{}, err
-			}
-			return Memory{}, store.InvalidMemory(fmt.Errorf("memory source: note %q is not in the index", in.Note))
-		}
-	}
 	who := author(ctx, in.Author)
-	src, err := memorySource(ctx, ms, in.Note, who)
+	src, err := e.memorySource(ctx, ms, in.Note, who)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -415,7 +416,7 @@ func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput)
 		return Memory{}, err
 	}
 	who := author(ctx, in.Author)
-	src, err := memorySource(ctx, ms, in.Note, who)
+	src, err := e.memorySource(ctx, ms, in.Note, who)
 	if err != nil {
 		return Memory{}, err
 	}

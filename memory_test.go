@@ -303,3 +303,27 @@ func TestExtractiveQuotesMemory(t *testing.T) {
 		t.Errorf("citations %+v: want one valid citation of %s", a.Citations, m.ID)
 	}
 }
+
+// TestPlayerNamesNoSecretNote: a player naming a DM-only note as the
+// source of an entry, new or superseding, gets the answer a note that does
+// not exist gets.
+func TestPlayerNamesNoSecretNote(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{memoryNotes(t)}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ana := oraculo.WithPlayer(ctx, "ana")
+	m := mustAdd(t, eng, ana, oraculo.MemoryInput{Scope: "player:ana", Key: "k", Value: "v"})
+	_, missing := eng.AddMemory(ana, oraculo.MemoryInput{Scope: "player:ana", Key: "k2", Value: "v", Note: "DM/Nada.md"})
+	_, secret := eng.AddMemory(ana, oraculo.MemoryInput{Scope: "player:ana", Key: "k2", Value: "v", Note: "DM/Secretos.md"})
+	_, superseded := eng.SupersedeMemory(ana, m.ID, oraculo.MemoryInput{Value: "v2", Note: "DM/Secretos.md"})
+	if missing == nil || secret == nil || superseded == nil || !errors.Is(secret, oraculo.ErrInvalidMemory) ||
+		strings.ReplaceAll(secret.Error(), "Secretos", "Nada") != missing.Error() ||
+		strings.ReplaceAll(superseded.Error(), "Secretos", "Nada") != missing.Error() {
+		t.Errorf("a missing note: %v; the DM-only one: %v, superseding with it: %v", missing, secret, superseded)
+	}
+	if _, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: "dm", Key: "k", Value: "v", Note: "DM/Secretos.md"}); err != nil {
+		t.Errorf("the DM naming the DM-only note: %v", err)
+	}
+}

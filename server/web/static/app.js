@@ -476,7 +476,7 @@ function answerCite(a, groups) {
       const ev = c.valid !== false && c.evidence ? evidence.get(c.evidence) : null;
       group.append(
         ev
-          ? citeButton({ id: ev.id, label: ev.label, kind: c.kind || ev.kind, file: ev.file, claim: g.claim }, c.label)
+          ? citeButton({ id: ev.id, label: ev.label, kind: c.kind || ev.kind, file: ev.file, text: ev.text, claim: g.claim }, c.label)
           : el("span", { class: "cite plain", text: c.label }),
       );
     });
@@ -839,6 +839,12 @@ function openPassage(ref, opener) {
   renderPanel();
   ui.panelLabel.focus({ preventScroll: NARROW.matches });
   const panel = state.panel;
+  if (ref.kind === "memory") {
+    // An entry of memory is no chunk: the panel shows the entry itself.
+    panel.chunk = { label: ref.label, text: ref.text || "", file: ref.file || "" };
+    renderPanel();
+    return;
+  }
   fetchChunk(ref.id, ref.claim).then(
     (chunk) => {
       if (state.panel !== panel) return;
@@ -906,6 +912,11 @@ function renderPanel() {
   if (p.ref.kind === "summary") {
     body.push(
       el("p", { class: "summary-note", testid: "passage-summary" }, el("span", { class: "badge summary", text: t("summaryBadge") }), " ", t("summaryNote")),
+    );
+  }
+  if (p.ref.kind === "memory") {
+    body.push(
+      el("p", { class: "summary-note", testid: "passage-memory" }, el("span", { class: "badge summary", text: t("memoryBadge") }), " ", t("memoryNote")),
     );
   }
   if (p.error) {

@@ -292,7 +292,7 @@ func (s *Server) cors(next http.Handler) http.Handler {
 		h.Add("Vary", "Origin")
 		h.Set("Access-Control-Expose-Headers", "X-Request-Id")
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Oraculo-Detail, Mcp-Session-Id, Mcp-Protocol-Version")
 			h.Set("Access-Control-Max-Age", "600")
 			w.WriteHeader(http.StatusNoContent)

@@ -2,13 +2,17 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/mcpserver"
 )
 
 // memoryTokens makes a tokens file with the DM (dm) and two players, ana
@@ -332,4 +336,64 @@ func TestMemoryLocal(t *testing.T) {
 		t.Errorf("the local player lists %v, want [%s]", got, m.ID)
 	}
 	addMemory(t, player, "", map[string]any{"scope": "player:ana", "key": "k", "value": "v"}, 403)
+}
+
+// TestMemoryOverMCP checks that /mcp's memory tools act as the token's
+// holder: ana's token adds in player:ana, and bruno's does not see it.
+func TestMemoryOverMCP(t *testing.T) {
+	tokens, dm, ana, bruno := memoryTokens(t)
+	eng := testEngine(t)
+	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens, MCP: mcpserver.HTTPHandler(eng, "test")})
+	session := func(token string) *mcp.ClientSession {
+		t.Helper()
+		client := &http.Client{Transport: bearerTransport(token)}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: client}, nil)
+		if err != nil {
+			t.Fatalf("connecting to /mcp: %v", err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	tool := func(cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, string) {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.IsError {
+			msg := ""
+			for _, c := range res.Content {
+				if tc, ok := c.(*mcp.TextContent); ok {
+					msg += tc.Text
+				}
+			}
+			return nil, msg
+		}
+		out, _ := res.StructuredContent.(map[string]any)
+		return out, ""
+	}
+	m, msg := tool(session(ana), "memory_add", map[string]any{"scope": "player:ana", "key": "sospecha", "value": "Harbin miente"})
+	if msg != "" || m["scope"] != "player:ana" || m["author"] != "ana" {
+		t.Fatalf("ana's memory_add over /mcp: %v %s", m, msg)
+	}
+	id, _ := m["id"].(string)
+	if _, msg := tool(session(ana), "memory_add", map[string]any{"scope": "campaign", "key": "k", "value": "v"}); !strings.Contains(msg, "not allowed") {
+		t.Errorf("ana's memory_add in the campaign over /mcp: %q", msg)
+	}
+	if _, msg := tool(session(bruno), "memory_show", map[string]any{"id": id}); !strings.Contains(msg, "no such entry") {
+		t.Errorf("bruno's memory_show of ana's entry over /mcp: %q", msg)
+	}
+	if out, msg := tool(session(dm), "memory_show", map[string]any{"id": id}); msg != "" || len(out["chain"].([]any)) != 1 {
+		t.Errorf("the DM's memory_show over /mcp: %v %q", out, msg)
+	}
+}
+
+// bearerTransport sends every request with token.
+type bearerTransport string
+
+func (tok bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(tok))
+	return http.DefaultTransport.RoundTrip(r)
 }

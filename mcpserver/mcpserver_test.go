@@ -128,7 +128,16 @@ func TestListTools(t *testing.T) {
 		"read_chunk": {[]string{"id"}, nil, []string{"id", "label", "file", "title", "headings", "text"}},
 		"read_note":  {[]string{"file"}, nil, []string{"file", "title", "chunks"}},
 		"compendium": {nil, []string{"name", "kind"}, []string{"entities"}},
+
+		"memory_list":      {nil, []string{"scope", "all"}, []string{"entries"}},
+		"memory_show":      {[]string{"id"}, nil, []string{"chain"}},
+		"memory_add":       {[]string{"scope", "key", "value"}, []string{"note", "verified"}, []string{"id", "scope", "key", "value", "source", "status", "supersedes", "active", "stale"}},
+		"memory_verify":    {[]string{"id"}, nil, []string{"id", "status"}},
+		"memory_supersede": {[]string{"id", "value"}, []string{"note", "verified"}, []string{"id", "supersedes", "status"}},
+		"memory_forget":    {[]string{"id"}, nil, []string{"forgotten"}},
 	}
+	// The tools that change memory; memory_forget deletes.
+	writes := map[string]bool{"memory_add": true, "memory_verify": true, "memory_supersede": true, "memory_forget": true}
 	if len(tools) != len(want) {
 		t.Errorf("tools = %v, want %d", slices.Collect(mapKeys(tools)), len(want))
 	}
@@ -141,8 +150,15 @@ func TestListTools(t *testing.T) {
 		if tool.Description == "" {
 			t.Errorf("%s: no description", name)
 		}
-		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
-			t.Errorf("%s: not annotated read-only", name)
+		switch a := tool.Annotations; {
+		case a == nil:
+			t.Errorf("%s: no annotations", name)
+		case a.ReadOnlyHint == writes[name]:
+			t.Errorf("%s: read-only %v, want %v", name, a.ReadOnlyHint, !writes[name])
+		case writes[name] && (a.DestructiveHint == nil || *a.DestructiveHint != (name == "memory_forget")):
+			t.Errorf("%s: destructive %v, want %v", name, a.DestructiveHint, name == "memory_forget")
+		case a.OpenWorldHint == nil || *a.OpenWorldHint:
+			t.Errorf("%s: not annotated closed-world", name)
 		}
 		in := schemaOf(t, tool.InputSchema)
 		if got := in.Required; !slices.Equal(sorted(got), sorted(w.required)) {
@@ -428,7 +444,7 @@ func TestHTTPHandler(t *testing.T) {
 	defer cs.Close()
 
 	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 5 {
+	if err != nil || len(tools.Tools) != 11 {
 		t.Fatalf("listing tools over HTTP: %v, %v", tools, err)
 	}
 	var ans mcpserver.AskOutput

@@ -163,21 +163,28 @@ func loopbackHost(hostport string) bool {
 // identify works out who is calling and puts the role in the context: the
 // local role without tokens; with tokens, the bearer token's role, or the
 // player's (the least) when there is no valid token, so that nothing
-// reaches the engine as the DM by default. auth rejects the latter.
+// reaches the engine as the DM by default. auth rejects the latter. A
+// player's token also names the player ([oraculo.WithPlayer]): its name,
+// whose memory scope is player:NAME.
 func (s *Server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoFrom(r.Context())
-		role := oraculo.RolePlayer
+		ctx := oraculo.WithRole(r.Context(), oraculo.RolePlayer)
 		if s.cfg.Tokens == nil {
 			info.role, info.authed = s.cfg.LocalRole, true
-			role = s.cfg.LocalRole
+			ctx = oraculo.WithRole(r.Context(), s.cfg.LocalRole)
 		} else if tok, ok := bearer(r); ok {
 			if name, rl, ok := s.cfg.Tokens.Role(tok); ok {
 				info.user, info.role, info.authed = name, rl, true
-				role = rl
+				ctx = oraculo.WithRole(r.Context(), rl)
+				if rl == oraculo.RolePlayer {
+					// The token's holder is the player: the owner of
+					// the memory scope player:NAME.
+					ctx = oraculo.WithPlayer(r.Context(), name)
+				}
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(oraculo.WithRole(r.Context(), role)))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -285,7 +292,7 @@ func (s *Server) cors(next http.Handler) http.Handler {
 		h.Add("Vary", "Origin")
 		h.Set("Access-Control-Expose-Headers", "X-Request-Id")
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Oraculo-Detail, Mcp-Session-Id, Mcp-Protocol-Version")
 			h.Set("Access-Control-Max-Age", "600")
 			w.WriteHeader(http.StatusNoContent)

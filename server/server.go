@@ -1,14 +1,17 @@
 // Package server serves an [oraculo.Engine] over HTTP: a JSON API for
-// search, cited answers (streamed as server-sent events), chunks, notes
-// and the compendium; an OpenAI-compatible chat endpoint, so that chat
-// front ends can use Oráculo as a model; and mounts for the web page and
-// the MCP handler.
+// search, cited answers (streamed as server-sent events), chunks, notes,
+// the compendium and long-term memory; an OpenAI-compatible chat
+// endpoint, so that chat front ends can use Oráculo as a model; and mounts
+// for the web page and the MCP handler.
 //
 // Every request that reaches the engine carries its caller's role
-// ([oraculo.WithRole]), from the bearer token it presented; a player never
-// sees a DM-only note, and the server never echoes an engine error to a
-// player. Without tokens there is no authentication: every request is the
-// local user's, and only loopback clients are served.
+// ([oraculo.WithRole]), from the bearer token it presented, and a player's
+// token also the player's name ([oraculo.WithPlayer]); a player never sees
+// a DM-only note, and the server never echoes an engine error to a player
+// (but for what is wrong with a memory request: its scope, key, value or
+// note, or a change the player may not make). Without tokens there is no
+// authentication: every request is the local user's, and only loopback
+// clients are served.
 package server
 
 import (
@@ -168,6 +171,12 @@ func (s *Server) routes() {
 	m.Handle("GET /api/note", s.auth(s.note))
 	m.Handle("GET /api/compendium", s.auth(s.compendium))
 	m.Handle("GET /api/compendium/{name...}", s.auth(s.entity))
+	m.Handle("GET /api/memory", s.auth(s.memories))
+	m.Handle("POST /api/memory", s.auth(s.addMemory))
+	m.Handle("GET /api/memory/{id}", s.auth(s.memoryChain))
+	m.Handle("DELETE /api/memory/{id}", s.auth(s.forgetMemory))
+	m.Handle("POST /api/memory/{id}/verify", s.auth(s.verifyMemory))
+	m.Handle("POST /api/memory/{id}/supersede", s.auth(s.supersedeMemory))
 	m.Handle("POST /api/ingest", s.auth(s.dmOnly(s.startIngest)))
 	m.Handle("GET /api/ingest", s.auth(s.dmOnly(s.ingestStatus)))
 	m.Handle("POST /v1/chat/completions", s.auth(s.chatCompletions))

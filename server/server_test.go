@@ -327,21 +327,22 @@ func TestAuth(t *testing.T) {
 	wantStatus(t, resp, data, 401)
 }
 
-// roleProbe stands for the MCP handler: it reports the role the server
-// put in the request's context.
+// roleProbe stands for the MCP handler: it reports the role and the
+// player's name the server put in the request's context.
 var roleProbe = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, 200, map[string]string{"role": oraculo.RoleFrom(r.Context())})
+	writeJSON(w, 200, map[string]string{"role": oraculo.RoleFrom(r.Context()), "player": oraculo.PlayerFrom(r.Context())})
 })
 
 func TestRoleInContext(t *testing.T) {
 	eng := testEngine(t)
 	tokens, player, dm := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens, MCP: roleProbe})
-	for token, want := range map[string]string{player: oraculo.RolePlayer, dm: oraculo.RoleDM} {
+	for token, want := range map[string][2]string{player: {oraculo.RolePlayer, "ana"}, dm: {oraculo.RoleDM, ""}} {
 		resp, data := call(t, ts, "POST", "/mcp", token, "{}")
 		wantStatus(t, resp, data, 200)
-		if got := decodeJSON[map[string]string](t, data)["role"]; got != want {
-			t.Errorf("role in context %q, want %q", got, want)
+		got := decodeJSON[map[string]string](t, data)
+		if got["role"] != want[0] || got["player"] != want[1] {
+			t.Errorf("role and player in context %q, %q; want %q, %q", got["role"], got["player"], want[0], want[1])
 		}
 	}
 	resp, data := call(t, ts, "POST", "/mcp", "", "{}")
@@ -352,8 +353,8 @@ func TestRoleInContext(t *testing.T) {
 		ts, _ := testServer(t, Config{Engine: eng, LocalRole: local, MCP: roleProbe})
 		resp, data := call(t, ts, "GET", "/mcp", "", nil)
 		wantStatus(t, resp, data, 200)
-		if got := decodeJSON[map[string]string](t, data)["role"]; got != want {
-			t.Errorf("LocalRole %q: role in context %q, want %q", local, got, want)
+		if got := decodeJSON[map[string]string](t, data); got["role"] != want || got["player"] != "" {
+			t.Errorf("LocalRole %q: role and player in context %q, %q; want %q and no player", local, got["role"], got["player"], want)
 		}
 	}
 }

@@ -15,9 +15,9 @@ import (
 // TestMCPTypeScriptSDK connects the official MCP TypeScript SDK
 // (testdata/js-clients, installed by .ci/run with npm ci) to `oraculo mcp`
 // over stdio, a real process (this test binary as the command), and to
-// `oraculo serve`'s /mcp over HTTP; each lists the tools and calls ask.
-// Without node or the SDK it is skipped, unless ORACULO_REQUIRE_NODE=1
-// (CI), where it fails.
+// `oraculo serve`'s /mcp over HTTP; each lists the tools and calls ask and
+// memory_list. Without node or the SDK it is skipped, unless
+// ORACULO_REQUIRE_NODE=1 (CI), where it fails.
 func TestMCPTypeScriptSDK(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "js-clients")
 	node, err := exec.LookPath("node")
@@ -59,16 +59,25 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 				IsError    bool           `json:"isError"`
 				Text       string         `json:"text"`
 				Structured map[string]any `json:"structured"`
+				Memory     struct {
+					IsError    bool `json:"isError"`
+					Structured struct {
+						Entries []any `json:"entries"`
+					} `json:"structured"`
+				} `json:"memory"`
 			}
 			if err := json.Unmarshal(out, &got); err != nil {
 				t.Fatalf("the client printed %q: %v", out, err)
 			}
-			if want := []string{"ask", "compendium", "read_chunk", "read_note", "search"}; got.Server != "oraculo" || !reflect.DeepEqual(got.Tools, want) {
+			if want := []string{"ask", "compendium", "memory_add", "memory_forget", "memory_list", "memory_show", "memory_supersede", "memory_verify", "read_chunk", "read_note", "search"}; got.Server != "oraculo" || !reflect.DeepEqual(got.Tools, want) {
 				t.Errorf("server %q, tools %v, want %v", got.Server, got.Tools, want)
 			}
 			answer, _ := got.Structured["answer"].(string)
 			if got.IsError || !strings.Contains(answer, "Galerna") || !strings.Contains(answer, "[Sesión 1]") || got.Text == "" {
 				t.Errorf("ask: error %v, answer %q, text %.200q", got.IsError, answer, got.Text)
+			}
+			if got.Memory.IsError || got.Memory.Structured.Entries == nil || len(got.Memory.Structured.Entries) != 0 {
+				t.Errorf("memory_list: %+v, want no error and no entries", got.Memory)
 			}
 			// The text's citations are links to the passages on the
 			// server, which open without a token.

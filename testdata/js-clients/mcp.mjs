@@ -1,7 +1,8 @@
 // Usage: node mcp.mjs stdio COMMAND ARG...   (spawns `oraculo mcp`)
 //        node mcp.mjs http URL [TOKEN]       (oraculo serve's /mcp)
-// Connects with the official MCP TypeScript SDK, lists the tools and calls
-// "ask", and prints what it saw as one JSON object; the Go test checks it.
+// Connects with the official MCP TypeScript SDK, lists the tools, calls
+// "ask" and "memory_list", and prints what it saw as one JSON object; the
+// Go test checks it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -25,5 +26,7 @@ const res = await client.callTool({ name: "ask", arguments: { question: "¿Quié
 out.isError = res.isError ?? false;
 out.text = (res.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
 out.structured = res.structuredContent ?? null;
+const mem = await client.callTool({ name: "memory_list", arguments: {} });
+out.memory = { isError: mem.isError ?? false, structured: mem.structuredContent ?? null };
 await client.close();
 console.log(JSON.stringify(out));

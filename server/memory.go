@@ -1,0 +1,151 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/oraculo/oraculo"
+)
+
+// The long-term memory API (/api/memory): every handler calls the engine
+// with the request's context, whose role and player name (identify) decide
+// what the caller may see and change; the server adds no rules of its own.
+
+// memoryRequest is the body of POST /api/memory.
+type memoryRequest struct {
+	Scope string `json:"scope"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// Note is the path of a note in the index (a hit's "file"); empty:
+	// stated by the caller today.
+	Note     string `json:"note"`
+	Verified bool   `json:"verified"`
+}
+
+// supersedeRequest is the body of POST /api/memory/{id}/supersede.
+type supersedeRequest struct {
+	Value    string `json:"value"`
+	Note     string `json:"note"`
+	Verified bool   `json:"verified"`
+}
+
+// memories answers GET /api/memory?scope=S&all=1: {"entries": [...]}, the
+// entries of scope (every scope when none) the caller may see, only the
+// active ones unless all.
+func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	all := false
+	if v := q.Get("all"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			writeError(w, r, http.StatusBadRequest, `the "all" parameter must be 1 or 0 (true or false)`)
+			return
+		}
+		all = b
+	}
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	entries, err := s.eng.Memories(ctx, q.Get("scope"), all)
+	if err != nil {
+		s.memoryError(w, r, err)
+		return
+	}
+	if entries == nil {
+		entries = []oraculo.Memory{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"entries": entries})
+}
+
+// memoryChain answers GET /api/memory/{id}: {"chain": [...]}, the entry
+// and those it replaced, newest first.
+func (s *Server) memoryChain(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	chain, err := s.eng.MemoryChain(ctx, r.PathValue("id"))
+	if err != nil {
+		s.memoryError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"chain": chain})
+}
+
+// addMemory answers POST /api/memory with the new entry (201).
+func (s *Server) addMemory(w http.ResponseWriter, r *http.Request) {
+	var req memoryRequest
+	if !decode(w, r, &req, true) {
+		return
+	}
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	m, err := s.eng.AddMemory(ctx, oraculo.MemoryInput{Scope: req.Scope, Key: req.Key, Value: req.Value, Note: req.Note, Verified: req.Verified})
+	if err != nil {
+		s.memoryError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, m)
+}
+
+// verifyMemory answers POST /api/memory/{id}/verify with the entry, now
+// verified (the DM only).
+func (s *Server) verifyMemory(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	m, err := s.eng.VerifyMemory(ctx, r.PathValue("id"))
+	if err != nil {
+		s.memoryError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+// supersedeMemory answers POST /api/memory/{id}/supersede with the new
+// entry (201), which replaces id.
+func (s *Server) supersedeMemory(w http.ResponseWriter, r *http.Request) {
+	var req supersedeRequest
+	if !decode(w, r, &req, true) {
+		return
+	}
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	m, err := s.eng.SupersedeMemory(ctx, r.PathValue("id"), req.Value, req.Note, req.Verified)
+	if err != nil {
+		s.memoryError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, m)
+}
+
+// forgetMemory answers DELETE /api/memory/{id}: {"forgotten": id}.
+func (s *Server) forgetMemory(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	if err := s.eng.ForgetMemory(ctx, id); err != nil {
+		s.memoryError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"forgotten": id})
+}
+
+// memoryError answers a memory operation's failure. The caller's mistakes
+// (403, 400, 409) say what is wrong: they are about the entries the caller
+// may see, or the request itself. An entry the caller may not see is the
+// plain "not found" of a missing one, so that no id tells what exists.
+// Anything else is [Server.engineError]'s.
+func (s *Server) memoryError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, oraculo.ErrNoMemory):
+		writeError(w, r, http.StatusNotFound, "not found")
+	case errors.Is(err, oraculo.ErrMemoryForbidden):
+		writeError(w, r, http.StatusForbidden, err.Error())
+	case errors.Is(err, oraculo.ErrInvalidMemory):
+		writeError(w, r, http.StatusBadRequest, err.Error())
+	case errors.Is(err, oraculo.ErrMemoryConflict):
+		writeError(w, r, http.StatusConflict, err.Error())
+	case errors.Is(err, oraculo.ErrNoMemoryStore):
+		writeError(w, r, http.StatusNotImplemented, err.Error())
+	default:
+		s.engineError(w, r, err)
+	}
+}

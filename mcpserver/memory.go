@@ -163,7 +163,7 @@ func (t *tools) memorySupersede(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if id == "" {
 		return nil, MemoryEntry{}, errors.New("the id is empty")
 	}
-	m, err := t.eng.SupersedeMemory(ctx, id, in.Value, strings.TrimSpace(in.Note), in.Verified)
+	m, err := t.eng.SupersedeMemory(ctx, id, oraculo.MemoryInput{Value: in.Value, Note: strings.TrimSpace(in.Note), Verified: in.Verified})
 	if err != nil {
 		return nil, MemoryEntry{}, t.memoryFailure(ctx, "superseding memory", id, err)
 	}

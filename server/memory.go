@@ -78,7 +78,7 @@ func (s *Server) addMemory(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
-	m, err := s.eng.AddMemory(ctx, oraculo.MemoryInput{Scope: req.Scope, Key: req.Key, Value: req.Value, Note: req.Note, Verified: req.Verified})
+	m, err := s.eng.AddMemory(ctx, oraculo.MemoryInput{Scope: req.Scope, Key: req.Key, Value: req.Value, Note: req.Note, Verified: req.Verified, Author: infoFrom(r.Context()).user})
 	if err != nil {
 		s.memoryError(w, r, err)
 		return
@@ -108,7 +108,7 @@ func (s *Server) supersedeMemory(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
-	m, err := s.eng.SupersedeMemory(ctx, r.PathValue("id"), req.Value, req.Note, req.Verified)
+	m, err := s.eng.SupersedeMemory(ctx, r.PathValue("id"), oraculo.MemoryInput{Value: req.Value, Note: req.Note, Verified: req.Verified, Author: infoFrom(r.Context()).user})
 	if err != nil {
 		s.memoryError(w, r, err)
 		return

@@ -80,11 +80,12 @@ func (c Context) Items() []Item {
 }
 
 // quotable returns the items whose sentences an extractive answer may
-// quote: the full items, then the memory items.
+// quote: the memory items, then the full items, so that between equal
+// matches what the table settled comes first.
 func (c Context) quotable() []Item {
 	out := make([]Item, 0, len(c.Full)+len(c.Memory))
-	out = append(out, c.Full...)
-	return append(out, c.Memory...)
+	out = append(out, c.Memory...)
+	return append(out, c.Full...)
 }
 
 // Find returns the delivered item a citation label names, matching as

@@ -123,7 +123,15 @@ func extract(question string, ctx Context, terms func(string) []string, lang str
 			for w := range label {
 				near[w] = true
 			}
-			cands = append(cands, candidate{item: i, pos: pos, text: t, own: termSet(terms(t)), near: near})
+			own := termSet(terms(t))
+			if it.Kind == KindMemory {
+				// An entry's value is a statement about its key: the
+				// key's words are the sentence's own.
+				for w := range label {
+					own[w] = true
+				}
+			}
+			cands = append(cands, candidate{item: i, pos: pos, text: t, own: own, near: near})
 		}
 	}
 	if len(cands) == 0 {

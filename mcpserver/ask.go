@@ -51,10 +51,10 @@ type Citation struct {
 
 // Evidence is one item the answer was written from.
 type Evidence struct {
-	ID    string `json:"id" jsonschema:"the chunk's id, for read_chunk"`
+	ID    string `json:"id" jsonschema:"the chunk's id, for read_chunk (for memory, the entry's id, for memory_show)"`
 	Label string `json:"label" jsonschema:"what to cite it by"`
 	File  string `json:"file" jsonschema:"the note's path"`
-	Kind  string `json:"kind" jsonschema:"full (the whole chunk was used) or summary (one line of it)"`
+	Kind  string `json:"kind" jsonschema:"full (the whole chunk was used), summary (one line of it) or memory (a verified entry of the table's long-term memory)"`
 	URL   string `json:"url,omitempty" jsonschema:"the page of the passage on the server (opens without a token)"`
 }
 
@@ -78,13 +78,13 @@ func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*
 	links := t.linksFor(ctx)
 	for i, c := range a.Citations {
 		out.Citations[i] = Citation{Label: c.Label, Evidence: c.Evidence, Valid: c.Valid}
-		if links != nil && c.Valid && c.Evidence != nil {
+		if links != nil && c.Valid && c.Evidence != nil && c.Kind != "memory" {
 			out.Citations[i].URL = links.Passage(ctx, *c.Evidence, "")
 		}
 	}
 	for i, e := range a.Evidence {
 		out.Evidence[i] = Evidence{ID: e.ID, Label: e.Label, File: e.File, Kind: e.Kind}
-		if links != nil {
+		if links != nil && e.Kind != "memory" {
 			out.Evidence[i].URL = links.Passage(ctx, e.ID, "")
 		}
 	}

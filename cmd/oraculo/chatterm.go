@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"golang.org/x/term"
 )
@@ -268,10 +269,17 @@ func loadChatHistory(path string, max int) *chatHistory {
 	return h
 }
 
-// Add records a line, unless it is empty or repeats the last one.
+// Add records a line, unless it is empty or repeats the last one. A line
+// that asks to remember or to forget ("recuerda que …") is kept in memory
+// only, never in the file: what someone asked to forget must not outlive
+// the entry there.
 func (h *chatHistory) Add(entry string) {
 	entry = strings.TrimSpace(entry)
 	if entry == "" || len(h.entries) > 0 && h.entries[len(h.entries)-1] == entry {
+		return
+	}
+	if intent, _ := answer.MemoryIntent(entry); intent != "" {
+		h.entries = append(h.entries, entry)
 		return
 	}
 	h.entries = append(h.entries, entry)

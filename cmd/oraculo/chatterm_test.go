@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oraculo/oraculo"
@@ -41,6 +42,13 @@ func TestChatHistory(t *testing.T) {
 	h = loadChatHistory(path, 3)
 	if data, _ := os.ReadFile(path); string(data) != "q1\nq2\nq3\n" || h.At(0) != "q3" {
 		t.Errorf("after the cut: file %q, entries %q", data, h.entries)
+	}
+	// A line asking to remember or forget is recalled in this session
+	// but never written to the file.
+	h.Add("Recuerda que Ana es alérgica al marisco")
+	h.Add("olvida lo de Ana")
+	if data, _ := os.ReadFile(path); strings.Contains(string(data), "Ana") || h.At(1) != "Recuerda que Ana es alérgica al marisco" {
+		t.Errorf("memory lines: file %q, entries %q", data, h.entries)
 	}
 	// A history that cannot be written lives in memory.
 	h = loadChatHistory(filepath.Join(t.TempDir(), "no", "such", "dir"), 3)

@@ -189,9 +189,9 @@ var commandDocs = map[string]commandDoc{
 	},
 	"memory forget": {
 		synopsis: [2]string{"memory forget ID [options]", "memory forget ID [opciones]"},
-		about:    [2]string{"Deletes an entry for good, with every link to it; no older entry becomes active in its place.", "Borra una entrada para siempre, con todo enlace a ella; ninguna entrada anterior pasa a estar activa en su lugar."},
+		about:    [2]string{"Deletes an entry for good, with every link to it; no older entry becomes active in its place. With --chain, also the entries it superseded (personal information gone with its history).", "Borra una entrada para siempre, con todo enlace a ella; ninguna entrada anterior pasa a estar activa en su lugar. Con --chain, también las entradas que sustituyó (un dato personal se va con su historia)."},
 		args:     [][4]string{{"ID", "ID", "the entry's id", "el id de la entrada"}},
-		examples: []string{"oraculo memory forget m3"},
+		examples: []string{"oraculo memory forget m3", "oraculo memory forget m3 --chain"},
 	},
 	"token add": {
 		synopsis: [2]string{"token add NAME --role player|dm [options]", "token add NOMBRE --role player|dm [opciones]"},

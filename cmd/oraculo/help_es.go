@@ -33,6 +33,7 @@ var flagUsageES = map[string]string{
 	"json":                   "escribir como JSON",
 	"memory add/scope":       "campaign, dm, player:NOMBRE o session:N",
 	"stated":                 "dicho por ti, hoy (lo predeterminado sin --source)",
+	"chain":                  "también cada entrada que sustituyó, una tras otra",
 	"memory list/scope":      "solo este ámbito",
 	"key":                    "de qué trata la entrada",
 	"memory add/value":       "lo que la mesa dio por sentado",

@@ -35,7 +35,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs, ixf := newIndexFlags("memory "+verb, stderr)
 	var scope, key, value, source *string
-	var verified, stated, all, asJSON *bool
+	var verified, stated, all, asJSON, chain *bool
 	switch verb {
 	case "add":
 		scope = fs.String("scope", "", "campaign, dm, player:NAME or session:N")
@@ -50,6 +50,8 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		asJSON = fs.Bool("json", false, "print as JSON")
 	case "show", "verify":
 		asJSON = fs.Bool("json", false, "print as JSON")
+	case "forget":
+		chain = fs.Bool("chain", false, "also every entry it superseded, one after another")
 	case "supersede":
 		value = fs.String("value", "", "the new value")
 		source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
@@ -124,10 +126,23 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		fmt.Fprintln(stdout, msg("memory-superseded", m.ID, ids[0]))
 	case "forget":
-		if err := eng.ForgetMemory(ctx, ids[0]); err != nil {
-			return memoryError(err)
+		forget := []string{ids[0]}
+		if *chain {
+			ms, err := eng.MemoryChain(ctx, ids[0])
+			if err != nil {
+				return memoryError(err)
+			}
+			forget = forget[:0]
+			for _, m := range ms {
+				forget = append(forget, m.ID)
+			}
 		}
-		fmt.Fprintln(stdout, msg("memory-forgotten", ids[0]))
+		for _, id := range forget {
+			if err := eng.ForgetMemory(ctx, id); err != nil {
+				return memoryError(err)
+			}
+			fmt.Fprintln(stdout, msg("memory-forgotten", id))
+		}
 	}
 	return nil
 }

@@ -157,6 +157,20 @@ func TestCLIMemory(t *testing.T) {
 	if ms := list("--scope", "player:ana"); len(ms) != 1 || ms[0]["stale"] != false || ms[0]["source"] == "note:Sesiones/Campaña.md@"+hex.EncodeToString(sum[:]) {
 		t.Errorf("after verifying again: %v; want m2 fresh, from the new version", ms)
 	}
+	// forget --chain takes the history with it.
+	mem(0, "add", "--scope", "player:ana", "--key", "alergia", "--value", "marisco")
+	chainOut := mem(0, "supersede", "m8", "--value", "marisco y nueces")
+	if !strings.Contains(chainOut, "m9") {
+		t.Fatalf("supersede m8: %q", chainOut)
+	}
+	if out := mem(0, "forget", "m9", "--chain"); !strings.Contains(out, "m9 forgotten") || !strings.Contains(out, "m8 forgotten") {
+		t.Errorf("forget --chain: %q", out)
+	}
+	for _, m := range list("--all") {
+		if m["key"] == "alergia" {
+			t.Errorf("forget --chain left %v", m)
+		}
+	}
 	if out := mem(1, "list", "--backend", "weaviate", "--weaviate-url", "http://127.0.0.1:1"); out == "" {
 		t.Errorf("weaviate backend unreachable: no error")
 	}

@@ -17,56 +17,10 @@ import (
 	"github.com/oraculo/oraculo/store"
 )
 
-// Long-term memory ([store.MemoryStore]) in three collections of the
-// store's tenant, so that two indexes (--collection) never see each
-// other's memory:
-//   - OraculoMemory, one object per entry, its object id derived from the
-//     entry's id: the entry's fields but whether it is active;
-//   - OraculoMemorySlot, one object per (scope, key) that has an active
-//     entry, its object id derived from scope and key, naming that entry:
-//     an entry is active exactly when the slot of its scope and key names
-//     it, so a (scope, key) can never have two active entries, whatever
-//     happens to the writers — one object holds one id;
-//   - OraculoMemoryId, one object per id ever handed out (its id and the
-//     token of the writer that took it: nothing of the entry, which a
-//     forget deletes for good), never deleted, so that no id is handed
-//     out twice, even after a forget; and a counter object, where the
-//     next id is looked for from (a hint: a stale counter costs a few
-//     reads, never an id used twice).
-//
-// Weaviate has no transactions, and creating an object whose id exists
-// fails but checks and then writes in two steps (see [settleTime]): two
-// writers creating the same object at the same moment may both succeed,
-// the later write winning. So an id and a slot are taken as
-// [Store.MetaOnce] takes a setting: created (POST), then read back until
-// they have kept their value for settleTime; the writer whose id or token
-// the object holds then has it, every other one tries the next id, or is
-// told the entry that is active. A supersede reads the slot again just
-// before it writes the new entry's id in it, then lets it settle the
-// same way; the writer whose id it holds wins, the others delete the
-// entry they wrote and fail.
-//
-// What is guaranteed, for writers in any number of processes:
-//   - never two active entries for a (scope, key) (by construction);
-//   - ids never reused: not after a forget (the id's object stays), and
-//     not by racing writers, provided the racers' writes of one object
-//     land within settleTime of one another (each is one request; a
-//     writer stalled longer between reading a slot and writing it, as a
-//     process paused for seconds, could take an id or a slot another
-//     writer was already told it had). The same holds for AddMemory and
-//     SupersedeMemory racing on one (scope, key): exactly one succeeds.
-//
-// What is not:
-//   - atomicity: a writer that dies between its steps leaves an entry no
-//     slot names (inactive, listed by Memories with all), or, in
-//     ForgetMemory, an entry already inactive or already unlinked that a
-//     second forget deletes; the id it took is not handed out again;
-//   - isolation: while an add or a supersede is settling, a reader may see
-//     the new entry inactive, then active (or gone when the writer lost);
-//   - a forget racing a supersede of the same entry frees the slot only
-//     when it still names the forgotten entry (a filtered delete), and
-//     an entry written by that supersede just after the links were
-//     cleared may keep naming it (MemoryChain then stops there).
+// Long-term memory without transactions: how the one-active rule and
+// ids that are never reused are kept, and what is guaranteed under
+// writers in several processes, is the package documentation's section
+// Memory (doc.go).
 
 // A Store keeps long-term memory.
 var _ store.MemoryStore = (*Store)(nil)
@@ -307,9 +261,6 @@ func (s *Store) AddMemory(ctx context.Context, m store.Memory, verified bool) (s
 	if err := store.CheckMemory(m); err != nil {
 		return store.Memory{}, err
 	}
-	if err := s.checkMemorySource(ctx, m.Source); err != nil {
-		return store.Memory{}, err
-	}
 	slotID := memorySlotUUID(m.Scope, m.Key)
 	slot, err := s.fetch(ctx, memorySlotClass, slotID)
 	if err == nil && slot.found && time.Since(slot.updated) < 4*settleTime {
@@ -320,6 +271,9 @@ func (s *Store) AddMemory(ctx context.Context, m store.Memory, verified bool) (s
 	}
 	if slot.found {
 		return store.Memory{}, activeError(m, slot.text(propMemID))
+	}
+	if err := s.checkMemorySource(ctx, m.Source); err != nil {
+		return store.Memory{}, err
 	}
 	m.Supersedes = ""
 	m.Status = store.MemoryHypothesis

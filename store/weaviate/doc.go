@@ -93,8 +93,9 @@
 //     tested against a real node (TestMemory: the checks, one active
 //     entry per key, supersede chains, verify with and without a source,
 //     forget, ids never reused, order, note sources, tenants, racing
-//     adds and supersedes from separate clients); not yet on a
-//     replicated cluster.
+//     adds and supersedes from separate clients), and on three nodes
+//     with factor 3, each step through another node
+//     (TestMemoryReplicated).
 //
 // Through the whole engine (TestEngineParity: no embedder, so BM25 and
 // the entity path), the eval harness gives Recall@8 / MRR@50:

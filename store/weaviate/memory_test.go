@@ -563,3 +563,74 @@ func testMemoryTenants(t *testing.T, node *weaviatetest.Node) {
 		t.Errorf("a's %s after b forgot its own = %+v, %v", ma.ID, got, err)
 	}
 }
+
+// TestMemoryReplicated: on three nodes with factor 3, memory written
+// through one node is read, superseded, verified and forgotten through
+// the others (every write and read by id at QUORUM), and writers on the
+// three nodes adding one (scope, key) at once leave one active entry.
+func TestMemoryReplicated(t *testing.T) {
+	c := weaviatetest.Start(t, 3)
+	ctx := context.Background()
+	var stores []*weaviate.Store
+	for _, n := range c.Nodes {
+		s, err := weaviate.Open(ctx, weaviate.Config{URL: n.URL(), Tenant: "memrepl", Replication: 3})
+		if err != nil {
+			t.Fatalf("opening a store on %s: %v", n.Name, err)
+		}
+		stores = append(stores, s)
+	}
+	s0, s1, s2 := stores[0], stores[1], stores[2]
+	note(t, s0, "x.md", "v1")
+	a, err := s0.AddMemory(ctx, store.Memory{Scope: "campaign", Key: "k", Value: "uno", Source: "note:x.md@v1"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s1.Memory(ctx, a.ID); err != nil || got != a {
+		t.Fatalf("read through node1: %+v, %v; want %+v", got, err, a)
+	}
+	if _, err := s2.AddMemory(ctx, store.Memory{Scope: "campaign", Key: "k", Value: "dos", Source: stated}, false); err == nil ||
+		!strings.Contains(err.Error(), "already has an active entry, "+a.ID) {
+		t.Errorf("a second add through node2 = %v", err)
+	}
+	b, err := s1.SupersedeMemory(ctx, a.ID, "dos", store.Memory{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.VerifyMemory(ctx, b.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if chain, err := s0.MemoryChain(ctx, b.ID); err != nil || memIDs(chain) != b.ID+" "+a.ID ||
+		chain[0].Status != store.MemoryVerified || !chain[0].Active || chain[1].Active {
+		t.Errorf("chain through node0 = %+v, %v", chain, err)
+	}
+	if err := s2.ForgetMemory(ctx, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range stores {
+		if ms, err := s.Memories(ctx, "", true); err != nil || memIDs(ms) != a.ID || ms[0].Active {
+			t.Errorf("node%d lists %+v, %v; want %s alone, inactive", i, ms, err, a.ID)
+		}
+	}
+	errs := race(stores, func(i int, s *weaviate.Store) error {
+		_, err := s.AddMemory(ctx, store.Memory{Scope: "dm", Key: "k", Value: fmt.Sprint("v", i), Source: stated}, false)
+		return err
+	})
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		}
+	}
+	if ms, err := s1.Memories(ctx, "dm", true); err != nil || ok != 1 || len(ms) != 1 || !ms[0].Active {
+		t.Errorf("racing adds through three nodes: %d succeeded, stored %+v (%v); want one (%v)", ok, ms, err, errs)
+	}
+	if d := addMemory(t, s0, "campaign", "otra", "x"); memorySeqOf(d.ID) <= memorySeqOf(b.ID) {
+		t.Errorf("new id %s after %s was forgotten", d.ID, b.ID)
+	}
+}
+
+func memorySeqOf(id string) int {
+	var n int
+	fmt.Sscanf(id, "m%d", &n)
+	return n
+}

@@ -87,6 +87,15 @@
 //     change, the deleted note not come back; then the node a store talks
 //     to stopped, that store failing, and engines on the two others
 //     answering.
+//   - [store.MemoryStore] (sixth session): AddMemory, Memory, Memories,
+//     MemoryChain, VerifyMemory, SupersedeMemory, ForgetMemory and
+//     NoteVersion, with SQLite's invariants and messages (see Memory),
+//     tested against a real node (TestMemory: the checks, one active
+//     entry per key, supersede chains, verify with and without a source,
+//     forget, ids never reused, order, note sources, tenants, racing
+//     adds and supersedes from separate clients), and on three nodes
+//     with factor 3, each step through another node
+//     (TestMemoryReplicated).
 //
 // Through the whole engine (TestEngineParity: no embedder, so BM25 and
 // the entity path), the eval harness gives Recall@8 / MRR@50:
@@ -126,7 +135,8 @@
 //
 // Nine collections, OraculoDocument, OraculoChunk, OraculoParagraph,
 // OraculoSetting, OraculoAnnotation, OraculoEntity, OraculoMention,
-// OraculoNoteFacts and OraculoNoteState, each multi-tenant with one
+// OraculoNoteFacts and OraculoNoteState (and the memory's three, see
+// Memory), each multi-tenant with one
 // tenant per index name ([DefaultTenant] "oraculo"), no vectorizer,
 // BM25 with FTS5's k1 = 1.2 and b = 0.75 and no
 // stop words. Object ids are version-5 UUIDs of the note's root and path,
@@ -215,6 +225,76 @@
 // search ranks the combined property, which is FTS5's model (term
 // frequencies over heading and body, one length for both).
 //
+// # Memory
+//
+// Long-term memory ([store.MemoryStore], [Store.AddMemory] and the rest)
+// is in three collections of the store's tenant, so two indexes
+// (--collection) never see each other's memory:
+//   - OraculoMemory, one object per entry, its object id a version-5 UUID
+//     of the entry's id: every field but whether it is active;
+//   - OraculoMemorySlot, one object per (scope, key) that has an active
+//     entry, its object id derived from scope and key, holding that
+//     entry's id: an entry is active exactly when the slot of its scope
+//     and key names it;
+//   - OraculoMemoryId, one object per id ever handed out, holding the id
+//     and the token of the writer that took it (nothing of the entry),
+//     never deleted; and a counter object, the number the next id is
+//     looked for from (a hint: a stale one costs a few reads).
+//
+// Weaviate has no transactions, and creating an object whose id exists
+// is refused but checked and then written in two steps: two writers
+// creating one object at the same moment may both be accepted, the later
+// write winning (see [Store.MetaOnce]). So an id and a slot are taken as
+// MetaOnce takes a setting: created (POST), then read back until they
+// have kept their value for 300 ms; the writer whose token or entry id
+// the object then holds has it, the others try the next id, or are told
+// which entry is active (AddMemory: the entry each stored first is
+// deleted). A supersede stores the new entry, reads the slot again, and
+// if it still names the old entry writes the new one's id in it (a
+// merge) and lets it settle the same way: the writer whose entry it
+// holds wins, the others delete theirs and are told the old entry is no
+// longer active. A forget frees the slot only when it names the entry
+// (a filtered delete), clears the Supersedes that name it, and deletes
+// the entry last.
+//
+// Guaranteed whatever the timing, with writers in any number of
+// processes and any of them dying half-way:
+//   - a (scope, key) never has two active entries: one object holds one
+//     id;
+//   - an id once handed out (even forgotten) is never handed out again:
+//     its OraculoMemoryId object stays, and a writer takes only an id
+//     whose object does not exist;
+//   - a forget brings no entry back active: no writer ever puts an older
+//     id in a slot.
+//
+// Guaranteed when the racing writes of one object land within 300 ms of
+// each other (each is one request; Weaviate's own check-then-write race
+// lies within one), and a supersede's second read of a slot and its
+// write to it too:
+//   - two writers never take the same id;
+//   - of writers adding one (scope, key) at once exactly one succeeds,
+//     the others being told its entry; of writers superseding one entry
+//     at once exactly one succeeds; the entry of a writer told it
+//     succeeded is the active one.
+//
+// A writer paused longer than that (a process stopped for seconds
+// between two requests) may be told it succeeded when it did not: its
+// entry is then inactive, or, for an id taken twice, the later writer's
+// entry replaces the earlier's. TestMemory/RacingAdds races eight
+// stores, each with its own client, on one (scope, key): without the
+// settling about one round in 25 let two adds succeed; with it none of
+// 60 did (ORACULO_WEAVIATE_LONG=1).
+//
+// Not guaranteed: atomicity (a writer that dies between its steps
+// leaves an entry no slot names, inactive, which Memories lists with
+// all; its id is not handed out again; a forget cut short is finished by
+// the next), and isolation (while an add or a supersede settles, a reader
+// may see its entry inactive, then active or gone). A forget racing a
+// supersede of the same entry may leave the new entry naming the
+// forgotten one (MemoryChain stops there). Each add and supersede waits
+// for two settlings (about 0.7 s on one local node); Memories reads every
+// entry and slot of the scope (every one when it is empty).
+//
 // # Differences from SQLite
 //
 //   - No transactions. A note is replaced by writing its new objects,
@@ -295,7 +375,8 @@
 //     three-node test, the node held the change 36 s after it was ready
 //     (40 s after the change was written); the test sets both to 1 s,
 //     and then it takes about 1 s. Reads by object id would be QUORUM reads
-//     proper; the store reads by query only.
+//     proper; the store reads by query only, but for the memory's
+//     objects (read by id at the same level).
 //   - Batch deletes carry the time of Oráculo's host: the client's batch
 //     deleter sends none, and Weaviate keeps no time in the tombstones of
 //     a REST batch delete without one, so time-based resolution cannot
@@ -317,6 +398,11 @@
 //     until it has kept its value for 300 ms, which gives every racer the
 //     last write. A process that finds the setting older than that takes
 //     it at once.
+//   - Long-term memory is kept without transactions (see Memory): ids
+//     are taken and a (scope, key)'s active entry is set by creating an
+//     object and waiting until it has settled, and an entry's object is
+//     deleted on a forget while its id's object stays; NoteVersion is
+//     one query on the notes by path, as SQLite's, whatever the root.
 //   - [Config.Existing] (the read-only commands) creates nothing: a
 //     tenant without the "lang" setting, which every ingest stores first,
 //     holds no index ([ErrNoIndex]; SQLite: the file does not exist).

@@ -103,3 +103,23 @@ func factsUUID(key string) strfmt.UUID {
 func factsStateUUID(key string) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("facts-state\x00"+key)).String())
 }
+
+// memoryUUID is the object id of the memory entry id, memoryIDUUID that
+// of its id's reservation, and memoryCounterUUID that of the next id to
+// try.
+func memoryUUID(id string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("memory\x00"+id)).String())
+}
+
+func memoryIDUUID(id string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("memory-id\x00"+id)).String())
+}
+
+func memoryCounterUUID() strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("memory-counter")).String())
+}
+
+// memorySlotUUID is the object id of the active slot of (scope, key).
+func memorySlotUUID(scope, key string) strfmt.UUID {
+	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("memory-slot\x00"+scope+"\x00"+key)).String())
+}

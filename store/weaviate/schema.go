@@ -23,6 +23,11 @@ const (
 	mentionClass    = "OraculoMention"
 	factsClass      = "OraculoNoteFacts"
 	factsStateClass = "OraculoNoteState"
+	// Long-term memory: its entries, the active entry of each (scope,
+	// key), and the ids handed out (see memory.go).
+	memoryClass     = "OraculoMemory"
+	memorySlotClass = "OraculoMemorySlot"
+	memoryIDClass   = "OraculoMemoryId"
 )
 
 // Property names shared by the collections.
@@ -84,6 +89,13 @@ const (
 	propLower        = "lower"
 	propRestricted   = "restricted"
 	propMatched      = "matched"
+	propMemID        = "memId"
+	propStatus       = "status"
+	propSupersedes   = "supersedes"
+	propCreated      = "created"
+	propAuthor       = "author"
+	propClaim        = "claim"
+	propSeq          = "seq"
 )
 
 // property kinds: what a property is used for decides how it is indexed.
@@ -165,6 +177,14 @@ func classes() []*models.Class {
 			filterable(propDocKey, "text"), stored(propGen, "text"), stored(propFacts, "blob"), stored(propLower, "blob")),
 		common(factsStateClass, "Oráculo: whether a note's mentions are stored, and its visibility when they were",
 			filterable(propDocKey, "text"), stored(propGen, "text"), stored(propRestricted, "boolean"), stored(propMatched, "boolean")),
+		common(memoryClass, "Oráculo: one entry of long-term memory",
+			filterable(propMemID, "text"), filterable(propScope, "text"), filterable(propKey, "text"), stored(propValue, "text"),
+			stored(propSource, "text"), stored(propStatus, "text"), filterable(propSupersedes, "text"), stored(propCreated, "text"),
+			stored(propAuthor, "text")),
+		common(memorySlotClass, "Oráculo: the active memory entry of one scope and key",
+			filterable(propScope, "text"), filterable(propKey, "text"), filterable(propMemID, "text")),
+		common(memoryIDClass, "Oráculo: a memory id handed out (never again), and the next one to try",
+			stored(propMemID, "text"), stored(propClaim, "text"), stored(propSeq, "int")),
 	}
 }
 

@@ -43,8 +43,6 @@ var (
 	// ErrMemoryForbidden is returned when the asker may not make the
 	// change: a player verifying, or writing outside their own scope.
 	ErrMemoryForbidden = errors.New("not allowed for this role")
-	// ErrNoMemoryStore is returned when the index's store keeps no memory.
-	ErrNoMemoryStore = errors.New("this index keeps no long-term memory")
 	// ErrNoMemory is returned for an id the asker has no entry by (one
 	// that does not exist, or that they may not see).
 	ErrNoMemory = store.ErrNoMemory
@@ -79,15 +77,6 @@ func ownScope(ctx context.Context) string {
 		return "player:" + name
 	}
 	return ""
-}
-
-// memoryStore is the index's memory, or ErrNoMemoryStore.
-func (e *Engine) memoryStore() (store.MemoryStore, error) {
-	ms, ok := e.idx.(store.MemoryStore)
-	if !ok {
-		return nil, ErrNoMemoryStore
-	}
-	return ms, nil
 }
 
 // memoryAudience decides, once per call, what an asker may see of memory:
@@ -216,10 +205,7 @@ func (e *Engine) visibleMemories(ctx context.Context, ms store.MemoryStore, entr
 // Memories returns the entries of scope (every scope when empty) the asker
 // may see, only the active ones unless all.
 func (e *Engine) Memories(ctx context.Context, scope string, all bool) ([]Memory, error) {
-	ms, err := e.memoryStore()
-	if err != nil {
-		return nil, err
-	}
+	ms := e.idx
 	if scope != "" {
 		if err := store.ValidMemoryScope(scope); err != nil {
 			return nil, err
@@ -236,10 +222,7 @@ func (e *Engine) Memories(ctx context.Context, scope string, all bool) ([]Memory
 // leaving out those the asker may not see; an entry the asker may not see
 // is ErrNoMemory, as a missing one is.
 func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
-	ms, err := e.memoryStore()
-	if err != nil {
-		return nil, err
-	}
+	ms := e.idx
 	chain, err := ms.MemoryChain(ctx, id)
 	if err != nil {
 		return nil, err
@@ -327,10 +310,7 @@ func orNone(s string) string {
 // or not; a player only hypotheses in their own player scope. A note the
 // asker may not see is not a source they may name.
 func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) {
-	ms, err := e.memoryStore()
-	if err != nil {
-		return Memory{}, err
-	}
+	ms := e.idx
 	if err := store.ValidMemoryScope(in.Scope); err != nil {
 		return Memory{}, err
 	}
@@ -373,10 +353,7 @@ func (e *Engine) writable(ctx context.Context, ms store.MemoryStore, id string, 
 // moves to that version, and it is no longer stale; a note that is gone
 // is an error (supersede the entry, or forget it).
 func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
-	ms, err := e.memoryStore()
-	if err != nil {
-		return Memory{}, err
-	}
+	ms := e.idx
 	m, err := e.writable(ctx, ms, id, true)
 	if err != nil {
 		return Memory{}, err
@@ -408,10 +385,7 @@ func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
 // new entry is verified when in.Verified (the DM only). in.Scope and
 // in.Key are id's and ignored.
 func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput) (Memory, error) {
-	ms, err := e.memoryStore()
-	if err != nil {
-		return Memory{}, err
-	}
+	ms := e.idx
 	if _, err := e.writable(ctx, ms, id, in.Verified); err != nil {
 		return Memory{}, err
 	}
@@ -430,10 +404,7 @@ func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput)
 // ForgetMemory deletes the entry id for good (the DM any, a player their
 // own).
 func (e *Engine) ForgetMemory(ctx context.Context, id string) error {
-	ms, err := e.memoryStore()
-	if err != nil {
-		return err
-	}
+	ms := e.idx
 	if _, err := e.writable(ctx, ms, id, false); err != nil {
 		return err
 	}
@@ -476,10 +447,7 @@ func memoryID(id string) (int64, bool) {
 // index without memory adds nothing.
 func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang string, terms func(string) []string) ([]MemoryUse, error) {
 	uses := []MemoryUse{}
-	ms, err := e.memoryStore()
-	if err != nil {
-		return uses, nil
-	}
+	ms := e.idx
 	stored, err := ms.Memories(ctx, "", false)
 	if err != nil || len(stored) == 0 {
 		return uses, err

@@ -193,7 +193,7 @@ func (t *tools) memoryFailure(ctx context.Context, what, id string, err error) e
 		return fmt.Errorf("memory entry %q not found: there is no such entry", id)
 	case errors.Is(err, oraculo.ErrMemoryForbidden):
 		return fmt.Errorf("%s is not allowed: %w", what, err)
-	case errors.Is(err, oraculo.ErrInvalidMemory), errors.Is(err, oraculo.ErrMemoryConflict), errors.Is(err, oraculo.ErrNoMemoryStore):
+	case errors.Is(err, oraculo.ErrInvalidMemory), errors.Is(err, oraculo.ErrMemoryConflict):
 		return err
 	}
 	return t.failure(ctx, what, err)

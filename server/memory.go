@@ -143,8 +143,6 @@ func (s *Server) memoryError(w http.ResponseWriter, r *http.Request, err error) 
 		writeError(w, r, http.StatusBadRequest, err.Error())
 	case errors.Is(err, oraculo.ErrMemoryConflict):
 		writeError(w, r, http.StatusConflict, err.Error())
-	case errors.Is(err, oraculo.ErrNoMemoryStore):
-		writeError(w, r, http.StatusNotImplemented, err.Error())
 	default:
 		s.engineError(w, r, err)
 	}

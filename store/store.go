@@ -5,8 +5,8 @@
 //
 // The interface is split by role, each small enough to fake in a test:
 // [ChunkReader], [Catalog], [KeywordSearcher], [ChunkFilter],
-// [VectorStore], [EntityStore], [AnnotationStore], [Settings] and
-// [DocumentWriter]. [Store] composes them. Optional roles a store may add,
+// [VectorStore], [EntityStore], [AnnotationStore], [Settings],
+// [DocumentWriter] and [MemoryStore]. [Store] composes them. Optional roles a store may add,
 // which the engine uses when it has them: [GraphMapper] and
 // [VectorSearcher]. A consumer asks for the roles it
 // uses (the retrieval paths take a [KeywordSearcher], a [ChunkReader] or a
@@ -262,6 +262,7 @@ type Store interface {
 	AnnotationStore
 	Settings
 	DocumentWriter
+	MemoryStore
 	// Path says where the store lives: a file, or an address.
 	Path() string
 	// Close releases the store.

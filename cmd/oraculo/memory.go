@@ -150,8 +150,6 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // memoryError says in the user's language what the engine refused.
 func memoryError(err error) error {
 	switch {
-	case errors.Is(err, oraculo.ErrNoMemoryStore):
-		return errors.New(msg("memory-no-store"))
 	case errors.Is(err, oraculo.ErrMemoryForbidden):
 		return errors.New(msg("memory-forbidden", engineText(err.Error())))
 	}

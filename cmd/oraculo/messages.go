@@ -243,7 +243,6 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"chat-forget-none":           {"No memory entry you may forget matches %q (see oraculo memory list).", "Ninguna entrada de memoria que puedas olvidar coincide con «%s» (mira oraculo memory list)."},
 	"chat-forget-which":          {"Which entry do I forget for good? Write its number or id (anything else: none).", "¿Qué entrada olvido para siempre? Escribe su número o su id (cualquier otra cosa: ninguna)."},
 	"chat-forget-kept":           {"Nothing forgotten.", "No olvido nada."},
-	"memory-no-store":            {"this index keeps no long-term memory", "este índice no guarda memoria a largo plazo"},
 	"memory-forbidden":           {"not allowed: %s", "no permitido: %s"},
 	"memory-stated-source":       {"--stated and --source exclude each other", "--stated y --source se excluyen"},
 	"memory-stale":               {"possibly stale: its note changed", "posiblemente caducada: su nota cambió"},

@@ -233,6 +233,26 @@ func checkCommands(t *testing.T, s sandbox, env, where []string, url, collection
 	}
 	s.empty(t, "ask")
 
+	// Memory lives in the cluster too: added, used by an answer, listed,
+	// forgotten.
+	out, _ = s.run(t, "", env, cmd("memory", "add", "--scope", "campaign", "--key", "mapa de Ulmenor", "--value", "El mapa de las Criptas de Ulmenor nos lo dio la archivera Vesper.", "--verified")...)
+	id := strings.Fields(out)[0]
+	out, _ = s.run(t, "", env, cmd("ask", "--json", "--extractive", "¿Quién nos dio el mapa de las Criptas de Ulmenor?")...)
+	var withMemory struct {
+		Memory []struct{ ID, Use string } `json:"memory"`
+	}
+	if err := json.Unmarshal([]byte(out), &withMemory); err != nil || len(withMemory.Memory) != 1 || withMemory.Memory[0].ID != id || withMemory.Memory[0].Use != "evidence" {
+		t.Errorf("ask --json with a verified entry in the cluster: %v\n%.600s", err, out)
+	}
+	if out, _ = s.run(t, "", env, cmd("memory", "list", "--json")...); !strings.Contains(out, `"id": "`+id+`"`) {
+		t.Errorf("memory list in the cluster:\n%s", out)
+	}
+	s.run(t, "", env, cmd("memory", "forget", id)...)
+	if out, _ = s.run(t, "", env, cmd("memory", "list", "--json", "--all")...); strings.Contains(out, `"`+id+`"`) {
+		t.Errorf("memory list after the forget, in the cluster:\n%s", out)
+	}
+	s.empty(t, "memory")
+
 	out, _ = s.run(t, "", env, cmd("eval", "--golden", golden, "--json")...)
 	var ev struct {
 		Questions int `json:"questions"`

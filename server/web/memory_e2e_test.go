@@ -18,6 +18,9 @@ func TestMemoryCitationInThePage(t *testing.T) {
 	if _, err := a.Engine.AddMemory(t.Context(), oraculo.MemoryInput{Scope: "campaign", Key: "críticos", Value: value, Verified: true}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := a.Engine.AddMemory(t.Context(), oraculo.MemoryInput{Scope: "campaign", Key: "críticos del dragón", Value: "El dragón rojo duerme bajo Caldemora."}); err != nil {
+		t.Fatal(err)
+	}
 	p := newPage(t, exe)
 	p.do("load the page and ask",
 		chromedp.EmulateViewport(1280, 900),
@@ -30,6 +33,9 @@ func TestMemoryCitationInThePage(t *testing.T) {
 	p.waitFor("a memory citation", memoryCite+` !== null`)
 	if got := p.eval("its label", memoryCite+`.textContent`); got != "Memoria: críticos" {
 		t.Errorf("the memory citation shows %q", got)
+	}
+	if got := p.eval("the unconfirmed memory", sel+`('[data-testid="unconfirmed-memory"]')?.innerText || ""`); !strings.Contains(got, "El dragón rojo duerme bajo Caldemora") || !strings.Contains(got, "hipótesis") {
+		t.Errorf("the hypothesis is not shown as unconfirmed memory: %q", got)
 	}
 	p.do("open it", chromedp.Click(chromedp.CSS(`[data-testid="turn-answer"] [data-testid="citation"][data-kind="memory"]`)))
 	p.waitFor("the entry", panelReadyJS)

@@ -662,8 +662,17 @@ function renderAnswerNotes(a) {
   const removed = a.removed_citations || [];
   const uncited = a.uncited || [];
   const warnings = a.warnings || [];
-  if (!removed.length && !uncited.length && !warnings.length) return out;
+  const unconfirmed = (a.memory || []).filter((m) => m.use === "unconfirmed");
+  if (!removed.length && !uncited.length && !warnings.length && !unconfirmed.length) return out;
   const notes = el("div", { class: "answer-notes", testid: "answer-notes" });
+  if (unconfirmed.length) {
+    // Memory the model was shown as not settled: never a source.
+    const d = el("div", { class: "note", testid: "unconfirmed-memory" }, el("p", { text: t("unconfirmedMemory") }));
+    const ul = el("ul");
+    for (const m of unconfirmed) ul.append(el("li", { text: `${m.key}: ${m.value} (${m.stale ? t("memoryStale") : t("memoryHypothesis")})` }));
+    d.append(ul);
+    notes.append(d);
+  }
   if (removed.length) {
     const p = el("p", { class: "note", testid: "removed-citations" }, t("removed", removed.length), " ");
     removed.forEach((c, i) => {

@@ -32,7 +32,10 @@ type MemoryInput struct {
 	// Note is the path of the note it comes from (as in a hit's "file"):
 	// its source is the version stored now. Empty: stated by the asker
 	// today.
-	Note     string `json:"note,omitempty"`
+	Note string `json:"note,omitempty"`
+	// Chunk is the id of the chunk it comes from (a hit's or a citation's
+	// "id"): its note is the source, and the chunk is named in it.
+	Chunk    string `json:"chunk,omitempty"`
 	Verified bool   `json:"verified,omitempty"`
 	// Author names who made it (default: the asker's name, else the role).
 	Author string `json:"author,omitempty"`
@@ -240,7 +243,19 @@ func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
 // memorySource is the source of a new entry: the stored version of the
 // note at path, or a statement by the asker today. A note the asker may
 // not see whole is, to a player, a note that is not in the index.
-func (e *Engine) memorySource(ctx context.Context, ms store.MemoryStore, note, author string) (string, error) {
+func (e *Engine) memorySource(ctx context.Context, ms store.MemoryStore, note, chunk, author string) (string, error) {
+	if chunk != "" {
+		c, err := e.Chunk(ctx, chunk)
+		switch {
+		case errors.Is(err, store.ErrNoChunk):
+			return "", store.InvalidMemory(fmt.Errorf("memory source: chunk %q is not in the index", chunk))
+		case err != nil:
+			return "", err
+		case note != "" && note != c.File:
+			return "", store.InvalidMemory(fmt.Errorf("memory source: chunk %q is not of note %q", chunk, note))
+		}
+		note = c.File
+	}
 	if note == "" {
 		role := RoleFrom(ctx)
 		return "stated:" + role + ":" + author + "@" + time.Now().UTC().Format(time.DateOnly), nil
@@ -263,6 +278,9 @@ func (e *Engine) memorySource(ctx context.Context, ms store.MemoryStore, note, a
 	}
 	if !found {
 		return "", store.InvalidMemory(fmt.Errorf("memory source: note %q is not in the index", note))
+	}
+	if chunk != "" {
+		sum += "#" + chunk
 	}
 	return "note:" + note + "@" + sum, nil
 }
@@ -318,7 +336,7 @@ func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) 
 		return Memory{}, err
 	}
 	who := author(ctx, in.Author)
-	src, err := e.memorySource(ctx, ms, in.Note, who)
+	src, err := e.memorySource(ctx, ms, in.Note, in.Chunk, who)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -368,6 +386,13 @@ func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
 			return Memory{}, store.MemoryConflict(fmt.Errorf("verifying memory %q: its note %q is no longer in the index: supersede the entry with a new value, or forget it", id, src.Note))
 		}
 		source = "note:" + src.Note + "@" + sum
+		if src.Chunk != "" {
+			// The chunk, if the note still has it; an entry re-verified
+			// against a note whose chunk is gone names the note only.
+			if c, err := e.Chunk(ctx, src.Chunk); err == nil && c.File == src.Note {
+				source += "#" + src.Chunk
+			}
+		}
 	}
 	if err := ms.VerifyMemory(ctx, id, source); err != nil {
 		return Memory{}, err
@@ -390,7 +415,7 @@ func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput)
 		return Memory{}, err
 	}
 	who := author(ctx, in.Author)
-	src, err := e.memorySource(ctx, ms, in.Note, who)
+	src, err := e.memorySource(ctx, ms, in.Note, in.Chunk, who)
 	if err != nil {
 		return Memory{}, err
 	}

@@ -326,4 +326,34 @@ func TestPlayerNamesNoSecretNote(t *testing.T) {
 	if _, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: "dm", Key: "k", Value: "v", Note: "DM/Secretos.md"}); err != nil {
 		t.Errorf("the DM naming the DM-only note: %v", err)
 	}
+
+	// A chunk as the source: its note at the version stored, and the
+	// chunk named; a DM-only chunk is, to a player, one that does not
+	// exist.
+	chunks := func(path string) oraculo.ChunkInfo {
+		cs, err := eng.Chunks(ctx, []string{path})
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("chunks of %s: %v", path, err)
+		}
+		return cs[0]
+	}
+	garrik, secretChunk := chunks("NPCs/Garrik.md"), chunks("DM/Secretos.md")
+	m2 := mustAdd(t, eng, ana, oraculo.MemoryInput{Scope: "player:ana", Key: "garrik", Value: "manco", Chunk: garrik.ID})
+	if !strings.HasPrefix(m2.Source, "note:NPCs/Garrik.md@") || !strings.HasSuffix(m2.Source, "#"+garrik.ID) {
+		t.Errorf("source from a chunk: %q", m2.Source)
+	}
+	_, noChunk := eng.AddMemory(ana, oraculo.MemoryInput{Scope: "player:ana", Key: "k3", Value: "v", Chunk: "ffffffffffffffff"})
+	_, hidden := eng.AddMemory(ana, oraculo.MemoryInput{Scope: "player:ana", Key: "k3", Value: "v", Chunk: secretChunk.ID})
+	if noChunk == nil || hidden == nil || strings.ReplaceAll(hidden.Error(), secretChunk.ID, "ffffffffffffffff") != noChunk.Error() {
+		t.Errorf("a missing chunk: %v; a DM-only one: %v", noChunk, hidden)
+	}
+	if _, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: "dm", Key: "k4", Value: "v", Chunk: garrik.ID, Note: "DM/Secretos.md"}); !errors.Is(err, oraculo.ErrInvalidMemory) {
+		t.Errorf("a chunk of another note: %v", err)
+	}
+	if _, err := eng.VerifyMemory(ctx, m2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ms, _ := eng.MemoryChain(ctx, m2.ID); len(ms) == 0 || ms[0].Source != m2.Source {
+		t.Errorf("verified again, the source from a chunk: %+v; want %q", ms, m2.Source)
+	}
 }

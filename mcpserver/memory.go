@@ -41,6 +41,7 @@ type MemoryAddInput struct {
 	Key      string `json:"key" jsonschema:"what the entry is about, short: house rule: critical hits, Leoric's player"`
 	Value    string `json:"value" jsonschema:"what is settled or suspected about it"`
 	Note     string `json:"note,omitempty" jsonschema:"the path of the note it comes from (a hit's or an evidence's file); empty: the user states it"`
+	Chunk    string `json:"chunk,omitempty" jsonschema:"the id of the chunk it comes from (a hit's or an evidence's id): its note is the source"`
 	Verified bool   `json:"verified,omitempty" jsonschema:"settled (the DM only); otherwise a hypothesis"`
 }
 
@@ -49,6 +50,7 @@ type MemorySupersedeInput struct {
 	ID       string `json:"id" jsonschema:"the active entry to replace"`
 	Value    string `json:"value" jsonschema:"the new value"`
 	Note     string `json:"note,omitempty" jsonschema:"the path of the note the new value comes from; empty: the user states it"`
+	Chunk    string `json:"chunk,omitempty" jsonschema:"the id of the chunk the new value comes from"`
 	Verified bool   `json:"verified,omitempty" jsonschema:"settled (the DM only); otherwise a hypothesis"`
 }
 
@@ -137,7 +139,7 @@ func (t *tools) memoryShow(ctx context.Context, _ *mcp.CallToolRequest, in Memor
 }
 
 func (t *tools) memoryAdd(ctx context.Context, _ *mcp.CallToolRequest, in MemoryAddInput) (*mcp.CallToolResult, MemoryEntry, error) {
-	m, err := t.eng.AddMemory(ctx, oraculo.MemoryInput{Scope: strings.TrimSpace(in.Scope), Key: in.Key, Value: in.Value, Note: strings.TrimSpace(in.Note), Verified: in.Verified})
+	m, err := t.eng.AddMemory(ctx, oraculo.MemoryInput{Scope: strings.TrimSpace(in.Scope), Key: in.Key, Value: in.Value, Note: strings.TrimSpace(in.Note), Chunk: strings.TrimSpace(in.Chunk), Verified: in.Verified})
 	if err != nil {
 		return nil, MemoryEntry{}, t.memoryFailure(ctx, "adding to memory", "", err)
 	}
@@ -163,7 +165,7 @@ func (t *tools) memorySupersede(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if id == "" {
 		return nil, MemoryEntry{}, errors.New("the id is empty")
 	}
-	m, err := t.eng.SupersedeMemory(ctx, id, oraculo.MemoryInput{Value: in.Value, Note: strings.TrimSpace(in.Note), Verified: in.Verified})
+	m, err := t.eng.SupersedeMemory(ctx, id, oraculo.MemoryInput{Value: in.Value, Note: strings.TrimSpace(in.Note), Chunk: strings.TrimSpace(in.Chunk), Verified: in.Verified})
 	if err != nil {
 		return nil, MemoryEntry{}, t.memoryFailure(ctx, "superseding memory", id, err)
 	}

@@ -19,7 +19,10 @@ type memoryRequest struct {
 	Value string `json:"value"`
 	// Note is the path of a note in the index (a hit's "file"); empty:
 	// stated by the caller today.
-	Note     string `json:"note"`
+	Note string `json:"note"`
+	// Chunk is the id of the chunk it comes from (a hit's or a
+	// citation's "id"): its note is the source.
+	Chunk    string `json:"chunk"`
 	Verified bool   `json:"verified"`
 }
 
@@ -27,6 +30,7 @@ type memoryRequest struct {
 type supersedeRequest struct {
 	Value    string `json:"value"`
 	Note     string `json:"note"`
+	Chunk    string `json:"chunk"`
 	Verified bool   `json:"verified"`
 }
 
@@ -78,7 +82,7 @@ func (s *Server) addMemory(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
-	m, err := s.eng.AddMemory(ctx, oraculo.MemoryInput{Scope: req.Scope, Key: req.Key, Value: req.Value, Note: req.Note, Verified: req.Verified, Author: infoFrom(r.Context()).user})
+	m, err := s.eng.AddMemory(ctx, oraculo.MemoryInput{Scope: req.Scope, Key: req.Key, Value: req.Value, Note: req.Note, Chunk: req.Chunk, Verified: req.Verified, Author: infoFrom(r.Context()).user})
 	if err != nil {
 		s.memoryError(w, r, err)
 		return
@@ -108,7 +112,7 @@ func (s *Server) supersedeMemory(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
-	m, err := s.eng.SupersedeMemory(ctx, r.PathValue("id"), oraculo.MemoryInput{Value: req.Value, Note: req.Note, Verified: req.Verified, Author: infoFrom(r.Context()).user})
+	m, err := s.eng.SupersedeMemory(ctx, r.PathValue("id"), oraculo.MemoryInput{Value: req.Value, Note: req.Note, Chunk: req.Chunk, Verified: req.Verified, Author: infoFrom(r.Context()).user})
 	if err != nil {
 		s.memoryError(w, r, err)
 		return

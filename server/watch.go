@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,18 +49,41 @@ func (s *Server) Watch(ctx context.Context, cfg watch.Config) error {
 			s.log.Warn("watching: changes cannot be watched; rescanning the folders instead", "err", reason.Error())
 		}
 	}
+	// Watch returns once the folders are watched, so that a change made
+	// after it (the server says it watches) is not missed.
+	started := make(chan struct{})
+	var once sync.Once
+	onStarted := cfg.OnStarted
+	cfg.OnStarted = func() {
+		if onStarted != nil {
+			onStarted()
+		}
+		once.Do(func() { close(started) })
+	}
 	w, err := watch.New(cfg)
 	if err != nil {
 		return err
 	}
 	s.watch.w.Store(w)
 	s.wg.Add(1)
+	stopped := make(chan error, 1)
 	go func() {
 		defer s.wg.Done()
-		if err := w.Run(s.ctx); err != nil {
+		err := w.Run(s.ctx)
+		if err != nil {
 			s.log.Error("watching stopped", "err", err.Error())
 		}
+		stopped <- err
 	}()
+	select {
+	case <-started:
+	case err := <-stopped:
+		if err != nil {
+			return fmt.Errorf("watching: %w", err)
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	s.log.Info("watching", "roots", len(roots), "debounce_seconds", cfg.Debounce.Seconds())
 	return nil
 }

@@ -64,7 +64,8 @@ type Memory struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
 	// Source is note:PATH@SHA256 (the note's stored version when the
-	// entry was made or last verified) or stated:ROLE:NAME@DATE.
+	// entry was made or last verified; #CHUNK after it names the chunk)
+	// or stated:ROLE:NAME@DATE.
 	Source     string `json:"source"`
 	Status     string `json:"status"`
 	Supersedes string `json:"supersedes"` // the id of the entry this one replaced, or ""
@@ -142,21 +143,28 @@ func MemorySession(scope string) (int, bool) {
 
 // MemorySource is a parsed source: a note's version, or a statement.
 type MemorySource struct {
-	// Note is the note's path and SHA256 its version, for a note source.
-	Note, SHA256 string
+	// Note is the note's path and SHA256 its version, for a note source;
+	// Chunk the public id of the chunk of that version it came from, when
+	// the source names one.
+	Note, SHA256, Chunk string
 	// Role, Name and Date say who stated it when, for a statement.
 	Role, Name, Date string
 }
 
-// ParseMemorySource parses note:PATH@SHA256 or stated:ROLE:NAME@YYYY-MM-DD;
-// the error names the source and the form wanted.
+// ParseMemorySource parses note:PATH@SHA256 (with #CHUNK after it when
+// the source names the chunk) or stated:ROLE:NAME@YYYY-MM-DD; the error
+// names the source and the form wanted.
 func ParseMemorySource(source string) (MemorySource, error) {
 	if rest, ok := strings.CutPrefix(source, "note:"); ok {
 		at := strings.LastIndex(rest, "@")
 		if at <= 0 || at == len(rest)-1 {
 			return MemorySource{}, InvalidMemory(fmt.Errorf("memory source %q: want note:PATH@SHA256", source))
 		}
-		return MemorySource{Note: rest[:at], SHA256: rest[at+1:]}, nil
+		sum, chunk, hasChunk := strings.Cut(rest[at+1:], "#")
+		if sum == "" || hasChunk && chunk == "" {
+			return MemorySource{}, InvalidMemory(fmt.Errorf("memory source %q: want note:PATH@SHA256 or note:PATH@SHA256#CHUNK", source))
+		}
+		return MemorySource{Note: rest[:at], SHA256: sum, Chunk: chunk}, nil
 	}
 	if rest, ok := strings.CutPrefix(source, "stated:"); ok {
 		who, date, ok := strings.Cut(rest, "@")

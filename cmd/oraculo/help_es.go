@@ -34,6 +34,7 @@ var flagUsageES = map[string]string{
 	"memory add/scope":       "campaign, dm, player:NOMBRE o session:N",
 	"stated":                 "dicho por ti, hoy (lo predeterminado sin --source)",
 	"chain":                  "también cada entrada que sustituyó, una tras otra",
+	"chunk":                  "el fragmento del que viene (el id de un resultado o de una cita): su nota es la fuente",
 	"memory list/scope":      "solo este ámbito",
 	"key":                    "de qué trata la entrada",
 	"memory add/value":       "lo que la mesa dio por sentado",

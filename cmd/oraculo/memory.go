@@ -34,7 +34,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{errors.New(msg("memory-usage"))}
 	}
 	fs, ixf := newIndexFlags("memory "+verb, stderr)
-	var scope, key, value, source *string
+	var scope, key, value, source, chunk *string
 	var verified, stated, all, asJSON, chain *bool
 	switch verb {
 	case "add":
@@ -42,6 +42,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		key = fs.String("key", "", "what the entry is about")
 		value = fs.String("value", "", "what the table settled")
 		source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
+		chunk = fs.String("chunk", "", "the chunk it comes from (a hit's or a citation's id): its note is the source")
 		stated = fs.Bool("stated", false, "stated by you, today (the default without --source)")
 		verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
 	case "list":
@@ -55,6 +56,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case "supersede":
 		value = fs.String("value", "", "the new value")
 		source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
+		chunk = fs.String("chunk", "", "the chunk it comes from (a hit's or a citation's id): its note is the source")
 		verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
 	}
 	ids, err := parse(fs, args[1:])
@@ -64,7 +66,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(ids) != nids {
 		return usageError{errors.New(msg("memory-needs-id", verb))}
 	}
-	if stated != nil && *stated && *source != "" {
+	if stated != nil && *stated && (*source != "" || *chunk != "") {
 		return usageError{errors.New(msg("memory-stated-source"))}
 	}
 	if scope != nil && *scope != "" {
@@ -83,7 +85,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: *scope, Key: *key, Value: *value, Note: note, Verified: *verified, Author: memoryAuthor()})
+		m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: *scope, Key: *key, Value: *value, Note: note, Chunk: *chunk, Verified: *verified, Author: memoryAuthor()})
 		if err != nil {
 			return memoryError(err)
 		}
@@ -120,7 +122,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		m, err := eng.SupersedeMemory(ctx, ids[0], oraculo.MemoryInput{Value: *value, Note: note, Verified: *verified, Author: memoryAuthor()})
+		m, err := eng.SupersedeMemory(ctx, ids[0], oraculo.MemoryInput{Value: *value, Note: note, Chunk: *chunk, Verified: *verified, Author: memoryAuthor()})
 		if err != nil {
 			return memoryError(err)
 		}

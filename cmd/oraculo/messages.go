@@ -244,7 +244,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"chat-forget-which":          {"Which entry do I forget for good? Write its number or id (anything else: none).", "¿Qué entrada olvido para siempre? Escribe su número o su id (cualquier otra cosa: ninguna)."},
 	"chat-forget-kept":           {"Nothing forgotten.", "No olvido nada."},
 	"memory-forbidden":           {"not allowed: %s", "no permitido: %s"},
-	"memory-stated-source":       {"--stated and --source exclude each other", "--stated y --source se excluyen"},
+	"memory-stated-source":       {"--stated excludes --source and --chunk", "--stated excluye --source y --chunk"},
 	"memory-stale":               {"possibly stale: its note changed", "posiblemente caducada: su nota cambió"},
 	"memory-source-not-indexed":  {"%q is not a note of the index (ingest it first)", "%q no es una nota del índice (ingiérela antes)"},
 	"memory-added":               {"%s added: %s, %s (%s)", "%s añadida: %s, %s (%s)"},

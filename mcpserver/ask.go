@@ -33,12 +33,24 @@ type AskOutput struct {
 	Answer    string `json:"answer" jsonschema:"the verified answer; each claim is followed by the label of its source in brackets"`
 	Abstained bool   `json:"abstained" jsonschema:"true when the notes do not answer the question"`
 	// Mode is "generated" or "extractive".
-	Mode      string     `json:"mode" jsonschema:"generated (written by the chat model) or extractive (the notes' own sentences)"`
-	Query     string     `json:"query" jsonschema:"what was searched: the question, or joined with the previous one for a follow-up"`
-	FollowUp  bool       `json:"follow_up" jsonschema:"true when the question was read as a follow-up of the history"`
-	Citations []Citation `json:"citations" jsonschema:"every citation the answer made, in order"`
-	Evidence  []Evidence `json:"evidence" jsonschema:"what the answer was written from: whole chunks, then one-line summaries"`
-	Warnings  []string   `json:"warnings,omitempty" jsonschema:"problems that did not stop the answer, such as an unreachable chat model"`
+	Mode      string      `json:"mode" jsonschema:"generated (written by the chat model) or extractive (the notes' own sentences)"`
+	Query     string      `json:"query" jsonschema:"what was searched: the question, or joined with the previous one for a follow-up"`
+	FollowUp  bool        `json:"follow_up" jsonschema:"true when the question was read as a follow-up of the history"`
+	Citations []Citation  `json:"citations" jsonschema:"every citation the answer made, in order"`
+	Evidence  []Evidence  `json:"evidence" jsonschema:"what the answer was written from: whole chunks, then one-line summaries"`
+	Memory    []MemoryUse `json:"memory,omitempty" jsonschema:"the entries of long-term memory the answer was shown"`
+	Warnings  []string    `json:"warnings,omitempty" jsonschema:"problems that did not stop the answer, such as an unreachable chat model"`
+}
+
+// MemoryUse is an entry of long-term memory an answer was shown.
+type MemoryUse struct {
+	ID     string `json:"id" jsonschema:"the entry's id, for memory_show"`
+	Key    string `json:"key" jsonschema:"what it is about"`
+	Value  string `json:"value" jsonschema:"its value"`
+	Status string `json:"status" jsonschema:"hypothesis or verified"`
+	Stale  bool   `json:"stale" jsonschema:"its note changed since it was verified"`
+	Use    string `json:"use" jsonschema:"evidence (delivered under its label, citable) or unconfirmed (shown as not settled: never a source, relay it as unconfirmed if at all)"`
+	Label  string `json:"label,omitempty" jsonschema:"its label when it is evidence: Memoria: KEY"`
 }
 
 // Citation is one citation of an answer.
@@ -81,6 +93,9 @@ func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*
 		if links != nil && c.Valid && c.Evidence != nil && c.Kind != "memory" {
 			out.Citations[i].URL = links.Passage(ctx, *c.Evidence, "")
 		}
+	}
+	for _, m := range a.Memory {
+		out.Memory = append(out.Memory, MemoryUse{ID: m.ID, Key: m.Key, Value: m.Value, Status: m.Status, Stale: m.Stale, Use: m.Use, Label: m.Label})
 	}
 	for i, e := range a.Evidence {
 		out.Evidence[i] = Evidence{ID: e.ID, Label: e.Label, File: e.File, Kind: e.Kind}
@@ -141,6 +156,11 @@ func askText(out AskOutput, text string, links *link.Maker) string {
 			b.WriteString("\n")
 		default:
 			fmt.Fprintf(&b, "- [%s] %s (id %s)\n", e.Label, e.File, e.ID)
+		}
+	}
+	for _, m := range out.Memory {
+		if m.Use == oraculo.MemoryUnconfirmed {
+			fmt.Fprintf(&b, "\nUnconfirmed memory, not a source (%s, %s): %s: %s\n", m.ID, m.Status, m.Key, m.Value)
 		}
 	}
 	if out.Abstained {

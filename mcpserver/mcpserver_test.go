@@ -124,7 +124,7 @@ func TestListTools(t *testing.T) {
 	// Each tool's required inputs and some of its output fields.
 	want := map[string]struct{ required, optional, output []string }{
 		"search":     {[]string{"question"}, []string{"k"}, []string{"question", "hits"}},
-		"ask":        {[]string{"question"}, []string{"history"}, []string{"answer", "abstained", "citations", "evidence", "query"}},
+		"ask":        {[]string{"question"}, []string{"history"}, []string{"answer", "abstained", "citations", "evidence", "query", "memory"}},
 		"read_chunk": {[]string{"id"}, nil, []string{"id", "label", "file", "title", "headings", "text"}},
 		"read_note":  {[]string{"file"}, nil, []string{"file", "title", "chunks"}},
 		"compendium": {nil, []string{"name", "kind"}, []string{"entities"}},

@@ -68,6 +68,30 @@ func TestMemoryTools(t *testing.T) {
 		t.Errorf("memory_list(campaign) = %v, want [%s]", ids, rule.ID)
 	}
 
+	// ask: the verified entry is evidence, cited by its label; the
+	// hypothesis that concerns the question is unconfirmed, and said so.
+	var ans mcpserver.AskOutput
+	if res := call(t, cs, "ask", map[string]any{"question": "¿Qué daño hacen los críticos? ¿Quién es el capitán Orsino?"}, &ans); res.IsError {
+		t.Fatalf("ask: %s", text(res))
+	} else {
+		uses := map[string]string{}
+		for _, m := range ans.Memory {
+			uses[m.ID] = m.Use
+		}
+		if uses[rule.ID] != "evidence" || uses[note.ID] != "unconfirmed" || !strings.Contains(text(res), "Unconfirmed memory, not a source") {
+			t.Errorf("ask's memory %+v; want %s as evidence and %s unconfirmed\n%s", ans.Memory, rule.ID, note.ID, text(res))
+		}
+		var kind string
+		for _, e := range ans.Evidence {
+			if e.ID == rule.ID {
+				kind = e.Kind
+			}
+		}
+		if kind != "memory" {
+			t.Errorf("ask's evidence %+v; want %s of kind memory", ans.Evidence, rule.ID)
+		}
+	}
+
 	var next mcpserver.MemoryEntry
 	res := call(t, cs, "memory_supersede", map[string]any{"id": rule.ID, "value": "daño máximo", "verified": true}, &next)
 	if res.IsError || next.Supersedes != rule.ID || next.Key != rule.Key || next.Value != "daño máximo" || !next.Active {

@@ -20,8 +20,11 @@
 //   - answering: answer.Converse (follow-ups), query (filters and arcs
 //     read from the question), retrieve (the BM25, dense and entity paths,
 //     each restricted before ranking), fuse (reciprocal rank fusion),
-//     rerank, answer (assemble the context, generate or extract, verify
-//     the citations and decide abstention).
+//     rerank, answer (assemble the context, add long-term memory,
+//     generate or extract, verify the citations and decide abstention);
+//   - remembering: memory.go (long-term memory through store's
+//     MemoryStore: who may see and change which entry, stale entries, the
+//     entries an answer is shown).
 //
 // Shared rules live in text (folding, words, sentences, Markdown lines)
 // and analysis (index terms). Programs serve the engine through server

@@ -7,8 +7,10 @@
 //
 // Its files follow the stages [github.com/oraculo/oraculo.Engine.Ask]
 // composes: converse (converse.go, followup.go), assemble (context.go),
-// generate's prompt (prompt.go), extract (extractive.go, grounding.go) and
-// verify (citations.go, abstain.go, verdict.go).
+// long-term memory (memory.go: which entries concern a question, their
+// block and labels, the chat's remember and forget), generate's prompt
+// (prompt.go), extract (extractive.go, grounding.go) and verify
+// (citations.go, abstain.go, verdict.go).
 //
 // Everything here is pure: text in, text out, no I/O and no panics on any
 // input. A citation is the exact label of a delivered [Item] in square

@@ -498,6 +498,7 @@ func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang st
 		src, _ := store.ParseMemorySource(m.Source)
 		entries = append(entries, answer.MemoryEntry{ID: id, Key: m.Key, Value: m.Value, Scope: m.Scope, Verified: m.Status == store.MemoryVerified, File: src.Note})
 	}
+	memoryTerms(ctx, entries, terms)
 	// Staleness costs a read per entry: it is looked up for the relevant
 	// ones only, and the choice made again with it.
 	var chosen []answer.MemoryEntry
@@ -567,4 +568,29 @@ func (e *Engine) FindMemories(ctx context.Context, text string) ([]Memory, error
 // the entry m: the DM any, a player their own.
 func MayChangeMemory(ctx context.Context, m Memory) bool {
 	return mayWrite(ctx, m.Scope, false) == nil
+}
+
+// memoryTerms fills in the entries' terms, from the view's cache when an
+// entry's text is unchanged, and leaves in the cache only these entries.
+// Without a view (a context that carries none) nothing is cached.
+func memoryTerms(ctx context.Context, entries []answer.MemoryEntry, terms func(string) []string) {
+	vw, ok := ctx.Value(viewKey{}).(*view)
+	if !ok || terms == nil {
+		return
+	}
+	vw.memMu.Lock()
+	defer vw.memMu.Unlock()
+	next := make(map[string]cachedTerms, len(entries))
+	for i := range entries {
+		m := &entries[i]
+		id := strconv.FormatInt(-m.ID, 10)
+		text := m.Key + "\x00" + m.Value + "\x00" + m.Scope
+		c, ok := vw.memTerms[id]
+		if !ok || c.text != text {
+			c = cachedTerms{text: text, terms: answer.MemoryEntryTerms(*m, terms)}
+		}
+		next[id] = c
+		m.Terms = c.terms
+	}
+	vw.memTerms = next
 }

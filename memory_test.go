@@ -3,6 +3,7 @@ package oraculo_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -355,5 +356,48 @@ func TestPlayerNamesNoSecretNote(t *testing.T) {
 	}
 	if ms, _ := eng.MemoryChain(ctx, m2.ID); len(ms) == 0 || ms[0].Source != m2.Source {
 		t.Errorf("verified again, the source from a chunk: %+v; want %q", ms, m2.Source)
+	}
+}
+
+// TestAskMemoryConcurrently: answers for the DM and for players at once
+// share the view's cache of entry terms (run with -race), and each gets
+// only the entries it may see.
+func TestAskMemoryConcurrently(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{memoryNotes(t)}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	mine := mustAdd(t, eng, ctx, oraculo.MemoryInput{Scope: "player:ana", Key: "críticos de Ana", Value: "Ana tira los críticos con su dado de la suerte.", Verified: true})
+	rule := mustAdd(t, eng, ctx, oraculo.MemoryInput{Scope: "campaign", Key: "críticos", Value: "Un 20 natural dobla los dados de daño.", Verified: true})
+	var wg sync.WaitGroup
+	errs := make(chan error, 12)
+	for i := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			who, name := ctx, "dm"
+			switch i % 3 {
+			case 1:
+				who, name = oraculo.WithPlayer(ctx, "ana"), "ana"
+			case 2:
+				who, name = oraculo.WithPlayer(ctx, "bruno"), "bruno"
+			}
+			a, err := eng.Ask(who, "¿Cómo funcionan los críticos?", oraculo.AskOptions{})
+			if err != nil {
+				errs <- err
+				return
+			}
+			_, hasMine := useOf(a, mine.ID)
+			_, hasRule := useOf(a, rule.ID)
+			if !hasRule || hasMine != (name != "bruno") {
+				errs <- fmt.Errorf("%s got memory %+v", name, a.Memory)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/embed"
 )
@@ -31,6 +32,19 @@ type view struct {
 	entities   [2]lazy[*entityState] // the DM's compendium, the players'
 	restricted lazy[map[int64]bool]
 	sessions   [2]lazy[[]int] // every session, the players' only
+
+	// memTerms holds the terms of the memory entries the last answer
+	// listed, by id, with the text they were taken from; each answer
+	// keeps only the entries it lists, so a forgotten entry's terms go at
+	// the next answer (see Engine.memoryTerms).
+	memMu    sync.Mutex
+	memTerms map[string]cachedTerms
+}
+
+// cachedTerms are a memory entry's terms and the text they came from.
+type cachedTerms struct {
+	text  string
+	terms *answer.MemoryTerms
 }
 
 // lazy is a value built once, on first use. A build that fails is not

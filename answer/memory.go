@@ -30,6 +30,21 @@ type MemoryEntry struct {
 	Stale bool
 	// File is the note it came from, or "".
 	File string
+	// Terms are the entry's key and body terms ([MemoryEntryTerms]),
+	// computed here when nil: a caller that scores the same entries for
+	// many questions keeps them.
+	Terms *MemoryTerms
+}
+
+// MemoryTerms are the terms an entry is matched by: its key's, and its
+// value's with its session's.
+type MemoryTerms struct {
+	Key, Body map[string]bool
+}
+
+// MemoryEntryTerms returns the terms m is matched by.
+func MemoryEntryTerms(m MemoryEntry, terms func(string) []string) *MemoryTerms {
+	return &MemoryTerms{Key: termSet(terms(m.Key)), Body: termSet(terms(m.Value + " " + sessionWords(m.Scope)))}
 }
 
 // Unconfirmed is an entry shown to the model as not settled: it has no
@@ -114,14 +129,16 @@ func memoryScores(text string, entries []MemoryEntry, terms func(string) []strin
 	}
 	out := make([]memoryScore, 0, len(entries))
 	for i, m := range entries {
-		key := termSet(terms(m.Key))
-		body := termSet(terms(m.Value + " " + sessionWords(m.Scope)))
+		mt := m.Terms
+		if mt == nil {
+			mt = MemoryEntryTerms(m, terms)
+		}
 		score := 0
 		for w := range q {
 			switch {
-			case key[w]:
+			case mt.Key[w]:
 				score += memoryKeyMatchWeight
-			case body[w]:
+			case mt.Body[w]:
 				score++
 			}
 		}

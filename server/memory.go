@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/answer"
 )
 
 // The long-term memory API (/api/memory): every handler calls the engine
@@ -130,6 +131,85 @@ func (s *Server) forgetMemory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"forgotten": id})
+}
+
+// intentRequest is the body of POST /api/memory/intent.
+type intentRequest struct {
+	Text string `json:"text"`
+}
+
+// memoryProposal is the entry a "remember" line proposes: nothing is
+// saved until the caller posts it to /api/memory.
+type memoryProposal struct {
+	Scope string `json:"scope"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// intentResponse is the answer of POST /api/memory/intent.
+type intentResponse struct {
+	// Intent is "remember", "forget" or "" (a question like any other).
+	Intent string `json:"intent"`
+	// Proposal is a remember line's entry, in the caller's own scope.
+	Proposal *memoryProposal `json:"proposal,omitempty"`
+	// Candidates are a forget line's matches the caller may forget:
+	// always an array for a forget line (nil, left out, for the others).
+	Candidates []oraculo.Memory `json:"candidates,omitzero"`
+	// Error says why a remember line proposes nothing.
+	Error string `json:"error,omitempty"`
+}
+
+// maxForgetCandidates is how many entries a forget line lists at most,
+// as the terminal chat does.
+const maxForgetCandidates = 9
+
+// noOwnScope is why a player without a name may not remember anything.
+const noOwnScope = "a player without a name has no memory of their own: sign in with a token of your own to remember something"
+
+// memoryIntent answers POST /api/memory/intent: what a chat line asks of
+// memory, saving nothing. A "remember" line gets a proposal in the
+// caller's own scope (the campaign for the DM, player:NAME for a named
+// player; an error for a player without a name), a "forget" line the
+// active entries matching it that the caller may forget (at most 9), and
+// any other line {"intent": ""}.
+func (s *Server) memoryIntent(w http.ResponseWriter, r *http.Request) {
+	var req intentRequest
+	if !decode(w, r, &req, true) {
+		return
+	}
+	intent, text := answer.MemoryIntent(req.Text)
+	out := intentResponse{Intent: intent}
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	switch intent {
+	case answer.IntentRemember:
+		scope := "campaign"
+		if oraculo.RoleFrom(ctx) == oraculo.RolePlayer {
+			name := oraculo.PlayerFrom(ctx)
+			if name == "" {
+				out.Error = noOwnScope
+				break
+			}
+			scope = "player:" + name
+		}
+		if out.Error == "" {
+			key, value := answer.MemoryKey(text)
+			out.Proposal = &memoryProposal{Scope: scope, Key: key, Value: value}
+		}
+	case answer.IntentForget:
+		found, err := s.eng.FindMemories(ctx, text)
+		if err != nil {
+			s.memoryError(w, r, err)
+			return
+		}
+		out.Candidates = []oraculo.Memory{}
+		for _, m := range found {
+			if oraculo.MayChangeMemory(ctx, m) && len(out.Candidates) < maxForgetCandidates {
+				out.Candidates = append(out.Candidates, m)
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // memoryError answers a memory operation's failure. The caller's mistakes

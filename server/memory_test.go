@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -396,4 +397,129 @@ func (tok bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+string(tok))
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// intentOf posts text to /api/memory/intent as token and returns the raw
+// answer (200 wanted) and its decoded shape.
+func intentOf(t *testing.T, ts *httptest.Server, token, text string) ([]byte, intentAnswer) {
+	t.Helper()
+	resp, data := call(t, ts, "POST", "/api/memory/intent", token, map[string]any{"text": text})
+	wantStatus(t, resp, data, 200)
+	return data, decodeJSON[intentAnswer](t, data)
+}
+
+type intentAnswer struct {
+	Intent   string `json:"intent"`
+	Proposal *struct {
+		Scope, Key, Value string
+	} `json:"proposal"`
+	Candidates []oraculo.Memory `json:"candidates"`
+	Error      string           `json:"error"`
+}
+
+// TestMemoryIntent drives POST /api/memory/intent as the DM, the player
+// ana and a local player without a name: a remember line proposes an
+// entry in the asker's own scope and saves nothing; a forget line lists
+// only the entries the asker may forget; any other line is no intent.
+func TestMemoryIntent(t *testing.T) {
+	tokens, dm, ana, bruno := memoryTokens(t)
+	eng := testEngine(t)
+	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
+	nameless, _ := testServer(t, Config{Engine: eng, LocalRole: oraculo.RolePlayer})
+
+	// Not about memory: the page asks it as usual.
+	for _, line := range []string{"¿Qué pasó con el archiduque?", "recuerda", "Olvida", "¿quién recuerda al archiduque?"} {
+		if data, got := intentOf(t, ts, dm, line); got.Intent != "" || got.Proposal != nil || got.Candidates != nil || got.Error != "" {
+			t.Errorf("intent of %q: %s", line, data)
+		}
+	}
+
+	// Remember: a proposal in the asker's scope, nothing saved.
+	for _, c := range []struct {
+		who, token, line, scope, key, value string
+	}{
+		{"the DM", dm, "Recuerda que críticos: un 20 natural dobla el daño.", "campaign", "críticos", "un 20 natural dobla el daño"},
+		{"the DM", dm, "¡remember that the bridge burned down!", "campaign", "the bridge burned down", "the bridge burned down"},
+		{"ana", ana, "recuerda que sospecho de Harbin", "player:ana", "sospecho de harbin", "sospecho de Harbin"},
+		{"bruno", bruno, "Apunta que plan: robar el mapa", "player:bruno", "plan", "robar el mapa"},
+	} {
+		data, got := intentOf(t, ts, c.token, c.line)
+		if got.Intent != "remember" || got.Proposal == nil || got.Proposal.Scope != c.scope || got.Proposal.Key != c.key || got.Proposal.Value != c.value || got.Error != "" || got.Candidates != nil {
+			t.Errorf("%s's %q: %s; want a proposal %s, %q, %q", c.who, c.line, data, c.scope, c.key, c.value)
+		}
+	}
+	data, got := intentOf(t, nameless, "", "recuerda que críticos: dobla")
+	if got.Intent != "remember" || got.Proposal != nil || !strings.Contains(got.Error, "without a name") {
+		t.Errorf("a nameless player's remember: %s; want an error and no proposal", data)
+	}
+	if got := listMemory(t, ts, dm, "?all=1"); len(got) != 0 {
+		t.Fatalf("the intent calls saved %v", ids(got))
+	}
+
+	// Forget: only what the asker may change, among what they may see.
+	campaign := addMemory(t, ts, dm, map[string]any{"scope": "campaign", "key": "críticos", "value": "un 20 natural dobla el daño", "verified": true}, 201)
+	dmOnly := addMemory(t, ts, dm, map[string]any{"scope": "dm", "key": "críticos del dragón", "value": "el dragón no sufre críticos", "verified": true}, 201)
+	anas := addMemory(t, ts, ana, map[string]any{"scope": "player:ana", "key": "críticos", "value": "los críticos de Ana son suerte"}, 201)
+	brunos := addMemory(t, ts, bruno, map[string]any{"scope": "player:bruno", "key": "críticos", "value": "Bruno cuenta sus críticos"}, 201)
+	addMemory(t, ts, dm, map[string]any{"scope": "campaign", "key": "puente", "value": "lo quemaron los trolls"}, 201)
+	const line = "olvida lo de los críticos"
+	for _, c := range []struct {
+		who   string
+		ts    *httptest.Server
+		token string
+		want  []string
+	}{
+		{"the DM", ts, dm, []string{campaign.ID, dmOnly.ID, anas.ID, brunos.ID}},
+		{"ana", ts, ana, []string{anas.ID}},
+		{"bruno", ts, bruno, []string{brunos.ID}},
+		{"a nameless player", nameless, "", []string{}},
+	} {
+		data, got := intentOf(t, c.ts, c.token, line)
+		if got.Intent != "forget" || !bytes.Contains(data, []byte(`"candidates":[`)) || got.Proposal != nil {
+			t.Errorf("%s's %q: %s; want a forget with an array of candidates", c.who, line, data)
+			continue
+		}
+		gotIDs := ids(got.Candidates)
+		slices.Sort(gotIDs)
+		want := slices.Clone(c.want)
+		slices.Sort(want)
+		if !slices.Equal(gotIDs, want) {
+			t.Errorf("%s's candidates for %q: %v, want %v", c.who, line, gotIDs, want)
+		}
+		if c.who != "the DM" && (bytes.Contains(data, []byte("dragón")) || bytes.Contains(data, []byte(campaign.ID+`"`))) {
+			t.Errorf("%s's candidates show what they may not change: %s", c.who, data)
+		}
+	}
+	if data, got := intentOf(t, ts, dm, "forget about the wizard's tower"); got.Intent != "forget" || got.Candidates == nil || len(got.Candidates) != 0 {
+		t.Errorf("a forget that matches nothing: %s", data)
+	}
+
+	// At most 9 candidates.
+	for i := range 12 {
+		addMemory(t, ts, dm, map[string]any{"scope": "session:1", "key": "tirada " + strconv.Itoa(i), "value": "una tirada de dados"}, 201)
+	}
+	if data, got := intentOf(t, ts, dm, "olvida las tiradas de dados"); got.Intent != "forget" || len(got.Candidates) != 9 {
+		t.Errorf("a forget matching 12 entries lists %d: %s", len(got.Candidates), data)
+	}
+	// Still nothing forgotten by asking.
+	if got := listMemory(t, ts, dm, "?all=1"); len(got) != 17 {
+		t.Errorf("after the intents the DM lists %d entries, want 17", len(got))
+	}
+
+	// Bad requests, in the JSON error shape.
+	for _, c := range []struct {
+		token  string
+		body   any
+		status int
+	}{
+		{dm, map[string]any{"text": "olvida", "scope": "campaign"}, 400},
+		{dm, `{"text": "olvida"`, 400},
+		{dm, `{"text": "a"} {}`, 400},
+		{"", map[string]any{"text": "recuerda que x"}, 401},
+	} {
+		resp, data := call(t, ts, "POST", "/api/memory/intent", c.token, c.body)
+		wantStatus(t, resp, data, c.status)
+	}
+	resp, data := call(t, ts, "GET", "/api/memory/intent", dm, nil)
+	wantStatus(t, resp, data, 404) // "intent" is no entry's id
 }

@@ -173,6 +173,7 @@ func (s *Server) routes() {
 	m.Handle("GET /api/compendium/{name...}", s.auth(s.entity))
 	m.Handle("GET /api/memory", s.auth(s.memories))
 	m.Handle("POST /api/memory", s.auth(s.addMemory))
+	m.Handle("POST /api/memory/intent", s.auth(s.memoryIntent))
 	m.Handle("GET /api/memory/{id}", s.auth(s.memoryChain))
 	m.Handle("DELETE /api/memory/{id}", s.auth(s.forgetMemory))
 	m.Handle("POST /api/memory/{id}/verify", s.auth(s.verifyMemory))

@@ -100,6 +100,8 @@ export function createAPI(token) {
     return res;
   }
 
+  const jsonBody = (method, body) => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
   async function json(path, init) {
     const res = await request(path, { ...init, headers: { Accept: "application/json", ...(init && init.headers) } });
     return res.json();
@@ -119,6 +121,17 @@ export function createAPI(token) {
     /** ingestStatus says how the background ingest goes (DM only). */
     ingestStatus: () => json("/api/ingest"),
     note: (file) => json(`/api/note?file=${encodeURIComponent(file)}`),
+
+    /**
+     * memoryIntent says what a chat line asks of long-term memory, saving
+     * nothing: {intent: ""} for a question; {intent: "remember", proposal:
+     * {scope, key, value}} (or an error); {intent: "forget", candidates}.
+     */
+    memoryIntent: (text) => json("/api/memory/intent", jsonBody("POST", { text })),
+    /** addMemory saves an entry ({scope, key, value, verified}); it resolves to the entry. */
+    addMemory: (entry) => json("/api/memory", jsonBody("POST", entry)),
+    /** forgetMemory deletes an entry for good. */
+    forgetMemory: (id) => json(`/api/memory/${encodeURIComponent(id)}`, { method: "DELETE" }),
 
     /**
      * ask posts a question and resolves to the Answer. onDelta(text)

@@ -570,6 +570,37 @@ func MayChangeMemory(ctx context.Context, m Memory) bool {
 	return mayWrite(ctx, m.Scope, false) == nil
 }
 
+// MaxForgetCandidates is how many entries [Engine.Forgettable] offers.
+const MaxForgetCandidates = 9
+
+// RememberScope is the scope something the asker asks to remember goes
+// to: the campaign for the DM, player:NAME for a player with a name;
+// false for a player without one, who has no scope to write in.
+func RememberScope(ctx context.Context) (string, bool) {
+	if !isPlayer(ctx) {
+		return store.MemoryCampaign, true
+	}
+	own := ownScope(ctx)
+	return own, own != ""
+}
+
+// Forgettable returns the active entries matching text (see
+// [Engine.FindMemories]) that the asker may forget, best first, at most
+// MaxForgetCandidates: what to offer someone who says "forget …".
+func (e *Engine) Forgettable(ctx context.Context, text string) ([]Memory, error) {
+	found, err := e.FindMemories(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	out := []Memory{}
+	for _, m := range found {
+		if MayChangeMemory(ctx, m) && len(out) < MaxForgetCandidates {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // memoryTerms fills in the entries' terms, from the view's cache when an
 // entry's text is unchanged, and leaves in the cache only these entries.
 // Without a view (a context that carries none) nothing is cached.

@@ -159,10 +159,6 @@ type intentResponse struct {
 	Error string `json:"error,omitempty"`
 }
 
-// maxForgetCandidates is how many entries a forget line lists at most,
-// as the terminal chat does.
-const maxForgetCandidates = 9
-
 // noOwnScope is why a player without a name may not remember anything.
 const noOwnScope = "a player without a name has no memory of their own: sign in with a token of your own to remember something"
 
@@ -183,31 +179,20 @@ func (s *Server) memoryIntent(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	switch intent {
 	case answer.IntentRemember:
-		scope := "campaign"
-		if oraculo.RoleFrom(ctx) == oraculo.RolePlayer {
-			name := oraculo.PlayerFrom(ctx)
-			if name == "" {
-				out.Error = noOwnScope
-				break
-			}
-			scope = "player:" + name
+		scope, ok := oraculo.RememberScope(ctx)
+		if !ok {
+			out.Error = noOwnScope
+			break
 		}
-		if out.Error == "" {
-			key, value := answer.MemoryKey(text)
-			out.Proposal = &memoryProposal{Scope: scope, Key: key, Value: value}
-		}
+		key, value := answer.MemoryKey(text)
+		out.Proposal = &memoryProposal{Scope: scope, Key: key, Value: value}
 	case answer.IntentForget:
-		found, err := s.eng.FindMemories(ctx, text)
+		found, err := s.eng.Forgettable(ctx, text)
 		if err != nil {
 			s.memoryError(w, r, err)
 			return
 		}
-		out.Candidates = []oraculo.Memory{}
-		for _, m := range found {
-			if oraculo.MayChangeMemory(ctx, m) && len(out.Candidates) < maxForgetCandidates {
-				out.Candidates = append(out.Candidates, m)
-			}
-		}
+		out.Candidates = found
 	}
 	writeJSON(w, http.StatusOK, out)
 }

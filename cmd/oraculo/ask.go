@@ -470,14 +470,10 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLine func() (string, bool, error), intent, text string) error {
 	switch intent {
 	case answer.IntentRemember:
-		scope := "campaign"
-		if oraculo.RoleFrom(ctx) == oraculo.RolePlayer {
-			name := oraculo.PlayerFrom(ctx)
-			if name == "" {
-				fmt.Fprintln(out, msg("chat-memory-no-scope"))
-				return nil
-			}
-			scope = "player:" + name
+		scope, ok := oraculo.RememberScope(ctx)
+		if !ok {
+			fmt.Fprintln(out, msg("chat-memory-no-scope"))
+			return nil
 		}
 		key, value := answer.MemoryKey(text)
 		fmt.Fprintln(out, msg("chat-remember-propose", scope, key, value))
@@ -496,16 +492,10 @@ func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLin
 		}
 		fmt.Fprintln(out, msg("chat-remember-saved", m.ID, m.Scope, m.Key))
 	case answer.IntentForget:
-		found, err := eng.FindMemories(ctx, text)
+		ms, err := eng.Forgettable(ctx, text)
 		if err != nil {
 			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
 			return nil
-		}
-		var ms []oraculo.Memory
-		for _, m := range found {
-			if oraculo.MayChangeMemory(ctx, m) && len(ms) < 9 {
-				ms = append(ms, m)
-			}
 		}
 		if len(ms) == 0 {
 			fmt.Fprintln(out, msg("chat-forget-none", text))

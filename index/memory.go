@@ -33,8 +33,12 @@ var _ store.MemoryStore = (*Index)(nil)
 // NoteVersion returns the SHA-256 of the note stored at path, found false
 // when there is none.
 func (ix *Index) NoteVersion(ctx context.Context, path string) (string, bool, error) {
+	return noteVersion(ctx, ix.db, path)
+}
+
+func noteVersion(ctx context.Context, q queryer, path string) (string, bool, error) {
 	var sum string
-	err := ix.db.QueryRowContext(ctx, `SELECT sha256 FROM documents WHERE path = ? LIMIT 1`, path).Scan(&sum)
+	err := q.QueryRowContext(ctx, `SELECT sha256 FROM documents WHERE path = ? LIMIT 1`, path).Scan(&sum)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -46,16 +50,9 @@ func (ix *Index) NoteVersion(ctx context.Context, path string) (string, bool, er
 
 // checkMemorySource checks a source against the notes stored now (see
 // [store.CheckMemorySource]).
-func checkMemorySource(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, source string) error {
+func checkMemorySource(ctx context.Context, q queryer, source string) error {
 	return store.CheckMemorySource(source, func(path string) (string, bool, error) {
-		var sum string
-		err := q.QueryRowContext(ctx, `SELECT sha256 FROM documents WHERE path = ? LIMIT 1`, path).Scan(&sum)
-		if errors.Is(err, sql.ErrNoRows) {
-			return "", false, nil
-		}
-		return sum, err == nil, err
+		return noteVersion(ctx, q, path)
 	})
 }
 
@@ -77,13 +74,10 @@ func (ix *Index) AddMemory(ctx context.Context, m Memory, verified bool) (Memory
 		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	defer tx.Rollback()
-	if err := store.CheckMemory(m); err != nil {
-		return Memory{}, err
-	}
 	var active string
 	err = tx.QueryRowContext(ctx, `SELECT id FROM memory WHERE scope = ? AND key = ? AND active`, m.Scope, m.Key).Scan(&active)
 	if err == nil {
-		return Memory{}, store.MemoryConflict(fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active))
+		return Memory{}, store.ActiveEntryError(m, active)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
@@ -132,7 +126,7 @@ func insertMemory(ctx context.Context, tx *sql.Tx, m Memory) (Memory, error) {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			var active string
 			if tx.QueryRowContext(ctx, `SELECT id FROM memory WHERE scope = ? AND key = ? AND active`, m.Scope, m.Key).Scan(&active) == nil {
-				return Memory{}, store.MemoryConflict(fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active))
+				return Memory{}, store.ActiveEntryError(m, active)
 			}
 		}
 		return Memory{}, fmt.Errorf("adding memory %q in scope %q: %w", m.Key, m.Scope, err)
@@ -146,9 +140,7 @@ func (ix *Index) Memory(ctx context.Context, id string) (Memory, error) {
 	return memoryByID(ctx, ix.db, id)
 }
 
-func memoryByID(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, id string) (Memory, error) {
+func memoryByID(ctx context.Context, q queryer, id string) (Memory, error) {
 	m, err := scanMemory(q.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memory WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Memory{}, fmt.Errorf("memory %q: %w", id, ErrNoMemory)
@@ -238,7 +230,7 @@ func (ix *Index) SupersedeMemory(ctx context.Context, id, value string, m Memory
 		return Memory{}, fmt.Errorf("superseding: %w", err)
 	}
 	if !old.Active {
-		return Memory{}, store.MemoryConflict(fmt.Errorf("superseding memory %q: it is no longer active", id))
+		return Memory{}, store.InactiveEntryError(id)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE memory SET active = 0 WHERE id = ?`, id); err != nil {
 		return Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)

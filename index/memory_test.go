@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 const stated = "stated:dm:ana@2026-12-01"
@@ -76,7 +78,7 @@ func TestMemoryOneActive(t *testing.T) {
 	ix := testIndex(t)
 	first := addMemory(t, ix, "campaign", "criticos", "doble daño")
 	_, err := ix.AddMemory(ctx, Memory{Scope: "campaign", Key: "criticos", Value: "triple", Source: stated}, false)
-	if err == nil || !strings.Contains(err.Error(), first.ID) || !strings.Contains(err.Error(), "supersede") {
+	if err == nil || !strings.Contains(err.Error(), first.ID) || !strings.Contains(err.Error(), "supersede") || !errors.Is(err, store.ErrMemoryConflict) {
 		t.Fatalf("second AddMemory = %v; want an error naming %s and supersede", err, first.ID)
 	}
 	// Another scope is another key.
@@ -163,8 +165,8 @@ func TestMemorySupersede(t *testing.T) {
 	if old, err := ix.Memory(ctx, a.ID); err != nil || old.Active {
 		t.Errorf("old entry = %+v, %v; want inactive", old, err)
 	}
-	if _, err := ix.SupersedeMemory(ctx, a.ID, "otra", Memory{}, false); err == nil {
-		t.Error("superseding an inactive entry succeeded")
+	if _, err := ix.SupersedeMemory(ctx, a.ID, "otra", Memory{}, false); !errors.Is(err, store.ErrMemoryConflict) {
+		t.Errorf("superseding an inactive entry = %v; want a conflict", err)
 	}
 	c, err := ix.SupersedeMemory(ctx, b.ID, "máximo daño", Memory{}, true)
 	if err != nil || c.Status != MemoryVerified {

@@ -45,6 +45,7 @@ func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]StoredC
 // queryer is a database or a transaction.
 type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 func chunksByID(ctx context.Context, db queryer, ids []int64) (map[int64]StoredChunk, error) {

@@ -55,6 +55,18 @@ func InvalidMemory(err error) error { return memoryError{err, ErrInvalidMemory} 
 // unchanged.
 func MemoryConflict(err error) error { return memoryError{err, ErrMemoryConflict} }
 
+// ActiveEntryError is every store's refusal of a second active entry for
+// m's (scope, key), naming the active one.
+func ActiveEntryError(m Memory, active string) error {
+	return MemoryConflict(fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active))
+}
+
+// InactiveEntryError is every store's refusal to supersede the entry id,
+// which is no longer active.
+func InactiveEntryError(id string) error {
+	return MemoryConflict(fmt.Errorf("superseding memory %q: it is no longer active", id))
+}
+
 // Memory is one entry of long-term memory: a value for a key in a scope,
 // with where it came from, whether it is verified and the entry it
 // replaced. Its JSON shape is public (`memory list --json`).

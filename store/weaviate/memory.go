@@ -224,11 +224,6 @@ func (s *Store) memoryObject(m store.Memory) *models.Object {
 	}}
 }
 
-// activeError is AddMemory's refusal of a second active entry.
-func activeError(m store.Memory, active string) error {
-	return fmt.Errorf("memory %q in scope %q already has an active entry, %s: supersede it instead", m.Key, m.Scope, active)
-}
-
 // NoteVersion returns the SHA-256 of the note stored at path, found false
 // when there is none: one query on the notes' collection, by path.
 func (s *Store) NoteVersion(ctx context.Context, path string) (string, bool, error) {
@@ -270,7 +265,7 @@ func (s *Store) AddMemory(ctx context.Context, m store.Memory, verified bool) (s
 		return store.Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	if slot.found {
-		return store.Memory{}, activeError(m, slot.text(propMemID))
+		return store.Memory{}, store.ActiveEntryError(m, slot.text(propMemID))
 	}
 	if err := s.checkMemorySource(ctx, m.Source); err != nil {
 		return store.Memory{}, err
@@ -292,7 +287,7 @@ func (s *Store) AddMemory(ctx context.Context, m store.Memory, verified bool) (s
 	if err != nil {
 		err = fmt.Errorf("%s: %w", what, err)
 	} else if got.found {
-		err = activeError(m, got.text(propMemID))
+		err = store.ActiveEntryError(m, got.text(propMemID))
 	} else {
 		err = fmt.Errorf("%s: its active entry changed meanwhile; try again", what)
 	}
@@ -464,7 +459,7 @@ func (s *Store) SupersedeMemory(ctx context.Context, id, value string, m store.M
 	if err != nil {
 		return store.Memory{}, fmt.Errorf("superseding: %w", err)
 	}
-	inactive := fmt.Errorf("superseding memory %q: it is no longer active", id)
+	inactive := store.InactiveEntryError(id)
 	if !old.Active {
 		return store.Memory{}, inactive
 	}

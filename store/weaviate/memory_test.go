@@ -134,8 +134,8 @@ func testMemoryOneActive(t *testing.T, node *weaviatetest.Node) {
 	first := addMemory(t, s, "campaign", "criticos", "doble daño")
 	_, err := s.AddMemory(ctx, store.Memory{Scope: "campaign", Key: "criticos", Value: "triple", Source: stated}, false)
 	want := fmt.Sprintf(`memory "criticos" in scope "campaign" already has an active entry, %s: supersede it instead`, first.ID)
-	if err == nil || err.Error() != want {
-		t.Fatalf("second AddMemory = %v; want %s", err, want)
+	if err == nil || err.Error() != want || !errors.Is(err, store.ErrMemoryConflict) {
+		t.Fatalf("second AddMemory = %v; want %s, a conflict", err, want)
 	}
 	addMemory(t, s, "player:ana", "criticos", "triple")
 	if err := s.ForgetMemory(ctx, first.ID); err != nil {
@@ -323,7 +323,7 @@ func testMemorySupersede(t *testing.T, node *weaviatetest.Node) {
 		t.Errorf("old entry = %+v, %v; want inactive", old, err)
 	}
 	if _, err := s.SupersedeMemory(ctx, a.ID, "otra", store.Memory{}, false); err == nil ||
-		err.Error() != fmt.Sprintf("superseding memory %q: it is no longer active", a.ID) {
+		err.Error() != fmt.Sprintf("superseding memory %q: it is no longer active", a.ID) || !errors.Is(err, store.ErrMemoryConflict) {
 		t.Errorf("superseding an inactive entry = %v", err)
 	}
 	if _, err := s.SupersedeMemory(ctx, "m99", "otra", store.Memory{}, false); !errors.Is(err, store.ErrNoMemory) {

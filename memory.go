@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -169,34 +168,43 @@ func (a *memoryAudience) noteVisible(ctx context.Context, path string) (bool, er
 
 // stale reports whether m's note source names a version that is no
 // longer the stored one.
-func stale(ctx context.Context, ms store.MemoryStore, m store.Memory) (bool, error) {
+func (e *Engine) stale(ctx context.Context, m store.Memory) (bool, error) {
 	src, err := store.ParseMemorySource(m.Source)
 	if err != nil || src.Note == "" {
 		return false, nil
 	}
-	sum, found, err := ms.NoteVersion(ctx, src.Note)
+	sum, found, err := e.idx.NoteVersion(ctx, src.Note)
 	if err != nil {
 		return false, err
 	}
 	return !found || sum != src.SHA256, nil
 }
 
-// visibleMemories keeps the entries the asker may see, marked stale or not.
-func (e *Engine) visibleMemories(ctx context.Context, ms store.MemoryStore, entries []store.Memory) ([]Memory, error) {
+// seen keeps the entries the asker may see.
+func (e *Engine) seen(ctx context.Context, entries []store.Memory) ([]store.Memory, error) {
 	a, err := e.audience(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := []Memory{}
+	var out []store.Memory
 	for _, m := range entries {
 		ok, err := a.sees(ctx, m)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue
+		if ok {
+			out = append(out, m)
 		}
-		st, err := stale(ctx, ms, m)
+	}
+	return out, nil
+}
+
+// marked returns the entries marked stale or not (a read per entry taken
+// from a note); never nil.
+func (e *Engine) marked(ctx context.Context, entries []store.Memory) ([]Memory, error) {
+	out := make([]Memory, 0, len(entries))
+	for _, m := range entries {
+		st, err := e.stale(ctx, m)
 		if err != nil {
 			return nil, err
 		}
@@ -205,32 +213,39 @@ func (e *Engine) visibleMemories(ctx context.Context, ms store.MemoryStore, entr
 	return out, nil
 }
 
+// visibleMemories keeps the entries the asker may see, marked stale or not.
+func (e *Engine) visibleMemories(ctx context.Context, entries []store.Memory) ([]Memory, error) {
+	vis, err := e.seen(ctx, entries)
+	if err != nil {
+		return nil, err
+	}
+	return e.marked(ctx, vis)
+}
+
 // Memories returns the entries of scope (every scope when empty) the asker
-// may see, only the active ones unless all.
+// may see, only the active ones unless all; never nil.
 func (e *Engine) Memories(ctx context.Context, scope string, all bool) ([]Memory, error) {
-	ms := e.idx
 	if scope != "" {
 		if err := store.ValidMemoryScope(scope); err != nil {
 			return nil, err
 		}
 	}
-	entries, err := ms.Memories(ctx, scope, all)
+	entries, err := e.idx.Memories(ctx, scope, all)
 	if err != nil {
 		return nil, err
 	}
-	return e.visibleMemories(ctx, ms, entries)
+	return e.visibleMemories(ctx, entries)
 }
 
 // MemoryChain returns the entry id and those it replaced, newest first,
 // leaving out those the asker may not see; an entry the asker may not see
 // is ErrNoMemory, as a missing one is.
 func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
-	ms := e.idx
-	chain, err := ms.MemoryChain(ctx, id)
+	chain, err := e.idx.MemoryChain(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	out, err := e.visibleMemories(ctx, ms, chain)
+	out, err := e.visibleMemories(ctx, chain)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +258,7 @@ func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
 // memorySource is the source of a new entry: the stored version of the
 // note at path, or a statement by the asker today. A note the asker may
 // not see whole is, to a player, a note that is not in the index.
-func (e *Engine) memorySource(ctx context.Context, ms store.MemoryStore, note, chunk, author string) (string, error) {
+func (e *Engine) memorySource(ctx context.Context, note, chunk, author string) (string, error) {
 	if chunk != "" {
 		c, err := e.Chunk(ctx, chunk)
 		switch {
@@ -257,8 +272,7 @@ func (e *Engine) memorySource(ctx context.Context, ms store.MemoryStore, note, c
 		note = c.File
 	}
 	if note == "" {
-		role := RoleFrom(ctx)
-		return "stated:" + role + ":" + author + "@" + time.Now().UTC().Format(time.DateOnly), nil
+		return store.MemorySource{Role: RoleFrom(ctx), Name: author, Date: time.Now().UTC().Format(time.DateOnly)}.String(), nil
 	}
 	if isPlayer(ctx) {
 		a, err := e.audience(ctx)
@@ -272,17 +286,14 @@ func (e *Engine) memorySource(ctx context.Context, ms store.MemoryStore, note, c
 			return "", store.InvalidMemory(fmt.Errorf("memory source: note %q is not in the index", note))
 		}
 	}
-	sum, found, err := ms.NoteVersion(ctx, note)
+	sum, found, err := e.idx.NoteVersion(ctx, note)
 	if err != nil {
 		return "", err
 	}
 	if !found {
 		return "", store.InvalidMemory(fmt.Errorf("memory source: note %q is not in the index", note))
 	}
-	if chunk != "" {
-		sum += "#" + chunk
-	}
-	return "note:" + note + "@" + sum, nil
+	return store.MemorySource{Note: note, SHA256: sum, Chunk: chunk}.String(), nil
 }
 
 // author is who makes a change: the input's, else the player's name, else
@@ -328,7 +339,6 @@ func orNone(s string) string {
 // or not; a player only hypotheses in their own player scope. A note the
 // asker may not see is not a source they may name.
 func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) {
-	ms := e.idx
 	if err := store.ValidMemoryScope(in.Scope); err != nil {
 		return Memory{}, err
 	}
@@ -336,11 +346,11 @@ func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) 
 		return Memory{}, err
 	}
 	who := author(ctx, in.Author)
-	src, err := e.memorySource(ctx, ms, in.Note, in.Chunk, who)
+	src, err := e.memorySource(ctx, in.Note, in.Chunk, who)
 	if err != nil {
 		return Memory{}, err
 	}
-	m, err := ms.AddMemory(ctx, store.Memory{Scope: in.Scope, Key: strings.TrimSpace(in.Key), Value: strings.TrimSpace(in.Value), Source: src, Author: who}, in.Verified)
+	m, err := e.idx.AddMemory(ctx, store.Memory{Scope: in.Scope, Key: strings.TrimSpace(in.Key), Value: strings.TrimSpace(in.Value), Source: src, Author: who}, in.Verified)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -348,12 +358,12 @@ func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) 
 }
 
 // writable returns the entry id when the asker may see it and change it.
-func (e *Engine) writable(ctx context.Context, ms store.MemoryStore, id string, verified bool) (store.Memory, error) {
-	m, err := ms.Memory(ctx, id)
+func (e *Engine) writable(ctx context.Context, id string, verified bool) (store.Memory, error) {
+	m, err := e.idx.Memory(ctx, id)
 	if err != nil {
 		return store.Memory{}, err
 	}
-	vis, err := e.visibleMemories(ctx, ms, []store.Memory{m})
+	vis, err := e.seen(ctx, []store.Memory{m})
 	if err != nil {
 		return store.Memory{}, err
 	}
@@ -371,33 +381,34 @@ func (e *Engine) writable(ctx context.Context, ms store.MemoryStore, id string, 
 // moves to that version, and it is no longer stale; a note that is gone
 // is an error (supersede the entry, or forget it).
 func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
-	ms := e.idx
-	m, err := e.writable(ctx, ms, id, true)
+	m, err := e.writable(ctx, id, true)
 	if err != nil {
 		return Memory{}, err
 	}
 	source := ""
 	if src, err := store.ParseMemorySource(m.Source); err == nil && src.Note != "" {
-		sum, found, err := ms.NoteVersion(ctx, src.Note)
+		sum, found, err := e.idx.NoteVersion(ctx, src.Note)
 		if err != nil {
 			return Memory{}, err
 		}
 		if !found {
 			return Memory{}, store.MemoryConflict(fmt.Errorf("verifying memory %q: its note %q is no longer in the index: supersede the entry with a new value, or forget it", id, src.Note))
 		}
-		source = "note:" + src.Note + "@" + sum
+		// The chunk stays named if the note still has it; an entry
+		// verified again against a note whose chunk is gone names the
+		// note only.
 		if src.Chunk != "" {
-			// The chunk, if the note still has it; an entry re-verified
-			// against a note whose chunk is gone names the note only.
-			if c, err := e.Chunk(ctx, src.Chunk); err == nil && c.File == src.Note {
-				source += "#" + src.Chunk
+			if c, err := e.Chunk(ctx, src.Chunk); err != nil || c.File != src.Note {
+				src.Chunk = ""
 			}
 		}
+		src.SHA256 = sum
+		source = src.String()
 	}
-	if err := ms.VerifyMemory(ctx, id, source); err != nil {
+	if err := e.idx.VerifyMemory(ctx, id, source); err != nil {
 		return Memory{}, err
 	}
-	m, err = ms.Memory(ctx, id)
+	m, err = e.idx.Memory(ctx, id)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -410,16 +421,15 @@ func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
 // new entry is verified when in.Verified (the DM only). in.Scope and
 // in.Key are id's and ignored.
 func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput) (Memory, error) {
-	ms := e.idx
-	if _, err := e.writable(ctx, ms, id, in.Verified); err != nil {
+	if _, err := e.writable(ctx, id, in.Verified); err != nil {
 		return Memory{}, err
 	}
 	who := author(ctx, in.Author)
-	src, err := e.memorySource(ctx, ms, in.Note, in.Chunk, who)
+	src, err := e.memorySource(ctx, in.Note, in.Chunk, who)
 	if err != nil {
 		return Memory{}, err
 	}
-	m, err := ms.SupersedeMemory(ctx, id, strings.TrimSpace(in.Value), store.Memory{Source: src, Author: who}, in.Verified)
+	m, err := e.idx.SupersedeMemory(ctx, id, strings.TrimSpace(in.Value), store.Memory{Source: src, Author: who}, in.Verified)
 	if err != nil {
 		return Memory{}, err
 	}
@@ -429,11 +439,10 @@ func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput)
 // ForgetMemory deletes the entry id for good (the DM any, a player their
 // own).
 func (e *Engine) ForgetMemory(ctx context.Context, id string) error {
-	ms := e.idx
-	if _, err := e.writable(ctx, ms, id, false); err != nil {
+	if _, err := e.writable(ctx, id, false); err != nil {
 		return err
 	}
-	return ms.ForgetMemory(ctx, id)
+	return e.idx.ForgetMemory(ctx, id)
 }
 
 // MemoryUse is an entry of long-term memory an answer was shown. Its JSON
@@ -459,11 +468,8 @@ const (
 
 // memoryID is the evidence id of the entry "mN": -N, never a chunk's.
 func memoryID(id string) (int64, bool) {
-	n, err := strconv.ParseInt(strings.TrimPrefix(id, "m"), 10, 64)
-	if err != nil || n <= 0 || !strings.HasPrefix(id, "m") {
-		return 0, false
-	}
-	return -n, true
+	n, ok := store.MemorySeq(id)
+	return -n, ok
 }
 
 // answerMemory adds to ev the entries of long-term memory the asker may
@@ -472,29 +478,22 @@ func memoryID(id string) (int64, bool) {
 // index without memory adds nothing.
 func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang string, terms func(string) []string) ([]MemoryUse, error) {
 	uses := []MemoryUse{}
-	ms := e.idx
-	stored, err := ms.Memories(ctx, "", false)
+	stored, err := e.idx.Memories(ctx, "", false)
 	if err != nil || len(stored) == 0 {
 		return uses, err
 	}
-	a, err := e.audience(ctx)
+	vis, err := e.seen(ctx, stored)
 	if err != nil {
 		return nil, err
 	}
-	var seen []store.Memory
+	byID := make(map[int64]store.Memory, len(vis))
 	var entries []answer.MemoryEntry
-	for _, m := range stored {
+	for _, m := range vis {
 		id, ok := memoryID(m.ID)
 		if !ok {
 			continue
 		}
-		if ok, err := a.sees(ctx, m); err != nil || !ok {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		seen = append(seen, m)
+		byID[id] = m
 		src, _ := store.ParseMemorySource(m.Source)
 		entries = append(entries, answer.MemoryEntry{ID: id, Key: m.Key, Value: m.Value, Scope: m.Scope, Verified: m.Status == store.MemoryVerified, File: src.Note})
 	}
@@ -502,21 +501,17 @@ func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang st
 	// Staleness costs a read per entry: it is looked up for the relevant
 	// ones only, and the choice made again with it.
 	var chosen []answer.MemoryEntry
-	var chosenM []store.Memory
 	for _, i := range answer.RelevantMemory(query, entries, terms, lang) {
-		st, err := stale(ctx, ms, seen[i])
+		st, err := e.stale(ctx, byID[entries[i].ID])
 		if err != nil {
 			return nil, err
 		}
 		entries[i].Stale = st
 		chosen = append(chosen, entries[i])
-		chosenM = append(chosenM, seen[i])
 	}
 	var final []answer.MemoryEntry
-	var finalM []store.Memory
 	for _, i := range answer.RelevantMemory(query, chosen, terms, lang) {
 		final = append(final, chosen[i])
-		finalM = append(finalM, chosenM[i])
 	}
 	if len(final) == 0 {
 		return uses, nil
@@ -526,11 +521,12 @@ func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang st
 	for _, it := range ev.evidence.Memory {
 		labels[it.ID] = it.Label
 	}
-	for i, m := range finalM {
-		u := MemoryUse{ID: m.ID, Scope: m.Scope, Key: m.Key, Value: m.Value, Status: m.Status, Stale: final[i].Stale, Use: MemoryUnconfirmed}
-		if l, ok := labels[final[i].ID]; ok {
+	for _, f := range final {
+		m := byID[f.ID]
+		u := MemoryUse{ID: m.ID, Scope: m.Scope, Key: m.Key, Value: m.Value, Status: m.Status, Stale: f.Stale, Use: MemoryUnconfirmed}
+		if l, ok := labels[f.ID]; ok {
 			u.Use, u.Label = MemoryEvidence, l
-			ev.byChunk[final[i].ID] = Hit{ID: m.ID, Label: l, File: final[i].File}
+			ev.byChunk[f.ID] = Hit{ID: m.ID, Label: l, File: f.File}
 		}
 		uses = append(uses, u)
 	}
@@ -541,7 +537,11 @@ func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang st
 // content word with text, best first (see answer.MatchMemory): the
 // candidates when someone asks to forget something.
 func (e *Engine) FindMemories(ctx context.Context, text string) ([]Memory, error) {
-	all, err := e.Memories(ctx, "", false)
+	stored, err := e.idx.Memories(ctx, "", false)
+	if err != nil {
+		return nil, err
+	}
+	vis, err := e.seen(ctx, stored)
 	if err != nil {
 		return nil, err
 	}
@@ -553,15 +553,15 @@ func (e *Engine) FindMemories(ctx context.Context, text string) ([]Memory, error
 	case !errors.Is(err, ErrNotIndexed):
 		return nil, err
 	}
-	entries := make([]answer.MemoryEntry, len(all))
-	for i, m := range all {
+	entries := make([]answer.MemoryEntry, len(vis))
+	for i, m := range vis {
 		entries[i] = answer.MemoryEntry{Key: m.Key, Value: m.Value, Scope: m.Scope}
 	}
-	out := []Memory{}
+	var found []store.Memory
 	for _, i := range answer.MatchMemory(text, entries, terms, analysis.QuestionLang(text)) {
-		out = append(out, all[i])
+		found = append(found, vis[i])
 	}
-	return out, nil
+	return e.marked(ctx, found)
 }
 
 // MayChangeMemory reports whether the asker may change (supersede, forget)
@@ -611,16 +611,15 @@ func memoryTerms(ctx context.Context, entries []answer.MemoryEntry, terms func(s
 	}
 	vw.memMu.Lock()
 	defer vw.memMu.Unlock()
-	next := make(map[string]cachedTerms, len(entries))
+	next := make(map[int64]cachedTerms, len(entries))
 	for i := range entries {
 		m := &entries[i]
-		id := strconv.FormatInt(-m.ID, 10)
 		text := m.Key + "\x00" + m.Value + "\x00" + m.Scope
-		c, ok := vw.memTerms[id]
+		c, ok := vw.memTerms[m.ID]
 		if !ok || c.text != text {
 			c = cachedTerms{text: text, terms: answer.MemoryEntryTerms(*m, terms)}
 		}
-		next[id] = c
+		next[m.ID] = c
 		m.Terms = c.terms
 	}
 	vw.memTerms = next

@@ -34,11 +34,11 @@ type view struct {
 	sessions   [2]lazy[[]int] // every session, the players' only
 
 	// memTerms holds the terms of the memory entries the last answer
-	// listed, by id, with the text they were taken from; each answer
+	// listed, by evidence id, with the text they were taken from; each answer
 	// keeps only the entries it lists, so a forgotten entry's terms go at
 	// the next answer (see Engine.memoryTerms).
 	memMu    sync.Mutex
-	memTerms map[string]cachedTerms
+	memTerms map[int64]cachedTerms
 }
 
 // cachedTerms are a memory entry's terms and the text they came from.

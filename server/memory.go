@@ -56,9 +56,6 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
 		s.memoryError(w, r, err)
 		return
 	}
-	if entries == nil {
-		entries = []oraculo.Memory{}
-	}
 	writeJSON(w, http.StatusOK, map[string]any{"entries": entries})
 }
 

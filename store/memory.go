@@ -125,6 +125,17 @@ type MemoryStore interface {
 	NoteVersion(ctx context.Context, path string) (sha string, found bool, err error)
 }
 
+// MemorySeq returns N of the memory id "mN", false for an id of any
+// other form.
+func MemorySeq(id string) (int64, bool) {
+	n, ok := strings.CutPrefix(id, "m")
+	v, err := strconv.ParseInt(n, 10, 64)
+	if !ok || err != nil || v <= 0 {
+		return 0, false
+	}
+	return v, true
+}
+
 // ValidMemoryScope reports whether scope is campaign, dm, player:NAME or
 // session:N with N a positive integer; the error names the scope.
 func ValidMemoryScope(scope string) error {
@@ -161,6 +172,18 @@ type MemorySource struct {
 	Note, SHA256, Chunk string
 	// Role, Name and Date say who stated it when, for a statement.
 	Role, Name, Date string
+}
+
+// String writes the source back as ParseMemorySource reads it.
+func (s MemorySource) String() string {
+	if s.Note == "" {
+		return "stated:" + s.Role + ":" + s.Name + "@" + s.Date
+	}
+	out := "note:" + s.Note + "@" + s.SHA256
+	if s.Chunk != "" {
+		out += "#" + s.Chunk
+	}
+	return out
 }
 
 // ParseMemorySource parses note:PATH@SHA256 (with #CHUNK after it when

@@ -39,11 +39,8 @@ func memoryOf(o object) store.Memory {
 
 // memorySeq is the number of a memory id, 0 for one that is not "m" and
 // a number.
-func memorySeq(id string) int {
-	if len(id) < 2 || id[0] != 'm' {
-		return 0
-	}
-	n, _ := strconv.Atoi(id[1:])
+func memorySeq(id string) int64 {
+	n, _ := store.MemorySeq(id)
 	return n
 }
 

@@ -100,9 +100,8 @@ type storedSetting struct {
 func (s *Store) readSetting(ctx context.Context, key string) (storedSetting, error) {
 	objs, err := s.client.Data().ObjectsGetter().WithClassName(settingClass).WithID(string(settingUUID(key))).
 		WithTenant(s.tenant).Do(ctx)
-	var ce *fault.WeaviateClientError
 	switch {
-	case errors.As(err, &ce) && ce.StatusCode == 404:
+	case notFound(err):
 		return storedSetting{}, nil
 	case err != nil:
 		return storedSetting{}, err

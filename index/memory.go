@@ -178,21 +178,7 @@ func (ix *Index) Memories(ctx context.Context, scope string, all bool) ([]Memory
 // MemoryChain returns the entry with the given id and those it replaced,
 // one after another through supersedes, newest first.
 func (ix *Index) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
-	var chain []Memory
-	seen := map[string]bool{}
-	for id != "" && !seen[id] {
-		seen[id] = true
-		m, err := ix.Memory(ctx, id)
-		if err != nil {
-			if len(chain) > 0 && errors.Is(err, ErrNoMemory) {
-				break
-			}
-			return nil, err
-		}
-		chain = append(chain, m)
-		id = m.Supersedes
-	}
-	return chain, nil
+	return store.MemoryChain(ctx, id, ix.Memory)
 }
 
 // VerifyMemory marks an entry verified; a source that is not empty (a

@@ -125,6 +125,28 @@ type MemoryStore interface {
 	NoteVersion(ctx context.Context, path string) (sha string, found bool, err error)
 }
 
+// MemoryChain returns the entry id and those it replaced, one after
+// another through Supersedes, newest first, each read by read: what every
+// store's MemoryChain is. A missing id is read's error; a missing link
+// further on ends the chain (a forget cleared it, or is under way).
+func MemoryChain(ctx context.Context, id string, read func(context.Context, string) (Memory, error)) ([]Memory, error) {
+	var chain []Memory
+	seen := map[string]bool{}
+	for id != "" && !seen[id] {
+		seen[id] = true
+		m, err := read(ctx, id)
+		if err != nil {
+			if len(chain) > 0 && errors.Is(err, ErrNoMemory) {
+				break
+			}
+			return nil, err
+		}
+		chain = append(chain, m)
+		id = m.Supersedes
+	}
+	return chain, nil
+}
+
 // MemorySeq returns N of the memory id "mN", false for an id of any
 // other form.
 func MemorySeq(id string) (int64, bool) {

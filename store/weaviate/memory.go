@@ -397,21 +397,7 @@ func (s *Store) Memories(ctx context.Context, scope string, all bool) ([]store.M
 // one after another through Supersedes, newest first; it stops at a link
 // to an entry that is gone.
 func (s *Store) MemoryChain(ctx context.Context, id string) ([]store.Memory, error) {
-	var chain []store.Memory
-	seen := map[string]bool{}
-	for id != "" && !seen[id] {
-		seen[id] = true
-		m, err := s.Memory(ctx, id)
-		if err != nil {
-			if len(chain) > 0 && errors.Is(err, store.ErrNoMemory) {
-				break
-			}
-			return nil, err
-		}
-		chain = append(chain, m)
-		id = m.Supersedes
-	}
-	return chain, nil
+	return store.MemoryChain(ctx, id, s.Memory)
 }
 
 // VerifyMemory marks an entry verified; a source that is not empty (a

@@ -36,6 +36,10 @@ type MemoryEntry struct {
 	Terms *MemoryTerms
 }
 
+// evidence reports whether m is delivered as evidence: verified, and not
+// stale.
+func (m MemoryEntry) evidence() bool { return m.Verified && !m.Stale }
+
 // MemoryTerms are the terms an entry is matched by: its key's, and its
 // value's with its session's.
 type MemoryTerms struct {
@@ -82,7 +86,7 @@ func RelevantMemory(question string, entries []MemoryEntry, terms func(string) [
 			break
 		}
 		m := entries[g.i]
-		if m.Verified && !m.Stale {
+		if m.evidence() {
 			if nv < MaxMemoryItems {
 				nv++
 				out = append(out, g.i)
@@ -220,7 +224,7 @@ func WithMemory(ctx Context, entries []MemoryEntry) Context {
 	}
 	for _, m := range entries {
 		value := clipWords(txt.Collapse(m.Value), maxMemoryValueWords)
-		if !m.Verified || m.Stale {
+		if !m.evidence() {
 			out.Unconfirmed = append(out.Unconfirmed, Unconfirmed{Key: txt.Collapse(m.Key), Value: value, Stale: m.Stale})
 			continue
 		}

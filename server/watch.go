@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,17 +48,6 @@ func (s *Server) Watch(ctx context.Context, cfg watch.Config) error {
 			s.log.Warn("watching: changes cannot be watched; rescanning the folders instead", "err", reason.Error())
 		}
 	}
-	// Watch returns once the folders are watched, so that a change made
-	// after it (the server says it watches) is not missed.
-	started := make(chan struct{})
-	var once sync.Once
-	onStarted := cfg.OnStarted
-	cfg.OnStarted = func() {
-		if onStarted != nil {
-			onStarted()
-		}
-		once.Do(func() { close(started) })
-	}
 	w, err := watch.New(cfg)
 	if err != nil {
 		return err
@@ -75,8 +63,10 @@ func (s *Server) Watch(ctx context.Context, cfg watch.Config) error {
 		}
 		stopped <- err
 	}()
+	// Watch returns once the folders are watched, so that a change made
+	// after it (the server says it watches) is not missed.
 	select {
-	case <-started:
+	case <-w.Started():
 	case err := <-stopped:
 		if err != nil {
 			return fmt.Errorf("watching: %w", err)

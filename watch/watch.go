@@ -119,7 +119,15 @@ type Watcher struct {
 
 	// add watches one folder; tests stand in for it to force the limit.
 	add func(fsw *fsnotify.Watcher, dir string) error
+
+	// started is closed once the folders are watched (or rescanned).
+	started     chan struct{}
+	startedOnce sync.Once
 }
+
+// Started is closed once [Watcher.Run] watches the folders (or rescans
+// them), as OnStarted is called: a change made after it is seen.
+func (w *Watcher) Started() <-chan struct{} { return w.started }
 
 // New returns a watcher for cfg; [Watcher.Run] starts it.
 func New(cfg Config) (*Watcher, error) {
@@ -157,7 +165,7 @@ func New(cfg Config) (*Watcher, error) {
 		}
 	}
 	cfg.Ignore = ignore
-	w := &Watcher{cfg: cfg, add: func(fsw *fsnotify.Watcher, dir string) error { return fsw.Add(dir) }}
+	w := &Watcher{cfg: cfg, add: func(fsw *fsnotify.Watcher, dir string) error { return fsw.Add(dir) }, started: make(chan struct{})}
 	w.status = Status{State: StateStarting, Roots: append([]string(nil), roots...)}
 	return w, nil
 }
@@ -222,6 +230,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 	if w.cfg.OnStarted != nil {
 		w.cfg.OnStarted()
 	}
+	w.startedOnce.Do(func() { close(w.started) })
 	var tick <-chan time.Time
 
 	for {

@@ -436,3 +436,22 @@ func TestChangeAfterStartedIsSeen(t *testing.T) {
 		t.Errorf("OnStarted called %d times, want 1", calls)
 	}
 }
+
+// TestStartedIsClosed: Started is closed once the folders are watched,
+// without an OnStarted, and a change made right after it is seen.
+func TestStartedIsClosed(t *testing.T) {
+	root := t.TempDir()
+	rec := &recorder{}
+	w, _ := start(t, Config{Roots: []string{root}, Debounce: 50 * time.Millisecond, Update: rec.update}, nil)
+	select {
+	case <-w.Started():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Started was not closed")
+	}
+	note := filepath.Join(root, "Sesión 1.md")
+	write(t, note, "# Sesión 1\n")
+	settled(t, w, rec, 1)
+	if !rec.paths()[note] {
+		t.Errorf("the note written right after Started is in no batch: %+v", rec.batches)
+	}
+}

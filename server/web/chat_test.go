@@ -186,7 +186,10 @@ func TestCopyAndRegenerate(t *testing.T) {
 	p.askAndWait("¿Qué pasó con el archiduque?", 1)
 	p.askAndWait("¿Y después?", 2)
 
-	p.do("copy the first answer", chromedp.Click(chromedp.CSS(`[data-testid="turn"]:nth-child(1) [data-testid="copy-answer"]`)))
+	// Clicked from the page itself, as regenerate is below: a mouse click
+	// during the smooth scroll to the newest answer can land beside the
+	// button (it did in a CI run).
+	p.eval("copy the first answer", `(document.querySelector('[data-testid="turn"]:nth-child(1) [data-testid="copy-answer"]').click(), "clicked")`)
 	p.waitFor("the copy", sel+`('[data-testid="copy-answer"][data-copied]') !== null`)
 	if got := p.eval("the copy's outcome", sel+`('[data-testid="copy-answer"][data-copied]').dataset.copied + " " + `+sel+`('[data-testid="copy-answer"][data-copied]').textContent`); got != "true Copiado" {
 		t.Errorf("after copying the button says %q", got)

@@ -82,6 +82,9 @@ type Config struct {
 	// CORSOrigins are the origins whose pages may call the API from a
 	// browser (serve --cors); "*" is any. None by default.
 	CORSOrigins []string
+	// Limits bound the searches and answers running at once (default
+	// DefaultLimits); past them requests are answered 503.
+	Limits Limits
 }
 
 // Server is the HTTP face of an engine. It is an http.Handler; Close stops
@@ -103,6 +106,11 @@ type Server struct {
 	watch  watchState
 	// ingestFunc, when set, stands in for the engine's Ingest (tests).
 	ingestFunc func(context.Context, []string, oraculo.IngestOptions) (*oraculo.IngestReport, error)
+	// limits and gates bound each route class (shed.go); probe is
+	// /healthz's last look at the index.
+	limits Limits
+	gates  [numClasses]*gate
+	probe  healthState
 }
 
 // New returns a server for cfg, with its routes and middleware. Callers
@@ -125,6 +133,10 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), links: &link.Maker{Key: newLinkKey(cfg.LinkKey), Base: cfg.PublicURL, ObsidianVault: cfg.ObsidianVault}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.limits = cfg.Limits.withDefaults()
+	for c, n := range map[routeClass]int{classSearch: s.limits.Search, classAsk: s.limits.Ask, classModel: s.limits.Model} {
+		s.gates[c] = newGate(n, s.limits.Queue, s.limits.QueueWait)
+	}
 	s.routes()
 	var h http.Handler = s.mux
 	h = s.limitBody(h)
@@ -163,10 +175,11 @@ func (s *Server) Close() error {
 func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("GET /api/health", s.health)
+	m.HandleFunc("GET /healthz", s.healthz)
 	m.Handle("GET /api/stats", s.auth(s.dmOnly(s.stats)))
 	m.Handle("GET /api/overview", s.auth(s.overview))
-	m.Handle("POST /api/search", s.auth(s.search))
-	m.Handle("POST /api/ask", s.auth(s.ask))
+	m.Handle("POST /api/search", s.auth(s.shed(searchClass, s.search)))
+	m.Handle("POST /api/ask", s.auth(s.shed(s.askClass, s.ask)))
 	m.Handle("GET /api/chunks/{id}", s.auth(s.chunk))
 	m.Handle("GET /api/note", s.auth(s.note))
 	m.Handle("GET /api/compendium", s.auth(s.compendium))
@@ -180,7 +193,7 @@ func (s *Server) routes() {
 	m.Handle("POST /api/memory/{id}/supersede", s.auth(s.supersedeMemory))
 	m.Handle("POST /api/ingest", s.auth(s.dmOnly(s.startIngest)))
 	m.Handle("GET /api/ingest", s.auth(s.dmOnly(s.ingestStatus)))
-	m.Handle("POST /v1/chat/completions", s.auth(s.chatCompletions))
+	m.Handle("POST /v1/chat/completions", s.auth(s.shed(s.openAIClass, s.chatCompletions)))
 	m.Handle("GET /v1/models", s.auth(s.models))
 	m.Handle("GET /v1/models/{id}", s.auth(s.model))
 	m.HandleFunc("GET /c/{id}", s.passagePage)
@@ -189,7 +202,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/v1/", s.notFound)
 	if s.cfg.MCP != nil {
 		// The tools' links point where this request came (link.WithBase).
-		mcpHandler := func(w http.ResponseWriter, r *http.Request) { s.cfg.MCP.ServeHTTP(w, r.WithContext(s.linkCtx(r))) }
+		mcpHandler := s.shed(s.mcpClass, func(w http.ResponseWriter, r *http.Request) { s.cfg.MCP.ServeHTTP(w, r.WithContext(s.linkCtx(r))) })
 		m.Handle("/mcp", s.auth(mcpHandler))
 		m.Handle("/mcp/", s.auth(mcpHandler))
 	}

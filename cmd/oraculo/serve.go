@@ -52,6 +52,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	obsidianVault := fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: each cited source also links to its note there (obsidian://open)")
 	corsFlag := fs.String("cors", "", "origins whose pages may call the API from a browser, comma-separated (e.g. app://obsidian.md,https://chat.example.org; * for any); tokens are still required")
 	models := newModelFlags(fs)
+	limitsFlag := limitFlags(fs)
 	watching := watchFlags(fs, "watch the index's folders and update it after each change: the next question sees it")
 	rest, err := parse(fs, args)
 	if err != nil {
@@ -61,6 +62,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{errors.New(msg("serve-args", strings.Join(rest, " ")))}
 	}
 	if err := watching.validate(); err != nil {
+		return err
+	}
+	limits, err := limitsFlag()
+	if err != nil {
 		return err
 	}
 
@@ -103,6 +108,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		LinkKey:       linkKey,
 		PublicURL:     *publicURL,
 		ObsidianVault: *obsidianVault,
+		Limits:        limits,
 	})
 	defer h.Close()
 	if *watching.on {

@@ -60,7 +60,11 @@ func TestServeLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := New(Config{Engine: eng, Tokens: tokens})
+	// A queue as long as the clients, waited on for as long as the run:
+	// nothing is shed, so that any error under concurrency shows (the
+	// shedding has its own tests, and TestServeLoadBench in cmd/oraculo
+	// measures it).
+	h := New(Config{Engine: eng, Tokens: tokens, Limits: Limits{Queue: clients, QueueWait: limit + time.Minute}})
 	ts := httptest.NewServer(h)
 	defer h.Close()
 	defer ts.Close()

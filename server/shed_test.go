@@ -317,3 +317,19 @@ func TestHealthz(t *testing.T) {
 		t.Errorf("/healthz with the index closed: status %d: %s", resp.StatusCode, data)
 	}
 }
+
+// TestShedRetryAfterReadableByPages: a page of an allowed origin (serve
+// --cors) can read a refusal's Retry-After, which browsers hide unless
+// exposed.
+func TestShedRetryAfterReadableByPages(t *testing.T) {
+	eng := testEngine(t)
+	ts, srv := shedServer(t, Config{Engine: eng, CORSOrigins: []string{"app://obsidian.md"}, Limits: Limits{Search: 1, Queue: -1}})
+	defer fill(t, srv, classSearch)()
+	resp, data := call(t, ts, "POST", "/api/search", "", map[string]any{"question": "puente"}, "Origin", "app://obsidian.md")
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("status %d, want 503: %s", resp.StatusCode, data)
+	}
+	if exposed := resp.Header.Get("Access-Control-Expose-Headers"); !strings.Contains(exposed, "Retry-After") {
+		t.Errorf("Access-Control-Expose-Headers %q lacks Retry-After", exposed)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo/chat/chattest"
 	"github.com/oraculo/oraculo/mcpserver"
 )
@@ -331,5 +332,29 @@ func TestShedRetryAfterReadableByPages(t *testing.T) {
 	}
 	if exposed := resp.Header.Get("Access-Control-Expose-Headers"); !strings.Contains(exposed, "Retry-After") {
 		t.Errorf("Access-Control-Expose-Headers %q lacks Retry-After", exposed)
+	}
+}
+
+// TestShedMCPClient: the MCP SDK's client sees a shed tool call as a
+// failed call (not a hang, not a result), and its session goes on: the
+// next call, with a slot free, is answered.
+func TestShedMCPClient(t *testing.T) {
+	eng := testEngine(t)
+	ts, srv := shedServer(t, Config{Engine: eng, Limits: Limits{Search: 1, Queue: -1}, MCP: mcpserver.HTTPHandler(eng, "test")})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"question": "puente"}}
+	release := fill(t, srv, classSearch)
+	res, err := cs.CallTool(context.Background(), params)
+	release()
+	if err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
+		t.Fatalf("a shed search over MCP: result %+v, error %v; want the call to fail as unavailable", res, err)
+	}
+	if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+		t.Fatalf("the next search over the same session: %+v, %v", res, err)
 	}
 }

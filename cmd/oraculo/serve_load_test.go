@@ -120,11 +120,16 @@ func TestServeLoadBench(t *testing.T) {
 			}},
 	}
 	loadBefore := loadAverage()
+	var before syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	results, err := benchrun.RunClients(context.Background(), benchrun.Clients{
 		N: clients, Duration: time.Duration(seconds) * time.Second, Targets: targets,
 		Backoff: os.Getenv("ORACULO_LOAD_BACKOFF") == "1",
 	})
 	loadAfter := loadAverage()
+	var after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	clientCPU := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) * time.Nanosecond
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,8 +139,8 @@ func TestServeLoadBench(t *testing.T) {
 	cpu := serve.ProcessState.UserTime() + serve.ProcessState.SystemTime()
 
 	t.Logf("vault %s (%d questions), %s, %d clients for %d s, serve %s", vault, len(questions), bin, clients, seconds, strings.Join(args[7:], " "))
-	t.Logf("server CPU %.1f s (user %.1f, system %.1f); load average before %s, after %s",
-		cpu.Seconds(), serve.ProcessState.UserTime().Seconds(), serve.ProcessState.SystemTime().Seconds(), loadBefore, loadAfter)
+	t.Logf("server CPU %.1f s (user %.1f, system %.1f), clients' CPU %.1f s (this process); load average before %s, after %s",
+		cpu.Seconds(), serve.ProcessState.UserTime().Seconds(), serve.ProcessState.SystemTime().Seconds(), clientCPU.Seconds(), loadBefore, loadAfter)
 	t.Logf("%-7s %7s %7s %6s %6s %8s %8s %8s %8s %9s", "", "served", "per s", "shed", "errors", "p50 ms", "p95 ms", "p99 ms", "max ms", "shed p99")
 	failed := false
 	for _, r := range results {
@@ -146,7 +151,7 @@ func TestServeLoadBench(t *testing.T) {
 		}
 	}
 	if !failed {
-		js, _ := json.Marshal(map[string]any{"clients": clients, "seconds": seconds, "server_cpu_seconds": cpu.Seconds(), "load_before": loadBefore, "load_after": loadAfter, "targets": results})
+		js, _ := json.Marshal(map[string]any{"clients": clients, "seconds": seconds, "server_cpu_seconds": cpu.Seconds(), "client_cpu_seconds": clientCPU.Seconds(), "load_before": loadBefore, "load_after": loadAfter, "targets": results})
 		t.Logf("json %s", js)
 	}
 }

@@ -37,7 +37,9 @@ func TestIngestWhileServing(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokens, player, dm := testTokens(t)
-	ts, logs := testServer(t, Config{Engine: eng, Tokens: tokens})
+	// The 8 clients all wait their turn (nothing is shed): any refusal
+	// here would be an error under concurrency.
+	ts, logs := testServer(t, Config{Engine: eng, Tokens: tokens, Limits: Limits{Queue: 8, QueueWait: time.Minute}})
 
 	post := func(path, token string, body any) (int, []byte, error) {
 		data, _ := json.Marshal(body)

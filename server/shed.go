@@ -39,13 +39,15 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits for a machine of runtime.GOMAXPROCS(0)
-// processors: searches and extractive answers are CPU work, bounded at
-// twice the processors; answers from a chat model mostly wait for it,
-// bounded at four times; each class may queue as many requests again as
-// it runs, for half a second at most.
+// processors. Searches and extractive answers are CPU work: as many run
+// at once as there are processors (at least two), since more would only
+// make each slower. Answers from a chat model mostly wait for it: four
+// times the processors. Each class may queue eight times the processors,
+// for a quarter of a second at most, so that a served request never
+// waits long and a burst shorter than that is absorbed.
 func DefaultLimits() Limits {
 	p := runtime.GOMAXPROCS(0)
-	return Limits{Search: 2 * p, Ask: 2 * p, Model: 4 * p, Queue: 2 * p, QueueWait: 500 * time.Millisecond}
+	return Limits{Search: max(2, p), Ask: max(2, p), Model: 4 * p, Queue: 8 * p, QueueWait: 250 * time.Millisecond}
 }
 
 // withDefaults fills the zero fields of l from [DefaultLimits]; a negative

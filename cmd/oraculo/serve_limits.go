@@ -18,10 +18,10 @@ import (
 // $ORACULO_QUEUE_WAIT), else the default for this machine's processors.
 func limitFlags(fs *flag.FlagSet) func() (server.Limits, error) {
 	d := server.DefaultLimits()
-	search := fs.Int("max-search", d.Search, "searches running at once (POST /api/search, MCP search); more wait in the queue, then get 503 ($ORACULO_MAX_SEARCH; twice the processors by default)")
-	ask := fs.Int("max-ask", d.Ask, "extractive answers running at once (/api/ask, /v1/chat/completions, MCP ask without the chat model) ($ORACULO_MAX_ASK; twice the processors by default)")
+	search := fs.Int("max-search", d.Search, "searches running at once (POST /api/search, MCP search); more wait in the queue, then get 503 ($ORACULO_MAX_SEARCH; the processors, at least 2, by default)")
+	ask := fs.Int("max-ask", d.Ask, "extractive answers running at once (/api/ask, /v1/chat/completions, MCP ask without the chat model) ($ORACULO_MAX_ASK; the processors, at least 2, by default)")
 	model := fs.Int("max-model", d.Model, "answers from the chat model running at once ($ORACULO_MAX_MODEL; four times the processors by default)")
-	queue := fs.Int("queue", d.Queue, "requests of each kind that may wait for a slot; 0: none wait ($ORACULO_QUEUE; twice the processors by default)")
+	queue := fs.Int("queue", d.Queue, "requests of each kind that may wait for a slot; 0: none wait ($ORACULO_QUEUE; eight times the processors by default)")
 	wait := fs.Duration("queue-wait", d.QueueWait, "longest a request waits in the queue before 503 with Retry-After ($ORACULO_QUEUE_WAIT)")
 	return func() (server.Limits, error) {
 		set := map[string]bool{}
@@ -77,9 +77,9 @@ func init() {
 		knownFlags[f] = true
 	}
 	// The flags' Spanish lives here, with them (TestCommandHelp checks it).
-	flagUsageES["max-search"] = "búsquedas a la vez (POST /api/search, search de MCP); las demás esperan en la cola y después reciben 503 ($ORACULO_MAX_SEARCH; por defecto el doble de los procesadores)"
-	flagUsageES["max-ask"] = "respuestas extractivas a la vez (/api/ask, /v1/chat/completions, ask de MCP sin el modelo de chat) ($ORACULO_MAX_ASK; por defecto el doble de los procesadores)"
+	flagUsageES["max-search"] = "búsquedas a la vez (POST /api/search, search de MCP); las demás esperan en la cola y después reciben 503 ($ORACULO_MAX_SEARCH; por defecto los procesadores, al menos 2)"
+	flagUsageES["max-ask"] = "respuestas extractivas a la vez (/api/ask, /v1/chat/completions, ask de MCP sin el modelo de chat) ($ORACULO_MAX_ASK; por defecto los procesadores, al menos 2)"
 	flagUsageES["max-model"] = "respuestas del modelo de chat a la vez ($ORACULO_MAX_MODEL; por defecto cuatro veces los procesadores)"
-	flagUsageES["queue"] = "peticiones de cada clase que pueden esperar turno; 0: ninguna espera ($ORACULO_QUEUE; por defecto el doble de los procesadores)"
+	flagUsageES["queue"] = "peticiones de cada clase que pueden esperar turno; 0: ninguna espera ($ORACULO_QUEUE; por defecto ocho veces los procesadores)"
 	flagUsageES["queue-wait"] = "tiempo máximo que una petición espera en la cola antes del 503 con Retry-After ($ORACULO_QUEUE_WAIT)"
 }

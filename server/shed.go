@@ -32,7 +32,8 @@ type Limits struct {
 	// Model bounds the requests that will call the chat model at once
 	// (the same routes, when a chat model answers them).
 	Model int
-	// Queue is how many requests of each class may wait for a slot.
+	// Queue is how many requests of each class may wait for a slot;
+	// negative: none may.
 	Queue int
 	// QueueWait is the longest a request waits for a slot.
 	QueueWait time.Duration

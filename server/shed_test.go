@@ -162,7 +162,6 @@ func TestShedQueue(t *testing.T) {
 	eng := testEngine(t)
 	ts, srv := shedServer(t, Config{Engine: eng, Limits: Limits{Search: 1, Queue: 1, QueueWait: 300 * time.Millisecond}})
 	search := map[string]any{"question": "puente"}
-	g := srv.gates[classSearch]
 
 	// The wait runs out.
 	release := fill(t, srv, classSearch)
@@ -179,7 +178,7 @@ func TestShedQueue(t *testing.T) {
 
 	// The slot frees while one waits; a second finds the queue full.
 	ts, srv = shedServer(t, Config{Engine: eng, Limits: Limits{Search: 1, Queue: 1, QueueWait: 10 * time.Second}})
-	g = srv.gates[classSearch]
+	g := srv.gates[classSearch]
 	release = fill(t, srv, classSearch)
 	done := make(chan int, 1)
 	go func() {

@@ -2,6 +2,7 @@ package compendium
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -47,40 +48,65 @@ type Mention struct {
 // "Nix" or "Anika" never match fuzzily, and lowercase aliases ("las siete
 // voces") only match exactly.
 //
-// Find's cost is linear in the text's tokens: each pattern is keyed by its
-// first word that is not an article (its anchor), so each token costs one
-// map lookup plus the few patterns anchored there. For spelling tolerance,
-// a Bloom filter holds the hashes of the anchors that may take one edit
-// and of their one-letter deletions (never the first letter): a token
-// within one edit of an anchor shares such a hash, so most tokens are
-// ruled out with len(token) hash probes; the others are compared with the
-// anchors of the same first letter and a length within reach, first by
-// their sets of letters (a bitmask each), then by edit distance. Anchors
-// of 14+ letters (2 edits) are compared with tokens of 12+ letters only.
+// Find's cost is linear in the text's tokens, however many entities share
+// a word: each pattern is keyed by its first word that is not an article
+// (its anchor), and the patterns of one anchor form a trie of their words
+// after it, so each token costs one map lookup for its anchor and one per
+// following word that continues some pattern, never a pass over every
+// pattern of the anchor ("Sesión 1" … "Sesión 5000" cost a token each).
+// Where a word may take edits, the trie is followed also along the words
+// within reach of the text's word, found as the anchors are (below).
+//
+// For spelling tolerance, a Bloom filter holds the hashes of the anchors
+// that may take one edit and of their one-letter deletions (never the
+// first letter): a token within one edit of an anchor shares such a hash,
+// so most tokens are ruled out with len(token) hash probes; the others are
+// compared with the anchors of the same first letter and a length within
+// reach, first by their sets of letters (a bitmask each), then by edit
+// distance. Anchors of 14+ letters (2 edits) are compared with tokens of
+// 12+ letters only. The words after the anchors that may take edits have
+// an index of their own, built the same way.
 type Matcher struct {
 	vocab    map[string]int32 // normalised token → id
 	words    []string         // id → normalised token
 	wlen     []int            // id → letters
 	patterns []pattern
-	byAnchor map[int32][]int32 // anchor token id → patterns, heaviest first
-	// Fuzzy index: the anchor tokens that may match with edits, sorted by
-	// length and by first byte (a match has the same first letter): ASCII
-	// ones that take 1 edit (fuzzyIdx), those that take 2 (fuzzyLong), the
-	// others (fuzzyOdd); and a Bloom filter of the deletion variants of the
-	// first kind.
-	fuzzyIdx  [256][]fuzzyEntry
-	fuzzyLong [256][]fuzzyEntry
-	fuzzyOdd  [256][]fuzzyEntry
-	bloom     []uint64
-	fuzzy     bool
+	// rank orders the patterns of one anchor: heaviest first, then by
+	// priority, then by index. Find tries the candidates in this order.
+	rank []int32
+	// The trie of the patterns' words after their anchors: roots maps an
+	// anchor token to its node; a node's children are edges keyed by
+	// (node, token); ends lists the patterns whose words end at a node.
+	roots map[int32]int32
+	edges map[trieEdge]int32
+	ends  [][]int32
+	kids  []int32 // node → children
+	// anchors indexes the anchor tokens that may take edits, rest the
+	// other words of the patterns that may.
+	anchors, rest fuzzyIndex
 }
 
-// bloomBits is the size of the Bloom filter (128 KB; two bits per hash).
+// trieEdge is the key of a child in the trie: its parent and its token.
+type trieEdge struct{ node, tok int32 }
+
+// fuzzyIndex finds the indexed tokens within edit reach of a token. They
+// are sorted by length and by first byte (a match has the same first
+// letter): ASCII ones that take 1 edit (short), those that take 2 (long),
+// the others (odd); and a Bloom filter of the deletion variants of the
+// first kind.
+type fuzzyIndex struct {
+	short, long, odd [256][]fuzzyEntry
+	bloom            []uint64
+	any              bool // some token is indexed
+}
+
+// bloomBits is the size of a Bloom filter (128 KB; two bits per hash).
 const bloomBits = 1 << 20
 
 // fuzzyEntry is one token of the fuzzy index.
 type fuzzyEntry struct {
 	id      int32
+	word    string
 	letters int    // runes
 	maxEd   int    // edits it may take
 	mask    uint32 // letterMask
@@ -101,7 +127,7 @@ type pattern struct {
 // NewMatcher prepares a Matcher for the entities. An entity whose name is
 // empty (after Normalize) is never found.
 func NewMatcher(entities []Entity) *Matcher {
-	m := &Matcher{vocab: map[string]int32{}, byAnchor: map[int32][]int32{}}
+	m := &Matcher{vocab: map[string]int32{}}
 	type keyID struct {
 		toks        string
 		contraction bool
@@ -149,11 +175,21 @@ func NewMatcher(entities []Entity) *Matcher {
 			}
 		}
 	}
+	m.buildTrie()
+	m.buildFuzzyIndexes()
+	return m
+}
+
+// buildTrie ranks the patterns of each anchor and puts their words after
+// the anchor in the trie.
+func (m *Matcher) buildTrie() {
+	byAnchor := map[int32][]int32{}
 	for i := range m.patterns {
 		p := &m.patterns[i]
-		m.byAnchor[p.toks[p.anchor]] = append(m.byAnchor[p.toks[p.anchor]], int32(i))
+		byAnchor[p.toks[p.anchor]] = append(byAnchor[p.toks[p.anchor]], int32(i))
 	}
-	for _, list := range m.byAnchor {
+	m.rank = make([]int32, len(m.patterns))
+	for _, list := range byAnchor {
 		sort.SliceStable(list, func(a, b int) bool {
 			pa, pb := &m.patterns[list[a]], &m.patterns[list[b]]
 			if pa.weight != pb.weight {
@@ -161,9 +197,35 @@ func NewMatcher(entities []Entity) *Matcher {
 			}
 			return pa.prio < pb.prio
 		})
+		for r, pi := range list {
+			m.rank[pi] = int32(r)
+		}
 	}
-	m.buildFuzzyIndex()
-	return m
+	m.roots = make(map[int32]int32, len(byAnchor))
+	m.edges = map[trieEdge]int32{}
+	node := func() int32 {
+		m.ends = append(m.ends, nil)
+		m.kids = append(m.kids, 0)
+		return int32(len(m.ends) - 1)
+	}
+	for i := range m.patterns {
+		p := &m.patterns[i]
+		n, ok := m.roots[p.toks[p.anchor]]
+		if !ok {
+			n = node()
+			m.roots[p.toks[p.anchor]] = n
+		}
+		for _, t := range p.toks[p.anchor+1:] {
+			c, ok := m.edges[trieEdge{n, t}]
+			if !ok {
+				c = node()
+				m.edges[trieEdge{n, t}] = c
+				m.kids[n]++
+			}
+			n = c
+		}
+		m.ends[n] = append(m.ends[n], int32(i))
+	}
 }
 
 // newPattern compiles the words of a name.
@@ -228,47 +290,60 @@ func tokCap(n int) int {
 	return 0
 }
 
-// buildFuzzyIndex indexes every anchor token that some pattern may match
-// with edits.
-func (m *Matcher) buildFuzzyIndex() {
-	maxEd := map[int32]int{}
+// buildFuzzyIndexes indexes every token that some pattern may match with
+// edits: the anchors in m.anchors, the other words in m.rest.
+func (m *Matcher) buildFuzzyIndexes() {
+	anchors, rest := map[int32]int{}, map[int32]int{}
 	for _, p := range m.patterns {
-		a := p.toks[p.anchor]
-		if !p.fuzzyTok[p.anchor] || len(m.words[a]) >= 60 {
-			continue // Find never compares tokens of 64+ bytes
-		}
-		if d := min(tokCap(m.wlen[a]), int(p.budget)); d > maxEd[a] {
-			maxEd[a] = d
+		for j, t := range p.toks {
+			if !p.fuzzyTok[j] {
+				continue
+			}
+			d := min(tokCap(m.wlen[t]), int(p.budget))
+			switch {
+			case j != p.anchor:
+				rest[t] = max(rest[t], d)
+			case len(m.words[t]) < 60: // Find never compares anchors of 64+ bytes
+				anchors[t] = max(anchors[t], d)
+			}
 		}
 	}
+	m.anchors.build(m, anchors)
+	m.rest.build(m, rest)
+}
+
+// build indexes the tokens of maxEd, each taking up to its edits.
+func (x *fuzzyIndex) build(m *Matcher, maxEd map[int32]int) {
 	for _, id := range sortedIDs(maxEd) {
 		w := m.words[id]
-		e := fuzzyEntry{id: id, letters: m.wlen[id], maxEd: maxEd[id], mask: letterMask(w)}
+		e := fuzzyEntry{id: id, word: w, letters: m.wlen[id], maxEd: maxEd[id], mask: letterMask(w)}
 		switch {
+		case e.maxEd <= 0:
+			continue
 		case e.maxEd > 1:
-			m.fuzzyLong[w[0]] = append(m.fuzzyLong[w[0]], e)
-		case !isASCIIString(w):
-			m.fuzzyOdd[w[0]] = append(m.fuzzyOdd[w[0]], e)
+			x.long[w[0]] = append(x.long[w[0]], e)
+		case !isASCIIString(w) || len(w) >= 64:
+			x.odd[w[0]] = append(x.odd[w[0]], e)
 		default:
-			m.fuzzyIdx[w[0]] = append(m.fuzzyIdx[w[0]], e)
-			if m.bloom == nil {
-				m.bloom = make([]uint64, bloomBits/64)
+			x.short[w[0]] = append(x.short[w[0]], e)
+			if x.bloom == nil {
+				x.bloom = make([]uint64, bloomBits/64)
 			}
 			forDeletions(w, func(h uint64) {
 				b1, b2 := bloomSlots(h)
-				m.bloom[b1/64] |= 1 << (b1 % 64)
-				m.bloom[b2/64] |= 1 << (b2 % 64)
+				x.bloom[b1/64] |= 1 << (b1 % 64)
+				x.bloom[b2/64] |= 1 << (b2 % 64)
 			})
 		}
-		m.fuzzy = true
+		x.any = true
 	}
 	byLen := func(list []fuzzyEntry) {
 		sort.SliceStable(list, func(a, b int) bool { return list[a].letters < list[b].letters })
 	}
-	for i := range m.fuzzyIdx {
-		byLen(m.fuzzyIdx[i])
-		byLen(m.fuzzyLong[i])
-		byLen(m.fuzzyOdd[i])
+	for i := range x.short {
+		byLen(x.short[i])
+		byLen(x.long[i])
+		byLen(x.odd[i])
 	}
 }
 
@@ -312,9 +387,9 @@ func bloomSlots(h uint64) (uint64, uint64) {
 }
 
 // bloomHit reports whether the ASCII word w (fewer than 64 bytes) may be
-// within one edit of an anchor of fuzzyIdx: forDeletions, unrolled.
-func (m *Matcher) bloomHit(w string) bool {
-	if m.bloom == nil {
+// within one edit of a token of x.short: forDeletions, unrolled.
+func (x *fuzzyIndex) bloomHit(w string) bool {
+	if x.bloom == nil {
 		return false
 	}
 	n := len(w)
@@ -327,7 +402,7 @@ func (m *Matcher) bloomHit(w string) bool {
 	}
 	has := func(h uint64) bool {
 		b1, b2 := bloomSlots(h)
-		return m.bloom[b1/64]&(1<<(b1%64)) != 0 && m.bloom[b2/64]&(1<<(b2%64)) != 0
+		return x.bloom[b1/64]&(1<<(b1%64)) != 0 && x.bloom[b2/64]&(1<<(b2%64)) != 0
 	}
 	if has(pre[n]) {
 		return true
@@ -350,6 +425,11 @@ type tok struct {
 // Find returns the mentions of the entities in text, in order; they never
 // overlap. See Matcher for the rules.
 func (m *Matcher) Find(in string) []Mention {
+	return m.find(in, (*finder).bestAt)
+}
+
+// find is Find with the search for the best match at a token given.
+func (m *Matcher) find(in string, bestAt func(f *finder, i int)) []Mention {
 	if len(m.patterns) == 0 {
 		return nil
 	}
@@ -369,22 +449,7 @@ func (m *Matcher) Find(in string) []Mention {
 	// The best match anchored at each token...
 	var cands []found
 	for i := range toks {
-		f.best, f.bestWeight, f.bestEdits = -1, 0, 0
-		if id := toks[i].id; id >= 0 {
-			for _, pi := range m.byAnchor[id] {
-				f.try(pi, i, 0)
-			}
-		}
-		if m.fuzzy {
-			f.cands = m.fuzzyFirst(f.norm(i), toks[i].id, f.cands[:0])
-			for _, c := range f.cands {
-				for _, pi := range m.byAnchor[c.id] {
-					if p := &m.patterns[pi]; p.fuzzyTok[p.anchor] {
-						f.try(pi, i, c.edits)
-					}
-				}
-			}
-		}
+		bestAt(&f, i)
 		if f.best >= 0 {
 			cands = append(cands, found{start: i - m.patterns[f.best].anchor, pattern: f.best, edits: f.bestEdits})
 		}
@@ -437,6 +502,98 @@ func (m *Matcher) Find(in string) []Mention {
 	return out
 }
 
+// bestAt finds the best match anchored at token i: it tries the patterns
+// the trie says may match there, first those anchored on the token itself,
+// then those anchored on a token within edit reach, each group in rank
+// order.
+func (f *finder) bestAt(i int) {
+	m := f.m
+	f.best, f.bestWeight, f.bestEdits = -1, 0, 0
+	if id := f.toks[i].id; id >= 0 {
+		if root, ok := m.roots[id]; ok {
+			for _, pi := range f.candidates(root, i, 0) {
+				f.try(pi, i, 0)
+			}
+		}
+	}
+	if !m.anchors.any {
+		return
+	}
+	w := f.norm(i)
+	if len(w) >= 64 {
+		return // never an anchor with edits
+	}
+	f.near = m.anchors.near(w, f.toks[i].id, f.near[:0])
+	for _, c := range f.near {
+		root, ok := m.roots[c.id]
+		if !ok {
+			continue
+		}
+		for _, pi := range f.candidates(root, i, c.edits) {
+			if p := &m.patterns[pi]; p.fuzzyTok[p.anchor] {
+				f.try(pi, i, c.edits)
+			}
+		}
+	}
+}
+
+// maxEdits is the most edits any pattern allows.
+const maxEdits = 2
+
+// candidates returns, in rank order, the patterns in the trie under node
+// root whose words after the anchor (at token i) may match the text: each
+// is the text's token or, for a word that may take edits, within reach of
+// it, edits in all (the anchor's included) at most maxEdits. Every pattern
+// that matches is among them; try decides.
+func (f *finder) candidates(root int32, i, edits int) []int32 {
+	m := f.m
+	f.cands = f.cands[:0]
+	f.stack = append(f.stack[:0], trieStep{root, int32(i), int32(edits)})
+	for len(f.stack) > 0 {
+		s := f.stack[len(f.stack)-1]
+		f.stack = f.stack[:len(f.stack)-1]
+		f.cands = append(f.cands, m.ends[s.node]...)
+		k := int(s.pos) + 1
+		if m.kids[s.node] == 0 || k >= len(f.toks) {
+			continue
+		}
+		if id := f.toks[k].id; id >= 0 {
+			if c, ok := m.edges[trieEdge{s.node, id}]; ok {
+				f.stack = append(f.stack, trieStep{c, int32(k), s.edits})
+			}
+		}
+		if s.edits >= maxEdits || !m.rest.any {
+			continue
+		}
+		for _, h := range f.restNear(k) {
+			if c, ok := m.edges[trieEdge{s.node, h.id}]; ok && int(s.edits)+h.edits <= maxEdits {
+				f.stack = append(f.stack, trieStep{c, int32(k), s.edits + int32(h.edits)})
+			}
+		}
+	}
+	if len(f.cands) > 1 {
+		slices.SortFunc(f.cands, func(a, b int32) int { return int(m.rank[a] - m.rank[b]) })
+	}
+	return f.cands
+}
+
+// trieStep is a node of the trie reached at a token with some edits.
+type trieStep struct{ node, pos, edits int32 }
+
+// restNear returns the words after anchors within edit reach of token k,
+// found once per token.
+func (f *finder) restNear(k int) []fuzzyHit {
+	if f.restHits == nil {
+		f.restHits = make([][]fuzzyHit, len(f.toks))
+		f.restDone = make([]bool, len(f.toks))
+	}
+	if !f.restDone[k] {
+		f.restDone[k] = true
+		f.restHits[k] = f.m.rest.near(f.norm(k), f.toks[k].id, nil)
+	}
+	return f.restHits[k]
+}
+
 // found is the best match anchored at one token.
 type found struct {
 	start   int // first token
@@ -467,8 +624,12 @@ func (m *Matcher) better(a, b found) bool {
 type finder struct {
 	m          *Matcher
 	toks       []tok
-	norms      string // the normalised tokens, concatenated
-	cands      []fuzzyHit
+	norms      string     // the normalised tokens, concatenated
+	near       []fuzzyHit // anchors near a token
+	cands      []int32    // patterns that may match at a token
+	stack      []trieStep
+	restHits   [][]fuzzyHit // token → words after anchors near it
+	restDone   []bool
 	best       int32 // pattern, -1 if none yet
 	bestWeight int
 	bestEdits  int
@@ -545,27 +706,27 @@ func (f *finder) matchRest(p *pattern, start, budget int) (int, bool) {
 	return edits, true
 }
 
-// fuzzyFirst appends to dst the indexed tokens within edit reach of the
+// near appends to dst the indexed tokens within edit reach of the
 // normalised token w (other than w's own id), with their distances.
-func (m *Matcher) fuzzyFirst(w string, own int32, dst []fuzzyHit) []fuzzyHit {
-	if len(w) < 4 || len(w) >= 64 {
+func (x *fuzzyIndex) near(w string, own int32, dst []fuzzyHit) []fuzzyHit {
+	if len(w) < 4 {
 		return dst
 	}
 	n := utf8.RuneCountInString(w)
 	mask := letterMask(w)
-	if n != len(w) || m.bloomHit(w) {
-		dst = m.scan(m.fuzzyIdx[w[0]], w, n, mask, own, dst)
+	if n != len(w) || len(w) >= 64 || x.bloomHit(w) {
+		dst = x.scan(x.short[w[0]], w, n, mask, own, dst)
 	}
 	if n >= 12 {
-		dst = m.scan(m.fuzzyLong[w[0]], w, n, mask, own, dst)
+		dst = x.scan(x.long[w[0]], w, n, mask, own, dst)
 	}
-	dst = m.scan(m.fuzzyOdd[w[0]], w, n, mask, own, dst)
+	dst = x.scan(x.odd[w[0]], w, n, mask, own, dst)
 	return dst
 }
 
 // scan appends the entries of list (sorted by length) within edit reach of
 // w, which has n letters and the given letterMask.
-func (m *Matcher) scan(list []fuzzyEntry, w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
+func (x *fuzzyIndex) scan(list []fuzzyEntry, w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
 	lo := sort.Search(len(list), func(i int) bool { return list[i].letters >= n-2 })
 	for _, e := range list[lo:] {
 		if e.letters > n+2 {
@@ -578,7 +739,7 @@ func (m *Matcher) scan(list []fuzzyEntry, w string, n int, mask uint32, own int3
 		if (mask|e.mask)&(1<<31) == 0 && (bits.OnesCount32(mask&^e.mask) > d || bits.OnesCount32(e.mask&^mask) > d) {
 			continue
 		}
-		if ed := osa(w, m.words[e.id], d); ed <= d {
+		if ed := osa(w, e.word, d); ed <= d {
 			dst = append(dst, fuzzyHit{e.id, ed})
 		}
 	}

@@ -2,6 +2,8 @@ package compendium
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,4 +135,146 @@ func TestOSA(t *testing.T) {
 			t.Errorf("osa(%q, %q, %d) = %d, want %d", c.a, c.b, c.limit, got, c.want)
 		}
 	}
+}
+
+// bruteBestAt is how Find chose the best match at a token before the
+// trie: every pattern of the token's anchor, and of each anchor within
+// reach, in rank order. The trie must choose the same.
+func bruteBestAt(m *Matcher) func(f *finder, i int) {
+	byAnchor := map[int32][]int32{}
+	for pi := range m.patterns {
+		p := &m.patterns[pi]
+		byAnchor[p.toks[p.anchor]] = append(byAnchor[p.toks[p.anchor]], int32(pi))
+	}
+	for _, list := range byAnchor {
+		slices.SortFunc(list, func(a, b int32) int { return int(m.rank[a] - m.rank[b]) })
+	}
+	return func(f *finder, i int) { bruteBest(f, i, byAnchor) }
+}
+
+func bruteBest(f *finder, i int, byAnchor map[int32][]int32) {
+	m := f.m
+	f.best, f.bestWeight, f.bestEdits = -1, 0, 0
+	if id := f.toks[i].id; id >= 0 {
+		for _, pi := range byAnchor[id] {
+			f.try(pi, i, 0)
+		}
+	}
+	if len(f.norm(i)) >= 64 {
+		return
+	}
+	for _, c := range m.anchors.near(f.norm(i), f.toks[i].id, nil) {
+		for _, pi := range byAnchor[c.id] {
+			if p := &m.patterns[pi]; p.fuzzyTok[p.anchor] {
+				f.try(pi, i, c.edits)
+			}
+		}
+	}
+}
+
+// TestMatcherSameAsBrute compares Find with a search that tries every
+// pattern of an anchor, on random compendiums whose names share words
+// (as an index note's "Sesión 1" … "Sesión 500" do) and texts that mention
+// them with typos, accents, articles and contractions.
+func TestMatcherSameAsBrute(t *testing.T) {
+	mentions, fuzzy, fuzzyMulti := 0, 0, 0
+	syll := []string{"ka", "ter", "in", "mor", "val", "dor", "es", "ran", "thu", "li", "ñu", "gar", "sol", "mí", "rak", "zo"}
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		word := func() string {
+			var b strings.Builder
+			for range 1 + r.IntN(6) {
+				b.WriteString(syll[r.IntN(len(syll))])
+			}
+			if r.IntN(40) == 0 {
+				b.WriteString(strings.Repeat("x", 60)) // a token of 64+ bytes
+			}
+			if r.IntN(3) > 0 {
+				return strings.ToUpper(b.String()[:1]) + b.String()[1:]
+			}
+			return b.String()
+		}
+		shared := []string{"Casa", "Sesión", "la", "el", "Valcárcel", "de"}
+		name := func() string {
+			var ws []string
+			for range 1 + r.IntN(4) {
+				if r.IntN(2) == 0 {
+					ws = append(ws, shared[r.IntN(len(shared))])
+				} else {
+					ws = append(ws, word())
+				}
+			}
+			return strings.Join(ws, " ")
+		}
+		var ents []Entity
+		var names []string
+		for range 5 + r.IntN(60) {
+			e := Entity{Name: name()}
+			names = append(names, e.Name)
+			for range r.IntN(3) {
+				e.Aliases = append(e.Aliases, name())
+				names = append(names, e.Aliases[len(e.Aliases)-1])
+			}
+			ents = append(ents, e)
+		}
+		typo := func(s string) string {
+			rs := []rune(s)
+			if len(rs) < 3 {
+				return s
+			}
+			k := 1 + r.IntN(len(rs)-1)
+			switch r.IntN(4) {
+			case 0:
+				rs[k] = rune(syll[r.IntN(len(syll))][0])
+			case 1:
+				rs = append(rs[:k], rs[k+1:]...)
+			case 2:
+				rs = slices.Insert(rs, k, 'e')
+			default:
+				if k+1 < len(rs) {
+					rs[k], rs[k+1] = rs[k+1], rs[k]
+				}
+			}
+			return string(rs)
+		}
+		var b strings.Builder
+		for range 200 {
+			switch r.IntN(6) {
+			case 0, 1:
+				n := names[r.IntN(len(names))]
+				for r.IntN(3) == 0 {
+					n = typo(n)
+				}
+				if r.IntN(4) == 0 {
+					n = []string{"del ", "al ", "la ", "[["}[r.IntN(4)] + n
+				}
+				b.WriteString(n)
+			case 2:
+				b.WriteString(word())
+			default:
+				b.WriteString(shared[r.IntN(len(shared))])
+			}
+			b.WriteString([]string{" ", " ", ", ", ". ", "]] "}[r.IntN(5)])
+		}
+		m := NewMatcher(ents)
+		text := b.String()
+		got, want := m.Find(text), m.find(text, bruteBestAt(m))
+		mentions += len(want)
+		for _, x := range want {
+			if x.Fuzzy {
+				fuzzy++
+				if len(strings.Fields(x.Surface)) > 1 {
+					fuzzyMulti++
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d: Find differs from trying every pattern\nentities %q\ntext %q\n got %v\nwant %v", seed, ents, text, got, want)
+		}
+	}
+	// Enough of each kind that a difference would show.
+	if mentions < 10000 || fuzzy < 500 || fuzzyMulti < 100 {
+		t.Fatalf("%d mentions, %d fuzzy, %d fuzzy of several words: too few to compare", mentions, fuzzy, fuzzyMulti)
+	}
+	t.Logf("%d mentions, %d fuzzy, %d fuzzy of several words", mentions, fuzzy, fuzzyMulti)
 }

@@ -1,6 +1,7 @@
 package compendium
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 	"sort"
@@ -71,12 +72,15 @@ type Matcher struct {
 	words    []string         // id → normalised token
 	wlen     []int            // id → letters
 	patterns []pattern
-	// rank orders the patterns of one anchor: heaviest first, then by
-	// priority, then by index. Find tries the candidates in this order.
-	rank []int32
-	// The trie of the patterns' words after their anchors: roots maps an
-	// anchor token to its node; a node's children are edges keyed by
-	// (node, token); ends lists the patterns whose words end at a node.
+	// byAnchor lists the patterns of each anchor token in rank order:
+	// heaviest first, then by priority, then by index. Find tries the
+	// candidates in this order.
+	byAnchor map[int32][]int32
+	rank     []int32 // pattern → its place in its anchor's list
+	// The trie of the patterns' words after their anchors, for the anchors
+	// of more than trieMin patterns: roots maps an anchor token to its
+	// node; a node's children are edges keyed by (node, token); ends lists
+	// the patterns whose words end at a node.
 	roots map[int32]int32
 	edges map[trieEdge]int32
 	ends  [][]int32
@@ -94,10 +98,23 @@ type trieEdge struct{ node, tok int32 }
 // letter): ASCII ones that take 1 edit (short), those that take 2 (long),
 // the others (odd); and a Bloom filter of the deletion variants of the
 // first kind.
+//
+// A token is compared with the short ones that share one of its deletion
+// hashes only (dels, sorted, after the Bloom filter): however many of them
+// there are, a token costs its length in probes and a comparison with each
+// true neighbour, never a pass over the bucket.
 type fuzzyIndex struct {
 	short, long, odd [256][]fuzzyEntry
 	bloom            []uint64
+	shortAll         []fuzzyEntry // the short ones, for dels
+	dels             []delHash
 	any              bool // some token is indexed
+}
+
+// delHash is one deletion hash (see forDeletions) of shortAll[i].
+type delHash struct {
+	h uint64
+	i int32
 }
 
 // bloomBits is the size of a Bloom filter (128 KB; two bits per hash).
@@ -183,13 +200,13 @@ func NewMatcher(entities []Entity) *Matcher {
 // buildTrie ranks the patterns of each anchor and puts their words after
 // the anchor in the trie.
 func (m *Matcher) buildTrie() {
-	byAnchor := map[int32][]int32{}
+	m.byAnchor = map[int32][]int32{}
 	for i := range m.patterns {
 		p := &m.patterns[i]
-		byAnchor[p.toks[p.anchor]] = append(byAnchor[p.toks[p.anchor]], int32(i))
+		m.byAnchor[p.toks[p.anchor]] = append(m.byAnchor[p.toks[p.anchor]], int32(i))
 	}
 	m.rank = make([]int32, len(m.patterns))
-	for _, list := range byAnchor {
+	for _, list := range m.byAnchor {
 		sort.SliceStable(list, func(a, b int) bool {
 			pa, pb := &m.patterns[list[a]], &m.patterns[list[b]]
 			if pa.weight != pb.weight {
@@ -201,7 +218,7 @@ func (m *Matcher) buildTrie() {
 			m.rank[pi] = int32(r)
 		}
 	}
-	m.roots = make(map[int32]int32, len(byAnchor))
+	m.roots = map[int32]int32{}
 	m.edges = map[trieEdge]int32{}
 	node := func() int32 {
 		m.ends = append(m.ends, nil)
@@ -210,6 +227,9 @@ func (m *Matcher) buildTrie() {
 	}
 	for i := range m.patterns {
 		p := &m.patterns[i]
+		if !m.inTrie(p) {
+			continue
+		}
 		n, ok := m.roots[p.toks[p.anchor]]
 		if !ok {
 			n = node()
@@ -227,6 +247,13 @@ func (m *Matcher) buildTrie() {
 		m.ends[n] = append(m.ends[n], int32(i))
 	}
 }
+
+// trieMin is how many patterns an anchor must have for them to go in the
+// trie; fewer are each tried, which costs less than following the trie.
+var trieMin = 16
+
+// inTrie reports whether p's anchor has its patterns in the trie.
+func (m *Matcher) inTrie(p *pattern) bool { return len(m.byAnchor[p.toks[p.anchor]]) > trieMin }
 
 // newPattern compiles the words of a name.
 func newPattern(m *Matcher, words []word, entity int, prio uint8, contraction bool) pattern {
@@ -302,7 +329,9 @@ func (m *Matcher) buildFuzzyIndexes() {
 			d := min(tokCap(m.wlen[t]), int(p.budget))
 			switch {
 			case j != p.anchor:
-				rest[t] = max(rest[t], d)
+				if m.inTrie(&p) {
+					rest[t] = max(rest[t], d)
+				}
 			case len(m.words[t]) < 60: // Find never compares anchors of 64+ bytes
 				anchors[t] = max(anchors[t], d)
 			}
@@ -333,10 +362,13 @@ func (x *fuzzyIndex) build(m *Matcher, maxEd map[int32]int) {
 				b1, b2 := bloomSlots(h)
 				x.bloom[b1/64] |= 1 << (b1 % 64)
 				x.bloom[b2/64] |= 1 << (b2 % 64)
+				x.dels = append(x.dels, delHash{h, int32(len(x.shortAll))})
 			})
+			x.shortAll = append(x.shortAll, e)
 		}
 		x.any = true
 	}
+	slices.SortFunc(x.dels, func(a, b delHash) int { return cmp.Compare(a.h, b.h) })
 	byLen := func(list []fuzzyEntry) {
 		sort.SliceStable(list, func(a, b int) bool { return list[a].letters < list[b].letters })
 	}
@@ -384,35 +416,6 @@ func bloomSlots(h uint64) (uint64, uint64) {
 	h *= 0x9e3779b97f4a7c15
 	h ^= h >> 29
 	return h % bloomBits, (h >> 32) % bloomBits
-}
-
-// bloomHit reports whether the ASCII word w (fewer than 64 bytes) may be
-// within one edit of a token of x.short: forDeletions, unrolled.
-func (x *fuzzyIndex) bloomHit(w string) bool {
-	if x.bloom == nil {
-		return false
-	}
-	n := len(w)
-	var pre, suf [65]uint64
-	for k := 0; k < n; k++ {
-		pre[k+1] = pre[k]*hashBase + uint64(w[k])
-	}
-	for k := n - 1; k >= 0; k-- {
-		suf[k] = uint64(w[k])*hashPow[n-1-k] + suf[k+1]
-	}
-	has := func(h uint64) bool {
-		b1, b2 := bloomSlots(h)
-		return x.bloom[b1/64]&(1<<(b1%64)) != 0 && x.bloom[b2/64]&(1<<(b2%64)) != 0
-	}
-	if has(pre[n]) {
-		return true
-	}
-	for i := 1; i < n; i++ {
-		if has(pre[i]*hashPow[n-1-i] + suf[i+1]) {
-			return true
-		}
-	}
-	return false
 }
 
 // tok is one token of a text being searched.
@@ -510,10 +513,8 @@ func (f *finder) bestAt(i int) {
 	m := f.m
 	f.best, f.bestWeight, f.bestEdits = -1, 0, 0
 	if id := f.toks[i].id; id >= 0 {
-		if root, ok := m.roots[id]; ok {
-			for _, pi := range f.candidates(root, i, 0) {
-				f.try(pi, i, 0)
-			}
+		for _, pi := range f.anchoredAt(id, i, 0) {
+			f.try(pi, i, 0)
 		}
 	}
 	if !m.anchors.any {
@@ -525,16 +526,22 @@ func (f *finder) bestAt(i int) {
 	}
 	f.near = m.anchors.near(w, f.toks[i].id, f.near[:0])
 	for _, c := range f.near {
-		root, ok := m.roots[c.id]
-		if !ok {
-			continue
-		}
-		for _, pi := range f.candidates(root, i, c.edits) {
+		for _, pi := range f.anchoredAt(c.id, i, c.edits) {
 			if p := &m.patterns[pi]; p.fuzzyTok[p.anchor] {
 				f.try(pi, i, c.edits)
 			}
 		}
 	}
+}
+
+// anchoredAt returns, in rank order, the patterns anchored on token id
+// that may match with their anchor at token i (which took edits): all of
+// them, or those the trie finds.
+func (f *finder) anchoredAt(id int32, i, edits int) []int32 {
+	if root, ok := f.m.roots[id]; ok {
+		return f.candidates(root, i, edits)
+	}
+	return f.m.byAnchor[id]
 }
 
 // maxEdits is the most edits any pattern allows.
@@ -714,13 +721,58 @@ func (x *fuzzyIndex) near(w string, own int32, dst []fuzzyHit) []fuzzyHit {
 	}
 	n := utf8.RuneCountInString(w)
 	mask := letterMask(w)
-	if n != len(w) || len(w) >= 64 || x.bloomHit(w) {
+	if n != len(w) || len(w) >= 64 {
 		dst = x.scan(x.short[w[0]], w, n, mask, own, dst)
+	} else if x.bloom != nil {
+		dst = x.lookup(w, n, mask, own, dst)
 	}
 	if n >= 12 {
 		dst = x.scan(x.long[w[0]], w, n, mask, own, dst)
 	}
 	dst = x.scan(x.odd[w[0]], w, n, mask, own, dst)
+	return dst
+}
+
+// lookup appends the short entries within one edit of the ASCII token w
+// (fewer than 64 bytes, n letters, letterMask mask), in the order scan
+// gives: by length, then by id. Those are among the entries that share a
+// deletion hash with w (see forDeletions).
+func (x *fuzzyIndex) lookup(w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
+	start := len(dst)
+	var pre, suf [65]uint64
+	for k := 0; k < n; k++ {
+		pre[k+1] = pre[k]*hashBase + uint64(w[k])
+	}
+	for k := n - 1; k >= 0; k-- {
+		suf[k] = uint64(w[k])*hashPow[n-1-k] + suf[k+1]
+	}
+	for k := 0; k < n; k++ {
+		h := pre[n] // k == 0: w itself; else w without its k-th letter
+		if k > 0 {
+			h = pre[k]*hashPow[n-1-k] + suf[k+1]
+		}
+		b1, b2 := bloomSlots(h)
+		if x.bloom[b1/64]&(1<<(b1%64)) == 0 || x.bloom[b2/64]&(1<<(b2%64)) == 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(x.dels, h, func(d delHash, h uint64) int { return cmp.Compare(d.h, h) })
+		for ; i < len(x.dels) && x.dels[i].h == h; i++ {
+			e := &x.shortAll[x.dels[i].i]
+			if e.id == own || e.word[0] != w[0] || e.letters < n-1 || e.letters > n+1 ||
+				(mask|e.mask)&(1<<31) == 0 && (bits.OnesCount32(mask&^e.mask) > 1 || bits.OnesCount32(e.mask&^mask) > 1) ||
+				slices.ContainsFunc(dst[start:], func(f fuzzyHit) bool { return f.id == e.id }) {
+				continue
+			}
+			if ed := osa(w, e.word, 1); ed <= 1 {
+				dst = append(dst, fuzzyHit{e.id, ed, e.letters})
+			}
+		}
+	}
+	if len(dst)-start > 1 {
+		slices.SortFunc(dst[start:], func(a, b fuzzyHit) int {
+			return cmp.Or(cmp.Compare(a.letters, b.letters), cmp.Compare(a.id, b.id))
+		})
+	}
 	return dst
 }
 
@@ -740,7 +792,7 @@ func (x *fuzzyIndex) scan(list []fuzzyEntry, w string, n int, mask uint32, own i
 			continue
 		}
 		if ed := osa(w, e.word, d); ed <= d {
-			dst = append(dst, fuzzyHit{e.id, ed})
+			dst = append(dst, fuzzyHit{e.id, ed, e.letters})
 		}
 	}
 	return dst
@@ -748,8 +800,9 @@ func (x *fuzzyIndex) scan(list []fuzzyEntry, w string, n int, mask uint32, own i
 
 // fuzzyHit is an indexed token near a text token.
 type fuzzyHit struct {
-	id    int32
-	edits int
+	id      int32
+	edits   int
+	letters int
 }
 
 func isASCIIString(s string) bool {

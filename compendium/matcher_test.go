@@ -177,6 +177,8 @@ func bruteBest(f *finder, i int, byAnchor map[int32][]int32) {
 // (as an index note's "Sesión 1" … "Sesión 500" do) and texts that mention
 // them with typos, accents, articles and contractions.
 func TestMatcherSameAsBrute(t *testing.T) {
+	defaultTrieMin := trieMin
+	defer func() { trieMin = defaultTrieMin }()
 	mentions, fuzzy, fuzzyMulti := 0, 0, 0
 	syll := []string{"ka", "ter", "in", "mor", "val", "dor", "es", "ran", "thu", "li", "ñu", "gar", "sol", "mí", "rak", "zo"}
 	for seed := range 300 {
@@ -256,9 +258,15 @@ func TestMatcherSameAsBrute(t *testing.T) {
 			}
 			b.WriteString([]string{" ", " ", ", ", ". ", "]] "}[r.IntN(5)])
 		}
-		m := NewMatcher(ents)
 		text := b.String()
+		// Every anchor's patterns in the trie, and only the large groups'.
+		trieMin = 0
+		m := NewMatcher(ents)
+		trieMin = defaultTrieMin
 		got, want := m.Find(text), m.find(text, bruteBestAt(m))
+		if got2 := NewMatcher(ents).Find(text); !slices.Equal(got2, want) {
+			t.Fatalf("seed %d: Find with the trie for large groups only differs from trying every pattern\nentities %q\ntext %q\n got %v\nwant %v", seed, ents, text, got2, want)
+		}
 		mentions += len(want)
 		for _, x := range want {
 			if x.Fuzzy {
@@ -277,4 +285,68 @@ func TestMatcherSameAsBrute(t *testing.T) {
 		t.Fatalf("%d mentions, %d fuzzy, %d fuzzy of several words: too few to compare", mentions, fuzzy, fuzzyMulti)
 	}
 	t.Logf("%d mentions, %d fuzzy, %d fuzzy of several words", mentions, fuzzy, fuzzyMulti)
+}
+
+// TestFuzzyIndexLookupSameAsScan compares the tokens near a word found by
+// its deletion hashes with those a pass over its bucket finds, order
+// included, on many names that share their first letters and lengths.
+func TestFuzzyIndexLookupSameAsScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	letters := "aeiourstlnmkv"
+	word := func(n int) string {
+		b := []byte{"KV"[r.IntN(2)]}
+		for range n - 1 {
+			b = append(b, letters[r.IntN(len(letters))])
+		}
+		return string(b)
+	}
+	var ents []Entity
+	var words []string
+	for i := range 3000 {
+		w := word(5 + r.IntN(9))
+		words = append(words, w)
+		ents = append(ents, Entity{Name: fmt.Sprintf("Casa %s", w)}) // a word after the anchor
+		if i%2 == 0 {
+			ents = append(ents, Entity{Name: w}) // an anchor
+		}
+	}
+	m := NewMatcher(ents)
+	compared, found := 0, 0
+	for _, x := range []*fuzzyIndex{&m.anchors, &m.rest} {
+		if len(x.dels) == 0 {
+			t.Fatal("no short token indexed: the test compares nothing")
+		}
+		for i := range 20000 {
+			w := words[r.IntN(len(words))]
+			rs := []byte(w)
+			switch k := 1 + r.IntN(len(rs)-1); i % 4 {
+			case 0:
+				rs[k] = letters[r.IntN(len(letters))]
+			case 1:
+				rs = append(rs[:k:k], rs[k+1:]...)
+			case 2:
+				rs = slices.Insert(rs, k, letters[r.IntN(len(letters))])
+			}
+			tok := Normalize(string(rs))
+			id, ok := m.vocab[tok]
+			if !ok {
+				id = -1
+			}
+			got := x.near(tok, id, nil)
+			n, mask := len(tok), letterMask(tok)
+			want := x.scan(x.short[tok[0]], tok, n, mask, id, nil)
+			if n >= 12 {
+				want = x.scan(x.long[tok[0]], tok, n, mask, id, want)
+			}
+			want = x.scan(x.odd[tok[0]], tok, n, mask, id, want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("near(%q) = %v, a pass over the bucket finds %v", tok, got, want)
+			}
+			compared++
+			found += len(want)
+		}
+	}
+	if found < compared/4 {
+		t.Fatalf("%d tokens near %d words: too few to compare", found, compared)
+	}
 }

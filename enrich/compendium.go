@@ -234,7 +234,7 @@ type scopeUpdate struct {
 	// changed finds the names and aliases added or dropped since the
 	// stored compendium (nil: none): a chunk where none occurs keeps its
 	// mentions.
-	changed    *compendium.Matcher
+	changed    *lazyMatcher
 	changedKey string // the names changed.Find looks for
 	// fresh: the scope held no entity, so no chunk holds mentions.
 	fresh bool
@@ -289,7 +289,7 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 				need = make([]bool, len(chunks))
 				if err := parallel(ctx, len(chunks), func(j int) {
 					c := &chunks[j]
-					need[j] = c.Pending || u.changed != nil && len(u.changed.Find(c.Text)) > 0
+					need[j] = c.Pending || u.changed != nil && len(u.changed.get().Find(c.Text)) > 0
 				}); err != nil {
 					return err
 				}
@@ -376,12 +376,33 @@ func parallel(ctx context.Context, n int, fn func(i int)) error {
 	return ctx.Err()
 }
 
+// lazyMatcher is a matcher of names built when first used: a first
+// ingest, where every chunk is new, never uses the one of every name.
+type lazyMatcher struct {
+	names []string
+	once  sync.Once
+	m     *compendium.Matcher
+}
+
+// get returns the matcher, building it on the first call. It is safe for
+// concurrent use.
+func (l *lazyMatcher) get() *compendium.Matcher {
+	l.once.Do(func() {
+		ents := make([]compendium.Entity, len(l.names))
+		for i, n := range l.names {
+			ents[i] = compendium.Entity{Name: n, Kind: compendium.KindOther}
+		}
+		l.m = compendium.NewMatcher(ents)
+	})
+	return l.m
+}
+
 // changedNames returns a matcher of the names and aliases that name an
 // entity in one of old and recs and not in the other (or name another
 // entity, or as a name rather than an alias), or nil when there is none:
 // the mentions of a chunk in which none of them occurs are the same under
 // either compendium. key lists those names.
-func changedNames(old, recs []store.Entity) (m *compendium.Matcher, key string) {
+func changedNames(old, recs []store.Entity) (m *lazyMatcher, key string) {
 	set := func(ents []store.Entity) map[[3]string]bool {
 		m := map[[3]string]bool{}
 		for _, e := range ents {
@@ -407,12 +428,8 @@ func changedNames(old, recs []store.Entity) (m *compendium.Matcher, key string) 
 	if len(names) == 0 {
 		return nil, ""
 	}
-	var ents []compendium.Entity
 	sorted := slices.Sorted(maps.Keys(names))
-	for _, n := range sorted {
-		ents = append(ents, compendium.Entity{Name: n, Kind: compendium.KindOther})
-	}
-	return compendium.NewMatcher(ents), strings.Join(sorted, "\x00")
+	return &lazyMatcher{names: sorted}, strings.Join(sorted, "\x00")
 }
 
 // readCompendiumFiles reads the compendium files of every folder in the

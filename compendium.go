@@ -21,11 +21,18 @@ type entityState struct {
 
 // buildCompendium updates the compendiums, when what they are built from
 // changed (see [enrich.BuildCompendium]), and reports how many entities
-// the DM's holds and the compendium files left out.
-func (e *Engine) buildCompendium(ctx context.Context, roots []string, rep *IngestReport) error {
+// the DM's holds and the compendium files left out. Its progress is the
+// stage "compendium", reported when it starts and when it ends.
+func (e *Engine) buildCompendium(ctx context.Context, roots []string, opts IngestOptions, rep *IngestReport) error {
+	if opts.Progress != nil {
+		opts.Progress(Progress{Stage: "compendium", Done: 0, Total: 1})
+	}
 	res, err := enrich.BuildCompendium(ctx, e.idx, enrich.CompendiumOptions{
 		Roots: roots, Stamp: e.stamp(), NotesChanged: rep.Indexed != 0 || rep.Deleted != 0,
 	})
+	if err == nil && opts.Progress != nil {
+		opts.Progress(Progress{Stage: "compendium", Done: 1, Total: 1, Bytes: rep.Bytes})
+	}
 	for _, w := range res.Unread {
 		rep.Warnings = append(rep.Warnings, Problem{Root: w.Root, Path: w.Path, Reason: "warning", Detail: w.Detail})
 	}

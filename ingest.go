@@ -50,7 +50,8 @@ type IngestOptions struct {
 
 // Progress reports an ingest's advance.
 type Progress struct {
-	// Stage is "read" while notes are read and indexed, "embed" while the
+	// Stage is "read" while notes are read and indexed, "compendium" while
+	// the compendium is built and its mentions found, "embed" while the
 	// dense path's vectors are computed, "graph" while the vector graph is
 	// built, "annotate" while the chat model describes chunks.
 	Stage string
@@ -168,7 +169,7 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	}
 	// The notes' visibility and sessions changed: searches load them again.
 	e.invalidate()
-	if err := e.buildCompendium(ctx, roots, rep); err != nil {
+	if err := e.buildCompendium(ctx, roots, opts, rep); err != nil {
 		return rep, err
 	}
 	if e.Embedder() != nil {

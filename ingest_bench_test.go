@@ -141,3 +141,41 @@ func BenchmarkIngestNotes(b *testing.B) {
 		ix.Close()
 	}
 }
+
+// BenchmarkIngestWikilinks ingests, into a fresh index, a vault whose one
+// note links to links distinct notes (synth.WriteLinkIndex: an Obsidian
+// index of every note, with aliases and mentions), the whole ingest with
+// the compendium and every mention. It reports the CPU seconds of an
+// ingest beside the wall time: the machine may be shared. The cost must
+// grow with the note, not with its square (20,000 links took 10 to 400
+// seconds; 100,000 never finished).
+func BenchmarkIngestWikilinks(b *testing.B) {
+	for _, links := range []int{20000, 100000} {
+		b.Run(fmt.Sprintf("links=%d", links), func(b *testing.B) {
+			notes := b.TempDir()
+			size, err := synth.WriteLinkIndex(notes, links)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			b.SetBytes(size)
+			cpu := processCPU()
+			b.ResetTimer()
+			for i := range b.N {
+				eng, err := oraculo.Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("w%d.db", i)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Entities < links {
+					b.Fatalf("%d entities from %d links", rep.Entities, links)
+				}
+				eng.Close()
+			}
+			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}

@@ -1,7 +1,9 @@
 package compendium
 
 import (
+	"cmp"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -47,40 +49,81 @@ type Mention struct {
 // "Nix" or "Anika" never match fuzzily, and lowercase aliases ("las siete
 // voces") only match exactly.
 //
-// Find's cost is linear in the text's tokens: each pattern is keyed by its
-// first word that is not an article (its anchor), so each token costs one
-// map lookup plus the few patterns anchored there. For spelling tolerance,
-// a Bloom filter holds the hashes of the anchors that may take one edit
-// and of their one-letter deletions (never the first letter): a token
-// within one edit of an anchor shares such a hash, so most tokens are
-// ruled out with len(token) hash probes; the others are compared with the
-// anchors of the same first letter and a length within reach, first by
-// their sets of letters (a bitmask each), then by edit distance. Anchors
-// of 14+ letters (2 edits) are compared with tokens of 12+ letters only.
+// Find's cost is linear in the text's tokens, however many entities share
+// a word: each pattern is keyed by its first word that is not an article
+// (its anchor), and the patterns of one anchor form a trie of their words
+// after it, so each token costs one map lookup for its anchor and one per
+// following word that continues some pattern, never a pass over every
+// pattern of the anchor ("Sesión 1" … "Sesión 5000" cost a token each).
+// Where a word may take edits, the trie is followed also along the words
+// within reach of the text's word, found as the anchors are (below).
+//
+// For spelling tolerance, a Bloom filter holds the hashes of the anchors
+// that may take one edit and of their one-letter deletions (never the
+// first letter): a token within one edit of an anchor shares such a hash,
+// so most tokens are ruled out with len(token) hash probes; the others are
+// compared with the anchors of the same first letter and a length within
+// reach, first by their sets of letters (a bitmask each), then by edit
+// distance. Anchors of 14+ letters (2 edits) are compared with tokens of
+// 12+ letters only. The words after the anchors that may take edits have
+// an index of their own, built the same way.
 type Matcher struct {
 	vocab    map[string]int32 // normalised token → id
 	words    []string         // id → normalised token
 	wlen     []int            // id → letters
 	patterns []pattern
-	byAnchor map[int32][]int32 // anchor token id → patterns, heaviest first
-	// Fuzzy index: the anchor tokens that may match with edits, sorted by
-	// length and by first byte (a match has the same first letter): ASCII
-	// ones that take 1 edit (fuzzyIdx), those that take 2 (fuzzyLong), the
-	// others (fuzzyOdd); and a Bloom filter of the deletion variants of the
-	// first kind.
-	fuzzyIdx  [256][]fuzzyEntry
-	fuzzyLong [256][]fuzzyEntry
-	fuzzyOdd  [256][]fuzzyEntry
-	bloom     []uint64
-	fuzzy     bool
+	// byAnchor lists the patterns of each anchor token in rank order:
+	// heaviest first, then by priority, then by index. Find tries the
+	// candidates in this order.
+	byAnchor map[int32][]int32
+	rank     []int32 // pattern → its place in its anchor's list
+	// The trie of the patterns' words after their anchors, for the anchors
+	// of more than trieMin patterns: roots maps an anchor token to its
+	// node; a node's children are edges keyed by (node, token); ends lists
+	// the patterns whose words end at a node.
+	roots map[int32]int32
+	edges map[trieEdge]int32
+	ends  [][]int32
+	kids  []int32 // node → children
+	// anchors indexes the anchor tokens that may take edits, rest the
+	// other words of the patterns that may.
+	anchors, rest fuzzyIndex
 }
 
-// bloomBits is the size of the Bloom filter (128 KB; two bits per hash).
+// trieEdge is the key of a child in the trie: its parent and its token.
+type trieEdge struct{ node, tok int32 }
+
+// fuzzyIndex finds the indexed tokens within edit reach of a token. They
+// are sorted by length and by first byte (a match has the same first
+// letter): ASCII ones that take 1 edit (short), those that take 2 (long),
+// the others (odd); and a Bloom filter of the deletion variants of the
+// first kind.
+//
+// A token is compared with the short ones that share one of its deletion
+// hashes only (dels, sorted, after the Bloom filter): however many of them
+// there are, a token costs its length in probes and a comparison with each
+// true neighbour, never a pass over the bucket.
+type fuzzyIndex struct {
+	short, long, odd [256][]fuzzyEntry
+	bloom            []uint64
+	shortAll         []fuzzyEntry // the short ones, for dels
+	dels             []delHash
+	any              bool // some token is indexed
+}
+
+// delHash is one deletion hash (see forDeletions) of shortAll[i].
+type delHash struct {
+	h uint64
+	i int32
+}
+
+// bloomBits is the size of a Bloom filter (128 KB; two bits per hash).
 const bloomBits = 1 << 20
 
 // fuzzyEntry is one token of the fuzzy index.
 type fuzzyEntry struct {
 	id      int32
+	word    string
 	letters int    // runes
 	maxEd   int    // edits it may take
 	mask    uint32 // letterMask
@@ -101,7 +144,7 @@ type pattern struct {
 // NewMatcher prepares a Matcher for the entities. An entity whose name is
 // empty (after Normalize) is never found.
 func NewMatcher(entities []Entity) *Matcher {
-	m := &Matcher{vocab: map[string]int32{}, byAnchor: map[int32][]int32{}}
+	m := &Matcher{vocab: map[string]int32{}}
 	type keyID struct {
 		toks        string
 		contraction bool
@@ -149,10 +192,20 @@ func NewMatcher(entities []Entity) *Matcher {
 			}
 		}
 	}
+	m.buildTrie()
+	m.buildFuzzyIndexes()
+	return m
+}
+
+// buildTrie ranks the patterns of each anchor and puts their words after
+// the anchor in the trie.
+func (m *Matcher) buildTrie() {
+	m.byAnchor = map[int32][]int32{}
 	for i := range m.patterns {
 		p := &m.patterns[i]
 		m.byAnchor[p.toks[p.anchor]] = append(m.byAnchor[p.toks[p.anchor]], int32(i))
 	}
+	m.rank = make([]int32, len(m.patterns))
 	for _, list := range m.byAnchor {
 		sort.SliceStable(list, func(a, b int) bool {
 			pa, pb := &m.patterns[list[a]], &m.patterns[list[b]]
@@ -161,10 +214,46 @@ func NewMatcher(entities []Entity) *Matcher {
 			}
 			return pa.prio < pb.prio
 		})
+		for r, pi := range list {
+			m.rank[pi] = int32(r)
+		}
 	}
-	m.buildFuzzyIndex()
-	return m
+	m.roots = map[int32]int32{}
+	m.edges = map[trieEdge]int32{}
+	node := func() int32 {
+		m.ends = append(m.ends, nil)
+		m.kids = append(m.kids, 0)
+		return int32(len(m.ends) - 1)
+	}
+	for i := range m.patterns {
+		p := &m.patterns[i]
+		if !m.inTrie(p) {
+			continue
+		}
+		n, ok := m.roots[p.toks[p.anchor]]
+		if !ok {
+			n = node()
+			m.roots[p.toks[p.anchor]] = n
+		}
+		for _, t := range p.toks[p.anchor+1:] {
+			c, ok := m.edges[trieEdge{n, t}]
+			if !ok {
+				c = node()
+				m.edges[trieEdge{n, t}] = c
+				m.kids[n]++
+			}
+			n = c
+		}
+		m.ends[n] = append(m.ends[n], int32(i))
+	}
 }
+
+// trieMin is how many patterns an anchor must have for them to go in the
+// trie; fewer are each tried, which costs less than following the trie.
+var trieMin = 16
+
+// inTrie reports whether p's anchor has its patterns in the trie.
+func (m *Matcher) inTrie(p *pattern) bool { return len(m.byAnchor[p.toks[p.anchor]]) > trieMin }
 
 // newPattern compiles the words of a name.
 func newPattern(m *Matcher, words []word, entity int, prio uint8, contraction bool) pattern {
@@ -228,47 +317,65 @@ func tokCap(n int) int {
 	return 0
 }
 
-// buildFuzzyIndex indexes every anchor token that some pattern may match
-// with edits.
-func (m *Matcher) buildFuzzyIndex() {
-	maxEd := map[int32]int{}
+// buildFuzzyIndexes indexes every token that some pattern may match with
+// edits: the anchors in m.anchors, the other words in m.rest.
+func (m *Matcher) buildFuzzyIndexes() {
+	anchors, rest := map[int32]int{}, map[int32]int{}
 	for _, p := range m.patterns {
-		a := p.toks[p.anchor]
-		if !p.fuzzyTok[p.anchor] || len(m.words[a]) >= 60 {
-			continue // Find never compares tokens of 64+ bytes
-		}
-		if d := min(tokCap(m.wlen[a]), int(p.budget)); d > maxEd[a] {
-			maxEd[a] = d
+		for j, t := range p.toks {
+			if !p.fuzzyTok[j] {
+				continue
+			}
+			d := min(tokCap(m.wlen[t]), int(p.budget))
+			switch {
+			case j != p.anchor:
+				if m.inTrie(&p) {
+					rest[t] = max(rest[t], d)
+				}
+			case len(m.words[t]) < 60: // Find never compares anchors of 64+ bytes
+				anchors[t] = max(anchors[t], d)
+			}
 		}
 	}
+	m.anchors.build(m, anchors)
+	m.rest.build(m, rest)
+}
+
+// build indexes the tokens of maxEd, each taking up to its edits.
+func (x *fuzzyIndex) build(m *Matcher, maxEd map[int32]int) {
 	for _, id := range sortedIDs(maxEd) {
 		w := m.words[id]
-		e := fuzzyEntry{id: id, letters: m.wlen[id], maxEd: maxEd[id], mask: letterMask(w)}
+		e := fuzzyEntry{id: id, word: w, letters: m.wlen[id], maxEd: maxEd[id], mask: letterMask(w)}
 		switch {
+		case e.maxEd <= 0:
+			continue
 		case e.maxEd > 1:
-			m.fuzzyLong[w[0]] = append(m.fuzzyLong[w[0]], e)
-		case !isASCIIString(w):
-			m.fuzzyOdd[w[0]] = append(m.fuzzyOdd[w[0]], e)
+			x.long[w[0]] = append(x.long[w[0]], e)
+		case !isASCIIString(w) || len(w) >= 64:
+			x.odd[w[0]] = append(x.odd[w[0]], e)
 		default:
-			m.fuzzyIdx[w[0]] = append(m.fuzzyIdx[w[0]], e)
-			if m.bloom == nil {
-				m.bloom = make([]uint64, bloomBits/64)
+			x.short[w[0]] = append(x.short[w[0]], e)
+			if x.bloom == nil {
+				x.bloom = make([]uint64, bloomBits/64)
 			}
 			forDeletions(w, func(h uint64) {
 				b1, b2 := bloomSlots(h)
-				m.bloom[b1/64] |= 1 << (b1 % 64)
-				m.bloom[b2/64] |= 1 << (b2 % 64)
+				x.bloom[b1/64] |= 1 << (b1 % 64)
+				x.bloom[b2/64] |= 1 << (b2 % 64)
+				x.dels = append(x.dels, delHash{h, int32(len(x.shortAll))})
 			})
+			x.shortAll = append(x.shortAll, e)
 		}
-		m.fuzzy = true
+		x.any = true
 	}
+	slices.SortFunc(x.dels, func(a, b delHash) int { return cmp.Compare(a.h, b.h) })
 	byLen := func(list []fuzzyEntry) {
 		sort.SliceStable(list, func(a, b int) bool { return list[a].letters < list[b].letters })
 	}
-	for i := range m.fuzzyIdx {
-		byLen(m.fuzzyIdx[i])
-		byLen(m.fuzzyLong[i])
-		byLen(m.fuzzyOdd[i])
+	for i := range x.short {
+		byLen(x.short[i])
+		byLen(x.long[i])
+		byLen(x.odd[i])
 	}
 }
 
@@ -311,35 +418,6 @@ func bloomSlots(h uint64) (uint64, uint64) {
 	return h % bloomBits, (h >> 32) % bloomBits
 }
 
-// bloomHit reports whether the ASCII word w (fewer than 64 bytes) may be
-// within one edit of an anchor of fuzzyIdx: forDeletions, unrolled.
-func (m *Matcher) bloomHit(w string) bool {
-	if m.bloom == nil {
-		return false
-	}
-	n := len(w)
-	var pre, suf [65]uint64
-	for k := 0; k < n; k++ {
-		pre[k+1] = pre[k]*hashBase + uint64(w[k])
-	}
-	for k := n - 1; k >= 0; k-- {
-		suf[k] = uint64(w[k])*hashPow[n-1-k] + suf[k+1]
-	}
-	has := func(h uint64) bool {
-		b1, b2 := bloomSlots(h)
-		return m.bloom[b1/64]&(1<<(b1%64)) != 0 && m.bloom[b2/64]&(1<<(b2%64)) != 0
-	}
-	if has(pre[n]) {
-		return true
-	}
-	for i := 1; i < n; i++ {
-		if has(pre[i]*hashPow[n-1-i] + suf[i+1]) {
-			return true
-		}
-	}
-	return false
-}
-
 // tok is one token of a text being searched.
 type tok struct {
 	start, end int32 // in the text
@@ -350,6 +428,11 @@ type tok struct {
 // Find returns the mentions of the entities in text, in order; they never
 // overlap. See Matcher for the rules.
 func (m *Matcher) Find(in string) []Mention {
+	return m.find(in, (*finder).bestAt)
+}
+
+// find is Find with the search for the best match at a token given.
+func (m *Matcher) find(in string, bestAt func(f *finder, i int)) []Mention {
 	if len(m.patterns) == 0 {
 		return nil
 	}
@@ -369,22 +452,7 @@ func (m *Matcher) Find(in string) []Mention {
 	// The best match anchored at each token...
 	var cands []found
 	for i := range toks {
-		f.best, f.bestWeight, f.bestEdits = -1, 0, 0
-		if id := toks[i].id; id >= 0 {
-			for _, pi := range m.byAnchor[id] {
-				f.try(pi, i, 0)
-			}
-		}
-		if m.fuzzy {
-			f.cands = m.fuzzyFirst(f.norm(i), toks[i].id, f.cands[:0])
-			for _, c := range f.cands {
-				for _, pi := range m.byAnchor[c.id] {
-					if p := &m.patterns[pi]; p.fuzzyTok[p.anchor] {
-						f.try(pi, i, c.edits)
-					}
-				}
-			}
-		}
+		bestAt(&f, i)
 		if f.best >= 0 {
 			cands = append(cands, found{start: i - m.patterns[f.best].anchor, pattern: f.best, edits: f.bestEdits})
 		}
@@ -437,6 +505,102 @@ func (m *Matcher) Find(in string) []Mention {
 	return out
 }
 
+// bestAt finds the best match anchored at token i: it tries the patterns
+// the trie says may match there, first those anchored on the token itself,
+// then those anchored on a token within edit reach, each group in rank
+// order.
+func (f *finder) bestAt(i int) {
+	m := f.m
+	f.best, f.bestWeight, f.bestEdits = -1, 0, 0
+	if id := f.toks[i].id; id >= 0 {
+		for _, pi := range f.anchoredAt(id, i, 0) {
+			f.try(pi, i, 0)
+		}
+	}
+	if !m.anchors.any {
+		return
+	}
+	w := f.norm(i)
+	if len(w) >= 64 {
+		return // never an anchor with edits
+	}
+	f.near = m.anchors.near(w, f.toks[i].id, f.near[:0])
+	for _, c := range f.near {
+		for _, pi := range f.anchoredAt(c.id, i, c.edits) {
+			if p := &m.patterns[pi]; p.fuzzyTok[p.anchor] {
+				f.try(pi, i, c.edits)
+			}
+		}
+	}
+}
+
+// anchoredAt returns, in rank order, the patterns anchored on token id
+// that may match with their anchor at token i (which took edits): all of
+// them, or those the trie finds.
+func (f *finder) anchoredAt(id int32, i, edits int) []int32 {
+	if root, ok := f.m.roots[id]; ok {
+		return f.candidates(root, i, edits)
+	}
+	return f.m.byAnchor[id]
+}
+
+// maxEdits is the most edits any pattern allows.
+const maxEdits = 2
+
+// candidates returns, in rank order, the patterns in the trie under node
+// root whose words after the anchor (at token i) may match the text: each
+// is the text's token or, for a word that may take edits, within reach of
+// it, edits in all (the anchor's included) at most maxEdits. Every pattern
+// that matches is among them; try decides.
+func (f *finder) candidates(root int32, i, edits int) []int32 {
+	m := f.m
+	f.cands = f.cands[:0]
+	f.stack = append(f.stack[:0], trieStep{root, int32(i), int32(edits)})
+	for len(f.stack) > 0 {
+		s := f.stack[len(f.stack)-1]
+		f.stack = f.stack[:len(f.stack)-1]
+		f.cands = append(f.cands, m.ends[s.node]...)
+		k := int(s.pos) + 1
+		if m.kids[s.node] == 0 || k >= len(f.toks) {
+			continue
+		}
+		if id := f.toks[k].id; id >= 0 {
+			if c, ok := m.edges[trieEdge{s.node, id}]; ok {
+				f.stack = append(f.stack, trieStep{c, int32(k), s.edits})
+			}
+		}
+		if s.edits >= maxEdits || !m.rest.any {
+			continue
+		}
+		for _, h := range f.restNear(k) {
+			if c, ok := m.edges[trieEdge{s.node, h.id}]; ok && int(s.edits)+h.edits <= maxEdits {
+				f.stack = append(f.stack, trieStep{c, int32(k), s.edits + int32(h.edits)})
+			}
+		}
+	}
+	if len(f.cands) > 1 {
+		slices.SortFunc(f.cands, func(a, b int32) int { return int(m.rank[a] - m.rank[b]) })
+	}
+	return f.cands
+}
+
+// trieStep is a node of the trie reached at a token with some edits.
+type trieStep struct{ node, pos, edits int32 }
+
+// restNear returns the words after anchors within edit reach of token k,
+// found once per token.
+func (f *finder) restNear(k int) []fuzzyHit {
+	if f.restHits == nil {
+		f.restHits = make([][]fuzzyHit, len(f.toks))
+		f.restDone = make([]bool, len(f.toks))
+	}
+	if !f.restDone[k] {
+		f.restDone[k] = true
+		f.restHits[k] = f.m.rest.near(f.norm(k), f.toks[k].id, nil)
+	}
+	return f.restHits[k]
+}
+
 // found is the best match anchored at one token.
 type found struct {
 	start   int // first token
@@ -467,8 +631,12 @@ func (m *Matcher) better(a, b found) bool {
 type finder struct {
 	m          *Matcher
 	toks       []tok
-	norms      string // the normalised tokens, concatenated
-	cands      []fuzzyHit
+	norms      string     // the normalised tokens, concatenated
+	near       []fuzzyHit // anchors near a token
+	cands      []int32    // patterns that may match at a token
+	stack      []trieStep
+	restHits   [][]fuzzyHit // token → words after anchors near it
+	restDone   []bool
 	best       int32 // pattern, -1 if none yet
 	bestWeight int
 	bestEdits  int
@@ -545,27 +713,72 @@ func (f *finder) matchRest(p *pattern, start, budget int) (int, bool) {
 	return edits, true
 }
 
-// fuzzyFirst appends to dst the indexed tokens within edit reach of the
+// near appends to dst the indexed tokens within edit reach of the
 // normalised token w (other than w's own id), with their distances.
-func (m *Matcher) fuzzyFirst(w string, own int32, dst []fuzzyHit) []fuzzyHit {
-	if len(w) < 4 || len(w) >= 64 {
+func (x *fuzzyIndex) near(w string, own int32, dst []fuzzyHit) []fuzzyHit {
+	if len(w) < 4 {
 		return dst
 	}
 	n := utf8.RuneCountInString(w)
 	mask := letterMask(w)
-	if n != len(w) || m.bloomHit(w) {
-		dst = m.scan(m.fuzzyIdx[w[0]], w, n, mask, own, dst)
+	if n != len(w) || len(w) >= 64 {
+		dst = x.scan(x.short[w[0]], w, n, mask, own, dst)
+	} else if x.bloom != nil {
+		dst = x.lookup(w, n, mask, own, dst)
 	}
 	if n >= 12 {
-		dst = m.scan(m.fuzzyLong[w[0]], w, n, mask, own, dst)
+		dst = x.scan(x.long[w[0]], w, n, mask, own, dst)
 	}
-	dst = m.scan(m.fuzzyOdd[w[0]], w, n, mask, own, dst)
+	dst = x.scan(x.odd[w[0]], w, n, mask, own, dst)
+	return dst
+}
+
+// lookup appends the short entries within one edit of the ASCII token w
+// (fewer than 64 bytes, n letters, letterMask mask), in the order scan
+// gives: by length, then by id. Those are among the entries that share a
+// deletion hash with w (see forDeletions).
+func (x *fuzzyIndex) lookup(w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
+	start := len(dst)
+	var pre, suf [65]uint64
+	for k := 0; k < n; k++ {
+		pre[k+1] = pre[k]*hashBase + uint64(w[k])
+	}
+	for k := n - 1; k >= 0; k-- {
+		suf[k] = uint64(w[k])*hashPow[n-1-k] + suf[k+1]
+	}
+	for k := 0; k < n; k++ {
+		h := pre[n] // k == 0: w itself; else w without its k-th letter
+		if k > 0 {
+			h = pre[k]*hashPow[n-1-k] + suf[k+1]
+		}
+		b1, b2 := bloomSlots(h)
+		if x.bloom[b1/64]&(1<<(b1%64)) == 0 || x.bloom[b2/64]&(1<<(b2%64)) == 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(x.dels, h, func(d delHash, h uint64) int { return cmp.Compare(d.h, h) })
+		for ; i < len(x.dels) && x.dels[i].h == h; i++ {
+			e := &x.shortAll[x.dels[i].i]
+			if e.id == own || e.word[0] != w[0] || e.letters < n-1 || e.letters > n+1 ||
+				(mask|e.mask)&(1<<31) == 0 && (bits.OnesCount32(mask&^e.mask) > 1 || bits.OnesCount32(e.mask&^mask) > 1) ||
+				slices.ContainsFunc(dst[start:], func(f fuzzyHit) bool { return f.id == e.id }) {
+				continue
+			}
+			if ed := osa(w, e.word, 1); ed <= 1 {
+				dst = append(dst, fuzzyHit{e.id, ed, e.letters})
+			}
+		}
+	}
+	if len(dst)-start > 1 {
+		slices.SortFunc(dst[start:], func(a, b fuzzyHit) int {
+			return cmp.Or(cmp.Compare(a.letters, b.letters), cmp.Compare(a.id, b.id))
+		})
+	}
 	return dst
 }
 
 // scan appends the entries of list (sorted by length) within edit reach of
 // w, which has n letters and the given letterMask.
-func (m *Matcher) scan(list []fuzzyEntry, w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
+func (x *fuzzyIndex) scan(list []fuzzyEntry, w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
 	lo := sort.Search(len(list), func(i int) bool { return list[i].letters >= n-2 })
 	for _, e := range list[lo:] {
 		if e.letters > n+2 {
@@ -578,8 +791,8 @@ func (m *Matcher) scan(list []fuzzyEntry, w string, n int, mask uint32, own int3
 		if (mask|e.mask)&(1<<31) == 0 && (bits.OnesCount32(mask&^e.mask) > d || bits.OnesCount32(e.mask&^mask) > d) {
 			continue
 		}
-		if ed := osa(w, m.words[e.id], d); ed <= d {
-			dst = append(dst, fuzzyHit{e.id, ed})
+		if ed := osa(w, e.word, d); ed <= d {
+			dst = append(dst, fuzzyHit{e.id, ed, e.letters})
 		}
 	}
 	return dst
@@ -587,8 +800,9 @@ func (m *Matcher) scan(list []fuzzyEntry, w string, n int, mask uint32, own int3
 
 // fuzzyHit is an indexed token near a text token.
 type fuzzyHit struct {
-	id    int32
-	edits int
+	id      int32
+	edits   int
+	letters int
 }
 
 func isASCIIString(s string) bool {

@@ -2,6 +2,8 @@ package compendium
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -132,5 +134,219 @@ func TestOSA(t *testing.T) {
 		if got := osa(c.a, c.b, c.limit); got != c.want {
 			t.Errorf("osa(%q, %q, %d) = %d, want %d", c.a, c.b, c.limit, got, c.want)
 		}
+	}
+}
+
+// bruteBestAt is how Find chose the best match at a token before the
+// trie: every pattern of the token's anchor, and of each anchor within
+// reach, in rank order. The trie must choose the same.
+func bruteBestAt(m *Matcher) func(f *finder, i int) {
+	byAnchor := map[int32][]int32{}
+	for pi := range m.patterns {
+		p := &m.patterns[pi]
+		byAnchor[p.toks[p.anchor]] = append(byAnchor[p.toks[p.anchor]], int32(pi))
+	}
+	for _, list := range byAnchor {
+		slices.SortFunc(list, func(a, b int32) int { return int(m.rank[a] - m.rank[b]) })
+	}
+	return func(f *finder, i int) { bruteBest(f, i, byAnchor) }
+}
+
+func bruteBest(f *finder, i int, byAnchor map[int32][]int32) {
+	m := f.m
+	f.best, f.bestWeight, f.bestEdits = -1, 0, 0
+	if id := f.toks[i].id; id >= 0 {
+		for _, pi := range byAnchor[id] {
+			f.try(pi, i, 0)
+		}
+	}
+	if len(f.norm(i)) >= 64 {
+		return
+	}
+	for _, c := range m.anchors.near(f.norm(i), f.toks[i].id, nil) {
+		for _, pi := range byAnchor[c.id] {
+			if p := &m.patterns[pi]; p.fuzzyTok[p.anchor] {
+				f.try(pi, i, c.edits)
+			}
+		}
+	}
+}
+
+// TestMatcherSameAsBrute compares Find with a search that tries every
+// pattern of an anchor, on random compendiums whose names share words
+// (as an index note's "Sesión 1" … "Sesión 500" do) and texts that mention
+// them with typos, accents, articles and contractions.
+func TestMatcherSameAsBrute(t *testing.T) {
+	defaultTrieMin := trieMin
+	defer func() { trieMin = defaultTrieMin }()
+	mentions, fuzzy, fuzzyMulti := 0, 0, 0
+	syll := []string{"ka", "ter", "in", "mor", "val", "dor", "es", "ran", "thu", "li", "ñu", "gar", "sol", "mí", "rak", "zo"}
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		word := func() string {
+			var b strings.Builder
+			for range 1 + r.IntN(6) {
+				b.WriteString(syll[r.IntN(len(syll))])
+			}
+			if r.IntN(40) == 0 {
+				b.WriteString(strings.Repeat("x", 60)) // a token of 64+ bytes
+			}
+			if r.IntN(3) > 0 {
+				return strings.ToUpper(b.String()[:1]) + b.String()[1:]
+			}
+			return b.String()
+		}
+		shared := []string{"Casa", "Sesión", "la", "el", "Valcárcel", "de"}
+		name := func() string {
+			var ws []string
+			for range 1 + r.IntN(4) {
+				if r.IntN(2) == 0 {
+					ws = append(ws, shared[r.IntN(len(shared))])
+				} else {
+					ws = append(ws, word())
+				}
+			}
+			return strings.Join(ws, " ")
+		}
+		var ents []Entity
+		var names []string
+		for range 5 + r.IntN(60) {
+			e := Entity{Name: name()}
+			names = append(names, e.Name)
+			for range r.IntN(3) {
+				e.Aliases = append(e.Aliases, name())
+				names = append(names, e.Aliases[len(e.Aliases)-1])
+			}
+			ents = append(ents, e)
+		}
+		typo := func(s string) string {
+			rs := []rune(s)
+			if len(rs) < 3 {
+				return s
+			}
+			k := 1 + r.IntN(len(rs)-1)
+			switch r.IntN(4) {
+			case 0:
+				rs[k] = rune(syll[r.IntN(len(syll))][0])
+			case 1:
+				rs = append(rs[:k], rs[k+1:]...)
+			case 2:
+				rs = slices.Insert(rs, k, 'e')
+			default:
+				if k+1 < len(rs) {
+					rs[k], rs[k+1] = rs[k+1], rs[k]
+				}
+			}
+			return string(rs)
+		}
+		var b strings.Builder
+		for range 200 {
+			switch r.IntN(6) {
+			case 0, 1:
+				n := names[r.IntN(len(names))]
+				for r.IntN(3) == 0 {
+					n = typo(n)
+				}
+				if r.IntN(4) == 0 {
+					n = []string{"del ", "al ", "la ", "[["}[r.IntN(4)] + n
+				}
+				b.WriteString(n)
+			case 2:
+				b.WriteString(word())
+			default:
+				b.WriteString(shared[r.IntN(len(shared))])
+			}
+			b.WriteString([]string{" ", " ", ", ", ". ", "]] "}[r.IntN(5)])
+		}
+		text := b.String()
+		// Every anchor's patterns in the trie, and only the large groups'.
+		trieMin = 0
+		m := NewMatcher(ents)
+		trieMin = defaultTrieMin
+		got, want := m.Find(text), m.find(text, bruteBestAt(m))
+		if got2 := NewMatcher(ents).Find(text); !slices.Equal(got2, want) {
+			t.Fatalf("seed %d: Find with the trie for large groups only differs from trying every pattern\nentities %q\ntext %q\n got %v\nwant %v", seed, ents, text, got2, want)
+		}
+		mentions += len(want)
+		for _, x := range want {
+			if x.Fuzzy {
+				fuzzy++
+				if len(strings.Fields(x.Surface)) > 1 {
+					fuzzyMulti++
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d: Find differs from trying every pattern\nentities %q\ntext %q\n got %v\nwant %v", seed, ents, text, got, want)
+		}
+	}
+	// Enough of each kind that a difference would show.
+	if mentions < 10000 || fuzzy < 500 || fuzzyMulti < 100 {
+		t.Fatalf("%d mentions, %d fuzzy, %d fuzzy of several words: too few to compare", mentions, fuzzy, fuzzyMulti)
+	}
+	t.Logf("%d mentions, %d fuzzy, %d fuzzy of several words", mentions, fuzzy, fuzzyMulti)
+}
+
+// TestFuzzyIndexLookupSameAsScan compares the tokens near a word found by
+// its deletion hashes with those a pass over its bucket finds, order
+// included, on many names that share their first letters and lengths.
+func TestFuzzyIndexLookupSameAsScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	letters := "aeiourstlnmkv"
+	word := func(n int) string {
+		b := []byte{"KV"[r.IntN(2)]}
+		for range n - 1 {
+			b = append(b, letters[r.IntN(len(letters))])
+		}
+		return string(b)
+	}
+	var ents []Entity
+	var words []string
+	for i := range 3000 {
+		w := word(5 + r.IntN(9))
+		words = append(words, w)
+		ents = append(ents, Entity{Name: fmt.Sprintf("Casa %s", w)}) // a word after the anchor
+		if i%2 == 0 {
+			ents = append(ents, Entity{Name: w}) // an anchor
+		}
+	}
+	m := NewMatcher(ents)
+	compared, found := 0, 0
+	for _, x := range []*fuzzyIndex{&m.anchors, &m.rest} {
+		if len(x.dels) == 0 {
+			t.Fatal("no short token indexed: the test compares nothing")
+		}
+		for i := range 20000 {
+			w := words[r.IntN(len(words))]
+			rs := []byte(w)
+			switch k := 1 + r.IntN(len(rs)-1); i % 4 {
+			case 0:
+				rs[k] = letters[r.IntN(len(letters))]
+			case 1:
+				rs = append(rs[:k:k], rs[k+1:]...)
+			case 2:
+				rs = slices.Insert(rs, k, letters[r.IntN(len(letters))])
+			}
+			tok := Normalize(string(rs))
+			id, ok := m.vocab[tok]
+			if !ok {
+				id = -1
+			}
+			got := x.near(tok, id, nil)
+			n, mask := len(tok), letterMask(tok)
+			want := x.scan(x.short[tok[0]], tok, n, mask, id, nil)
+			if n >= 12 {
+				want = x.scan(x.long[tok[0]], tok, n, mask, id, want)
+			}
+			want = x.scan(x.odd[tok[0]], tok, n, mask, id, want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("near(%q) = %v, a pass over the bucket finds %v", tok, got, want)
+			}
+			compared++
+			found += len(want)
+		}
+	}
+	if found < compared/4 {
+		t.Fatalf("%d tokens near %d words: too few to compare", found, compared)
 	}
 }

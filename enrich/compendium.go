@@ -171,12 +171,11 @@ func extractFacts(ctx context.Context, s CompendiumStore, ids []int64) error {
 		}
 		ids = ids[n:]
 		facts := make([]store.NoteFacts, len(notes))
-		parallel(len(notes), func(i int) {
+		if err := parallel(ctx, len(notes), func(i int) {
 			f := compendium.Extract(notes[i].Text)
 			data, _ := f.MarshalBinary() // never fails
 			facts[i] = store.NoteFacts{DocID: notes[i].DocID, Data: data, Lower: f.MarshalLower()}
-		})
-		if err := ctx.Err(); err != nil {
+		}); err != nil {
 			return err
 		}
 		if err := s.PutNoteFacts(ctx, facts); err != nil {
@@ -235,7 +234,7 @@ type scopeUpdate struct {
 	// changed finds the names and aliases added or dropped since the
 	// stored compendium (nil: none): a chunk where none occurs keeps its
 	// mentions.
-	changed    *compendium.Matcher
+	changed    *lazyMatcher
 	changedKey string // the names changed.Find looks for
 	// fresh: the scope held no entity, so no chunk holds mentions.
 	fresh bool
@@ -288,10 +287,12 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 			}
 			if i == 0 || u.changed != ups[0].changed {
 				need = make([]bool, len(chunks))
-				parallel(len(chunks), func(j int) {
+				if err := parallel(ctx, len(chunks), func(j int) {
 					c := &chunks[j]
-					need[j] = c.Pending || u.changed != nil && len(u.changed.Find(c.Text)) > 0
-				})
+					need[j] = c.Pending || u.changed != nil && len(u.changed.get().Find(c.Text)) > 0
+				}); err != nil {
+					return err
+				}
 			}
 			var redo []store.ChunkText
 			for j, c := range chunks {
@@ -309,7 +310,7 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 				}
 			}
 			counts := make([]map[int]int, len(redo))
-			parallel(len(redo), func(j int) {
+			if err := parallel(ctx, len(redo), func(j int) {
 				c := &redo[j]
 				switch {
 				case i == 1 && c.Restricted:
@@ -322,13 +323,18 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 						counts[j][mt.Entity]++
 					}
 				}
-			})
+			}); err != nil {
+				return err
+			}
 			found := make(map[int64]map[int]int, len(redo))
 			for j, c := range redo {
 				if counts[j] == nil {
 					continue
 				}
 				found[c.ID] = counts[j]
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 				for _, e := range slices.Sorted(maps.Keys(counts[j])) {
 					if err := w.AddMention(ctx, u.ids[e], c.ID, counts[j][e]); err != nil {
 						return err
@@ -342,25 +348,53 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 }
 
 // parallel calls fn(0) ... fn(n-1) on as many goroutines as there are
-// processors and returns when all have returned.
-func parallel(n int, fn func(i int)) {
+// processors and returns when all have returned. Once ctx ends no further
+// call starts, and parallel returns ctx's error: a cancelled ingest waits
+// for the calls under way only (a note or a chunk each), not for the
+// batch.
+func parallel(ctx context.Context, n int, fn func(i int)) error {
 	workers := min(n, runtime.GOMAXPROCS(0))
 	if workers <= 1 {
 		for i := range n {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			fn(i)
 		}
-		return
+		return ctx.Err()
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+			for i := int(next.Add(1)) - 1; i < n && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
 				fn(i)
 			}
 		})
 	}
 	wg.Wait()
+	return ctx.Err()
+}
+
+// lazyMatcher is a matcher of names built when first used: a first
+// ingest, where every chunk is new, never uses the one of every name.
+type lazyMatcher struct {
+	names []string
+	once  sync.Once
+	m     *compendium.Matcher
+}
+
+// get returns the matcher, building it on the first call. It is safe for
+// concurrent use.
+func (l *lazyMatcher) get() *compendium.Matcher {
+	l.once.Do(func() {
+		ents := make([]compendium.Entity, len(l.names))
+		for i, n := range l.names {
+			ents[i] = compendium.Entity{Name: n, Kind: compendium.KindOther}
+		}
+		l.m = compendium.NewMatcher(ents)
+	})
+	return l.m
 }
 
 // changedNames returns a matcher of the names and aliases that name an
@@ -368,7 +402,7 @@ func parallel(n int, fn func(i int)) {
 // entity, or as a name rather than an alias), or nil when there is none:
 // the mentions of a chunk in which none of them occurs are the same under
 // either compendium. key lists those names.
-func changedNames(old, recs []store.Entity) (m *compendium.Matcher, key string) {
+func changedNames(old, recs []store.Entity) (m *lazyMatcher, key string) {
 	set := func(ents []store.Entity) map[[3]string]bool {
 		m := map[[3]string]bool{}
 		for _, e := range ents {
@@ -394,12 +428,8 @@ func changedNames(old, recs []store.Entity) (m *compendium.Matcher, key string) 
 	if len(names) == 0 {
 		return nil, ""
 	}
-	var ents []compendium.Entity
 	sorted := slices.Sorted(maps.Keys(names))
-	for _, n := range sorted {
-		ents = append(ents, compendium.Entity{Name: n, Kind: compendium.KindOther})
-	}
-	return compendium.NewMatcher(ents), strings.Join(sorted, "\x00")
+	return &lazyMatcher{names: sorted}, strings.Join(sorted, "\x00")
 }
 
 // readCompendiumFiles reads the compendium files of every folder in the

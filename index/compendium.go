@@ -180,9 +180,28 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 	for _, e := range ents {
 		keep[e.Name] = true
 	}
+	// Each statement prepared once: a compendium may hold 100,000 entities.
+	var stmts [3]*sql.Stmt
+	defer func() {
+		for _, st := range stmts {
+			if st != nil {
+				st.Close()
+			}
+		}
+	}()
+	exec := func(k int, query string, args ...any) (sql.Result, error) {
+		if stmts[k] == nil {
+			st, err := w.tx.PrepareContext(ctx, query)
+			if err != nil {
+				return nil, err
+			}
+			stmts[k] = st
+		}
+		return stmts[k].ExecContext(ctx, args...)
+	}
 	for _, e := range old {
 		if !keep[e.Name] {
-			if _, err := w.tx.ExecContext(ctx, `DELETE FROM entities WHERE id = ?`, e.ID); err != nil {
+			if _, err := exec(0, `DELETE FROM entities WHERE id = ?`, e.ID); err != nil {
 				return nil, fmt.Errorf("storing the compendium: %w", err)
 			}
 		}
@@ -193,7 +212,7 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 		o, ok := byName[e.Name]
 		switch {
 		case !ok:
-			res, err := w.tx.ExecContext(ctx, `INSERT INTO entities(scope, name, kind, aliases, note, source) VALUES(?, ?, ?, ?, ?, ?)`,
+			res, err := exec(1, `INSERT INTO entities(scope, name, kind, aliases, note, source) VALUES(?, ?, ?, ?, ?, ?)`,
 				scope, e.Name, e.Kind, string(aliases), e.Note, e.Source)
 			if err != nil {
 				return nil, fmt.Errorf("storing entity %q: %w", e.Name, err)
@@ -203,7 +222,7 @@ func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents [
 			}
 			continue
 		case o.Kind != e.Kind || o.Note != e.Note || o.Source != e.Source || !slices.Equal(nonNil(o.Aliases), nonNil(e.Aliases)):
-			if _, err := w.tx.ExecContext(ctx, `UPDATE entities SET kind = ?, aliases = ?, note = ?, source = ? WHERE id = ?`,
+			if _, err := exec(2, `UPDATE entities SET kind = ?, aliases = ?, note = ?, source = ? WHERE id = ?`,
 				e.Kind, string(aliases), e.Note, e.Source, o.ID); err != nil {
 				return nil, fmt.Errorf("storing entity %q: %w", e.Name, err)
 			}

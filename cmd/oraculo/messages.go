@@ -87,6 +87,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"ingest-no-dirs":             {"ingest needs at least one folder of notes", "ingest necesita al menos una carpeta de notas"},
 	"stage:read":                 {"ingesting", "ingiriendo"},
 	"stage:graph":                {"building the vector graph", "construyendo el grafo vectorial"},
+	"stage:compendium":           {"building the compendium", "construyendo el compendio"},
 	"stage:embed":                {"embedding", "vectorizando"},
 	"explain-one":                {"found by %s alone (score %.3f)", "encontrado solo por %s (puntuación %.3f)"},
 	"explain-prior":              {"× %.1f (a session, and the question speaks of \"we\")", "× %.1f (una sesión, y la pregunta habla de \"nosotros\")"},

@@ -116,3 +116,38 @@ func Write(dir string, sessions, perFile, wordsPerSession int) (int64, error) {
 	}
 	return total, nil
 }
+
+// WriteLinkIndex creates under dir an index note, "Índice.md", of links
+// distinct wikilinks, as Obsidian users keep one of all their notes: plain
+// ones ("[[Link 7]]"), ones with an alias followed by a mention of the
+// previous link ("[[Link 8|el enlace 8]], que nombra a Link 7") and names
+// of two capitalised words that share the first ("[[Casa Galnorna]]"),
+// in turns; and beside it a short note that mentions a few. It returns the
+// bytes written.
+func WriteLinkIndex(dir string, links int) (int64, error) {
+	var b strings.Builder
+	b.WriteString("# Índice de todas las notas\n\n")
+	for i := range links {
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, "- [[Link %d]]\n", i)
+		case 1:
+			fmt.Fprintf(&b, "- [[Link %d|el enlace %d]], que nombra a Link %d\n", i, i, i-1)
+		default:
+			w := pseudoWord(i)
+			fmt.Fprintf(&b, "- [[Casa %s]]\n", strings.ToUpper(w[:1])+w[1:])
+		}
+	}
+	other := "# Notas sueltas\n\nLink 3 y el enlace 4 llegaron a la Casa " +
+		strings.ToUpper(pseudoWord(2)[:1]) + pseudoWord(2)[1:] + " al anochecer.\n"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Índice.md"), []byte(b.String()), 0o644); err != nil {
+		return 0, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Notas sueltas.md"), []byte(other), 0o644); err != nil {
+		return 0, err
+	}
+	return int64(b.Len() + len(other)), nil
+}

@@ -82,6 +82,13 @@ type Config struct {
 	// CORSOrigins are the origins whose pages may call the API from a
 	// browser (serve --cors); "*" is any. None by default.
 	CORSOrigins []string
+	// FollowLinksOutside makes the ingests the server runs (POST
+	// /api/ingest, the watcher's) follow symlinks outside the index's
+	// folders (serve --follow-links-outside); PrivateFiles are more files
+	// they never read as notes (the tokens file, say): see
+	// [oraculo.IngestOptions].
+	FollowLinksOutside bool
+	PrivateFiles       []string
 }
 
 // Server is the HTTP face of an engine. It is an http.Handler; Close stops

@@ -113,8 +113,9 @@ func (f *Fence) identify(p string) {
 		})
 		return
 	}
-	siblings, _ := filepath.Glob(globEscape(p) + "[-.]*")
-	for _, s := range siblings {
+	dash, _ := filepath.Glob(globEscape(p) + "-*")
+	dot, _ := filepath.Glob(globEscape(p) + ".*")
+	for _, s := range append(dash, dot...) {
 		if info, err := os.Stat(s); err == nil && info.Mode().IsRegular() {
 			f.own = append(f.own, info)
 		}

@@ -73,6 +73,10 @@ type Config struct {
 	// the server carry; empty: a key drawn at start (links then last as
 	// long as the process).
 	LinkKey []byte
+	// LinkKeys, when set, holds the link key instead of LinkKey: one that
+	// may be replaced while the server runs (oraculo token rotate-links),
+	// after which the links signed with the old key are refused.
+	LinkKeys *link.Keyring
 	// PublicURL is where those links point (default: the host each
 	// request came to).
 	PublicURL string
@@ -130,7 +134,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), links: &link.Maker{Key: newLinkKey(cfg.LinkKey), Base: cfg.PublicURL, ObsidianVault: cfg.ObsidianVault}}
+	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), links: &link.Maker{Key: newLinkKey(cfg.LinkKey), Keys: cfg.LinkKeys, Base: cfg.PublicURL, ObsidianVault: cfg.ObsidianVault}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	var h http.Handler = s.mux

@@ -5,14 +5,17 @@ package server
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo"
 	linkpkg "github.com/oraculo/oraculo/link"
+	"github.com/oraculo/oraculo/watch"
 )
 
 // linkedVault is a vault whose notes link to the index's own files, to a
@@ -216,5 +219,85 @@ func TestSymlinksOutsideTheNotes(t *testing.T) {
 		if status, page := passagePage(oraculo.RoleDM, c.ID); status != 404 || strings.Contains(page, "zarquifuera") {
 			t.Errorf("the passage of the note let in before: %d %.200s", status, page)
 		}
+	}
+}
+
+// TestWatchRefusesLinksOutside: under serve --watch, links made while
+// watching are judged as by an ingest: a link to the link key, to a file
+// beside the index and to a file outside the notes never become
+// searchable, while a link inside the notes does, and the last ingest's
+// report lists the refused ones with why. With FollowLinksOutside (serve
+// --follow-links-outside) the outside file comes in, the key never.
+func TestWatchRefusesLinksOutside(t *testing.T) {
+	for _, follow := range []bool{false, true} {
+		t.Run(map[bool]string{false: "default", true: "follow-links-outside"}[follow], func(t *testing.T) {
+			ctx := context.Background()
+			notes, idxDir, outside := writeNotes(t), t.TempDir(), t.TempDir()
+			db := filepath.Join(idxDir, "o.db")
+			must(t, os.WriteFile(linkpkg.KeyPath(db), []byte("zarquiclavesecreta"+strings.Repeat("k", 40)), 0o600))
+			eng, err := oraculo.Open(ctx, db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { eng.Close() })
+			if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			h := New(Config{Engine: eng, FollowLinksOutside: follow})
+			if err := h.Watch(ctx, watch.Config{Debounce: 100 * time.Millisecond}); err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(h)
+			t.Cleanup(func() {
+				ts.Close()
+				h.Close()
+			})
+			writeFile(t, filepath.Join(idxDir, "junto.md"), "# Junto\n\nEl zarquijunto vive junto al índice.\n")
+			writeFile(t, filepath.Join(outside, "fuera.md"), "# Fuera\n\nEl zarquifuera vive fuera de las notas.\n")
+			for _, l := range [][2]string{
+				{"clave.md", linkpkg.KeyPath(db)},
+				{"junto.md", filepath.Join(idxDir, "junto.md")},
+				{"fuera.md", filepath.Join(outside, "fuera.md")},
+				{"dentro.md", "Sesiones/Campaña.md"},
+			} {
+				must(t, os.Symlink(l[1], filepath.Join(notes, l[0])))
+			}
+			// The link inside the notes is made last: once it is searchable,
+			// the ingest that judged the others is over.
+			seen(t, ts, "a link inside the notes", "Galerna", "Sesiones/Campaña.md", "dentro.md")
+			wantOutside := []string(nil)
+			if follow {
+				wantOutside = []string{"fuera.md"}
+			}
+			seen(t, ts, "a link outside the notes", "zarquifuera", wantOutside...)
+			for _, w := range []string{"zarquiclavesecreta", "zarquijunto"} {
+				if got := searchFiles(t, ts, w); len(got) > 0 {
+					t.Errorf("a search for %s finds %q", w, got)
+				}
+			}
+			resp, data := call(t, ts, "GET", "/api/ingest", "", nil)
+			wantStatus(t, resp, data, 200)
+			st := decodeJSON[struct {
+				Last *struct {
+					Skipped []oraculo.Problem `json:"skipped"`
+				} `json:"last"`
+			}](t, data)
+			if st.Last == nil {
+				t.Fatalf("no ingest report: %s", data)
+			}
+			skipped := map[string]string{}
+			for _, p := range st.Last.Skipped {
+				skipped[p.Path] = p.Reason
+			}
+			want := map[string]string{"clave.md": "index-file", "junto.md": "index-file", "fuera.md": "link-outside-notes"}
+			if follow {
+				delete(want, "fuera.md")
+			}
+			for name, reason := range want {
+				if skipped[name] != reason {
+					t.Errorf("%s skipped as %q, want %q: %s", name, skipped[name], reason, data)
+				}
+			}
+		})
 	}
 }

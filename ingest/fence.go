@@ -47,14 +47,17 @@ type Fence struct {
 	roots   []string
 	outside bool
 	private []string
-	own     []fs.FileInfo
+	// own are the index's own files, by identity (fileID), and those
+	// whose identity is not known so, to compare one by one.
+	own      map[[2]uint64]bool
+	ownOther []fs.FileInfo
 }
 
 // NewFence resolves b into a Fence. A path that does not exist is kept as
 // written (made absolute): nothing can point to it yet, and a file made
 // there later is judged by its path.
 func NewFence(b Bounds) *Fence {
-	f := &Fence{outside: b.FollowOutside}
+	f := &Fence{outside: b.FollowOutside, own: map[[2]uint64]bool{}}
 	for _, r := range b.Roots {
 		f.roots = append(f.roots, resolve(r))
 	}
@@ -97,16 +100,18 @@ func resolve(p string) string {
 func (f *Fence) identify(p string) {
 	info, err := os.Stat(p)
 	if err == nil && !info.IsDir() {
-		f.own = append(f.own, info)
+		f.addOwn(info)
 	}
 	if err == nil && info.IsDir() {
+		n := 0
 		_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if len(f.own) >= maxPrivateFiles {
+			if n >= maxPrivateFiles {
 				return fs.SkipAll
 			}
 			if err == nil && d.Type().IsRegular() {
 				if info, err := d.Info(); err == nil {
-					f.own = append(f.own, info)
+					f.addOwn(info)
+					n++
 				}
 			}
 			return nil
@@ -117,8 +122,17 @@ func (f *Fence) identify(p string) {
 	dot, _ := filepath.Glob(globEscape(p) + ".*")
 	for _, s := range append(dash, dot...) {
 		if info, err := os.Stat(s); err == nil && info.Mode().IsRegular() {
-			f.own = append(f.own, info)
+			f.addOwn(info)
 		}
+	}
+}
+
+// addOwn records one of the index's own files.
+func (f *Fence) addOwn(info fs.FileInfo) {
+	if id, ok := fileID(info); ok {
+		f.own[id] = true
+	} else {
+		f.ownOther = append(f.ownOther, info)
 	}
 }
 
@@ -148,11 +162,15 @@ func (f *Fence) isPrivate(real string, info fs.FileInfo) bool {
 			return true
 		}
 	}
-	if info != nil {
-		for _, own := range f.own {
-			if os.SameFile(info, own) {
-				return true
-			}
+	if info == nil {
+		return false
+	}
+	if id, ok := fileID(info); ok && f.own[id] {
+		return true
+	}
+	for _, own := range f.ownOther {
+		if os.SameFile(info, own) {
+			return true
 		}
 	}
 	return false

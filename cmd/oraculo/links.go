@@ -14,6 +14,9 @@ import (
 	"github.com/oraculo/oraculo/link"
 )
 
+// linkKeyPollEvery is how often serve reads the link key again.
+var linkKeyPollEvery = 2 * time.Second
+
 // followLinksFlag registers --follow-links-outside on the commands that
 // ingest (ingest, serve).
 func followLinksFlag(fs *flag.FlagSet) *bool {
@@ -55,39 +58,52 @@ func cmdRotateLinks(ctx context.Context, args []string, stdout, stderr io.Writer
 		if err := link.RotateStoredKey(ctx, ws); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, msg("links-rotated", fmt.Sprintf("%s @ %s", l.collection, l.url), tokensPollEvery))
+		fmt.Fprintln(stdout, msg("links-rotated", fmt.Sprintf("%s @ %s", l.collection, l.url), linkKeyPollEvery))
 		return nil
 	}
 	path, err := link.RotateKey(l.db)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, msg("links-rotated", path, tokensPollEvery))
+	fmt.Fprintln(stdout, msg("links-rotated", path, linkKeyPollEvery))
 	return nil
 }
 
-// watchLinkKey reads the index's link key again every tokensPollEvery,
-// so that a key rotated (or a key file deleted) while the server runs
-// takes effect at once: the links signed with the old key stop working.
-func watchLinkKey(ctx context.Context, ix *indexFlags, keys *link.Keyring, logger *slog.Logger) {
-	t := time.NewTicker(tokensPollEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		key, err := ix.linkKey(ctx)
-		if err != nil {
-			if ctx.Err() == nil {
-				logger.Warn("reading the link key again: the one in force is kept", "err", err.Error())
+// watchLinkKey reads the index's link key again every period, until
+// stop is called, so that a key rotated (or a key file deleted) while the
+// server runs takes effect at once: the links signed with the old key
+// stop working. stop returns once the watching has ended.
+func watchLinkKey(ctx context.Context, ix *indexFlags, keys *link.Keyring, period time.Duration, logger *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
 			}
-			continue
+			if ctx.Err() != nil {
+				return
+			}
+			key, err := ix.linkKey(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					logger.Warn("reading the link key again: the one in force is kept", "err", err.Error())
+				}
+				continue
+			}
+			if keys.Set(key) {
+				logger.Info("the link key changed: links signed with the old one no longer open")
+			}
 		}
-		if keys.Set(key) {
-			logger.Info("the link key changed: links signed with the old one no longer open")
-		}
+	}()
+	return func() {
+		cancel()
+		<-done
 	}
 }
 

@@ -38,6 +38,18 @@ func passageLinks(t *testing.T, db, url string) []string {
 	return links
 }
 
+// waitFor waits until out holds want.
+func waitFor(t *testing.T, out *lockedBuffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%q never said:\n%s", want, out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // statusOf GETs u without a token, as a browser following a link does.
 func statusOf(t *testing.T, u string) int {
 	t.Helper()
@@ -57,9 +69,9 @@ func statusOf(t *testing.T, u string) int {
 func TestTokenRotateLinks(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_TOKENS", "")
-	old := tokensPollEvery
-	tokensPollEvery = 50 * time.Millisecond
-	t.Cleanup(func() { tokensPollEvery = old })
+	old := linkKeyPollEvery
+	linkKeyPollEvery = 50 * time.Millisecond
+	t.Cleanup(func() { linkKeyPollEvery = old }) // after serve stopped: it waits for its watcher
 	db := ingestSmall(t)
 	// With tokens, a request without one reads only what a signed link
 	// opens (without, every loopback request is the DM's).
@@ -67,7 +79,10 @@ func TestTokenRotateLinks(t *testing.T) {
 	if _, errOut, code := runCLI(t, "", "token", "add", "ana", "--role", "player", "--tokens", tokens); code != 0 {
 		t.Fatalf("token add: %s", errOut)
 	}
-	url, _, _, stop := startServe(t, "--db", db, "--tokens", tokens)
+	url, stdout, _, stop := startServe(t, "--db", db, "--tokens", tokens)
+	// The commands below set the interface's language that serve's
+	// messages read: they run once serve has said all it says at start.
+	waitFor(t, stdout, tokens)
 	before := passageLinks(t, db, url)
 	for _, l := range before {
 		if s := statusOf(t, l); s != 200 {
@@ -112,7 +127,8 @@ func TestTokenRotateLinks(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	url2, _, _, _ := startServe(t, "--db", db, "--tokens", tokens)
+	url2, stdout2, _, _ := startServe(t, "--db", db, "--tokens", tokens)
+	waitFor(t, stdout2, tokens)
 	for _, l := range before {
 		if s := statusOf(t, strings.Replace(l, url, url2, 1)); s != 401 {
 			t.Errorf("a link signed with the old key, on a server started after the rotation: %d", s)

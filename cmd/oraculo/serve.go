@@ -139,7 +139,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, msg("serve-auth", len(tokens.List()), tokens.Path()))
 		go watchTokens(reqCtx, tokens, logger)
 	}
-	go watchLinkKey(reqCtx, ix, linkKeys, logger)
+	stopKeys := watchLinkKey(reqCtx, ix, linkKeys, linkKeyPollEvery, logger)
+	defer stopKeys()
 	logger.Info("serving", "addr", ln.Addr().String(), "db", eng.DBPath(), "auth", tokens != nil, "version", version)
 
 	served := make(chan error, 1)

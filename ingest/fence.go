@@ -30,8 +30,9 @@ type Bounds struct {
 	// Private are the index's own files and folders: never read as notes,
 	// whatever the path to them (a symlink, a hard link, a folder of the
 	// notes that holds them), FollowOutside or not. A folder stands for
-	// everything under it, and a file also for the files named after it
-	// (for "x.db": "x.db-wal", "x.db.linkkey", ...).
+	// everything under it, and a file also for the files and folders
+	// named after it (for "x.db": "x.db-wal", "x.db.linkkey",
+	// "x.db.graphs/", ...).
 	Private []string
 }
 
@@ -158,7 +159,9 @@ func (f *Fence) isPrivate(real string, info fs.FileInfo) bool {
 		if inside(real, p) {
 			return true
 		}
-		if rest, ok := strings.CutPrefix(real, p); ok && rest != "" && (rest[0] == '-' || rest[0] == '.') && !strings.ContainsRune(rest, filepath.Separator) {
+		// The files named after it, and what lies in folders so named
+		// (the index's graphs).
+		if rest, ok := strings.CutPrefix(real, p); ok && rest != "" && (rest[0] == '-' || rest[0] == '.') {
 			return true
 		}
 	}

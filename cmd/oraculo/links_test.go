@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo/link"
 )
 
@@ -183,5 +185,90 @@ func TestIngestFollowLinksOutside(t *testing.T) {
 	out, _, _ = runCLI(t, "", "search", "--db", db, "zarquifuera")
 	if !strings.Contains(out, "fuera") {
 		t.Errorf("the outside note is not found once followed:\n%s", out)
+	}
+}
+
+// TestMCPLinksFollowARotatedKey: oraculo mcp --public-url signs its
+// links with the index's link key, and after token rotate-links with the
+// new one, without a restart: links it gives keep opening on a server.
+func TestMCPLinksFollowARotatedKey(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	old := linkKeyPollEvery
+	linkKeyPollEvery = 50 * time.Millisecond
+	t.Cleanup(func() { linkKeyPollEvery = old }) // after mcp ended: it waits for its watcher
+	db := ingestSmall(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- cmdMCP(ctx, []string{"--db", db, "--public-url", "http://oraculo.example"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		inW.Close()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("mcp did not stop")
+		}
+	})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	// sigs are the passage links' ids and signatures in an answer.
+	sigs := func() [][2]string {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "¿Quién cruzó el puente de Galerna?"}})
+		if err != nil || res.IsError {
+			t.Fatalf("ask: %v %+v", err, res)
+		}
+		var text strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				text.WriteString(tc.Text)
+			}
+		}
+		var out [][2]string
+		for _, m := range regexp.MustCompile(`/c/([0-9a-f]+)\?k=([A-Za-z0-9_-]+)&[^)\s]*r=dm`).FindAllStringSubmatch(text.String(), -1) {
+			out = append(out, [2]string{m[1], m[2]})
+		}
+		if len(out) == 0 {
+			t.Fatalf("no signed links in %q", text.String())
+		}
+		return out
+	}
+	valid := func(key []byte, s [2]string) bool {
+		return (&link.Maker{Key: key}).Valid(link.KindPassage, "dm", s[0], s[1])
+	}
+	before, err := link.LoadKey(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sigs() {
+		if !valid(before, s) {
+			t.Fatalf("a link before the rotation is not signed with the key: %v", s)
+		}
+	}
+	if _, errOut, code := runCLI(t, "", "token", "rotate-links", "--db", db); code != 0 {
+		t.Fatalf("token rotate-links: %s", errOut)
+	}
+	after, err := link.LoadKey(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s := sigs()[0]
+		if valid(after, s) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mcp still signs with the old key after the rotation: %v (old key: %v)", s, valid(before, s))
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +47,17 @@ type IngestOptions struct {
 	// one transaction, before the ingest writes anything else.
 	SecretFolders    []string
 	SecretFoldersSet bool
+	// FollowLinksOutside lets a symlink among the notes lead to a file
+	// outside every ingested folder (by default such a link is skipped, as
+	// "link-outside-notes"). The index's own files are never read, with it
+	// or without it.
+	FollowLinksOutside bool
+	// PrivateFiles are more files never to read as notes, besides the
+	// index's own that the engine knows (the index, its journal, link key
+	// and graphs, and the tokens and chat history beside it): the tokens
+	// file or chat history a program keeps elsewhere, say. A folder stands
+	// for everything under it.
+	PrivateFiles []string
 }
 
 // Progress reports an ingest's advance.
@@ -101,6 +113,9 @@ type IngestReport struct {
 	Annotate *AnnotateReport `json:"annotate,omitempty"`
 	// SecretFolders are the folders whose notes are DM-only.
 	SecretFolders []string `json:"secret_folders"`
+	// FollowLinksOutside is set when symlinks were followed outside the
+	// ingested folders (IngestOptions.FollowLinksOutside).
+	FollowLinksOutside bool `json:"follow_links_outside,omitempty"`
 	// Totals in the index after the run.
 	Stats    index.Stats `json:"stats"`
 	Settings Settings    `json:"settings"`
@@ -161,9 +176,13 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if err != nil {
 		return nil, err
 	}
-	rep := &IngestReport{Roots: roots, Settings: e.settings, SecretFolders: folders, Warnings: warnings}
+	rep := &IngestReport{Roots: roots, Settings: e.settings, SecretFolders: folders, Warnings: warnings, FollowLinksOutside: opts.FollowLinksOutside}
+	fence, err := e.ingestFence(ctx, roots, opts)
+	if err != nil {
+		return nil, err
+	}
 	for _, root := range roots {
-		if err := e.ingestRoot(ctx, root, rules, opts, rep); err != nil {
+		if err := e.ingestRoot(ctx, root, rules, fence, opts, rep); err != nil {
 			return rep, err
 		}
 	}
@@ -243,6 +262,46 @@ func (e *Engine) ingestRoots(ctx context.Context, dirs []string) ([]string, []Pr
 			"%q and %q, ingested earlier, overlap: the notes they share are indexed once per folder; ingest one folder that holds all your notes into a fresh index", w[0], w[1])})
 	}
 	return roots, warnings, nil
+}
+
+// ingestFence bounds what an ingest of roots reads: symlinks followed
+// only into the folders of the index (these and those ingested before),
+// unless opts says otherwise, and never to the index's own files.
+func (e *Engine) ingestFence(ctx context.Context, roots []string, opts IngestOptions) (*ingest.Fence, error) {
+	known, err := e.idx.Roots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := ingest.Bounds{Roots: append(slices.Clone(roots), known...), FollowOutside: opts.FollowLinksOutside}
+	if _, local := e.idx.(*index.Index); local {
+		b.Private = indexFiles(e.idx.Path(), b.Roots)
+	}
+	b.Private = append(b.Private, opts.PrivateFiles...)
+	return ingest.NewFence(b), nil
+}
+
+// indexFiles are the files an index at db keeps, never to be read as
+// notes: the index (and the files named after it: its journal, link key
+// and graphs), and the tokens and chat history beside it; and the whole
+// folder the index lies in, unless a folder of notes lies in it (an index
+// kept in the vault's root, say), which would refuse every note.
+func indexFiles(db string, roots []string) []string {
+	db, err := filepath.Abs(db)
+	if err != nil {
+		return nil
+	}
+	dir := filepath.Dir(db)
+	files := []string{db, filepath.Join(dir, "tokens.yaml"), filepath.Join(dir, "chat_history"), filepath.Join(dir, "chat_history_"+RolePlayer)}
+	real, err := absRoot(dir)
+	if err != nil {
+		return files
+	}
+	for _, r := range roots { // resolved, as absRoot makes them
+		if r == real || strings.HasPrefix(r, strings.TrimSuffix(real, string(filepath.Separator))+string(filepath.Separator)) {
+			return files
+		}
+	}
+	return append(files, dir)
 }
 
 // finishIngest remembers a model the ingest was told to do without, counts
@@ -327,12 +386,13 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 
 // ingestRoot brings the notes of one folder up to date (see
 // [ingest.Update]) and adds what it did to rep, also when it fails.
-func (e *Engine) ingestRoot(ctx context.Context, root string, rules visibility.Rules, opts IngestOptions, rep *IngestReport) error {
+func (e *Engine) ingestRoot(ctx context.Context, root string, rules visibility.Rules, fence *ingest.Fence, opts IngestOptions, rep *IngestReport) error {
 	cfg := ingest.Config{
 		Stamp:    e.stamp(),
 		Chunking: chunk.Options{MaxWords: e.settings.MaxWords, OverlapWords: e.settings.OverlapWords, Lang: e.settings.Lang},
 		Terms:    e.analyzer.Terms,
 		Decide:   func(r store.VisibilityRecord) visibility.Decision { return decideStored(rules, r) },
+		Fence:    fence,
 		Workers:  opts.Workers,
 		MaxBytes: opts.MaxFileBytes,
 	}

@@ -70,7 +70,7 @@ func TestVisibilityVariants(t *testing.T) {
 		}
 	}
 	eng, _ := openEngine(t)
-	rep, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{SecretFolders: []string{"DM", "Máster", "Secretos del DJ"}})
+	rep, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{SecretFolders: []string{"DM", "Máster", "Secretos del DJ"}, FollowLinksOutside: true})
 	if err != nil {
 		t.Fatal(err)
 	}

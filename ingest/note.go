@@ -78,13 +78,25 @@ type Note struct {
 // and one that has grown past maxBytes is skipped as too large. For a
 // symlink it opens [File.Target].
 func Read(f File, maxBytes int64) (*Note, *Skip) {
+	return read(f, maxBytes, nil)
+}
+
+// Read reads and parses one file as [Read] does, judging the file opened
+// (not the one the walk found, which may have been swapped since) by the
+// fence: one of the index's own files, or a file outside the fence's
+// folders, is skipped as the walk would skip it.
+func (fc *Fence) Read(f File, maxBytes int64) (*Note, *Skip) {
+	return read(f, maxBytes, fc)
+}
+
+func read(f File, maxBytes int64, fc *Fence) (*Note, *Skip) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
 	if f.Size > maxBytes {
 		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes > %d", f.Size, maxBytes)}
 	}
-	data, skip := readRegular(f, maxBytes)
+	data, skip := readRegular(f, maxBytes, fc)
 	if skip != nil {
 		return nil, skip
 	}
@@ -97,8 +109,9 @@ func Read(f File, maxBytes int64) (*Note, *Skip) {
 	return Parse(f.Path, data)
 }
 
-// readRegular reads a regular file of at most maxBytes.
-func readRegular(f File, maxBytes int64) ([]byte, *Skip) {
+// readRegular reads a regular file of at most maxBytes, within the fence
+// when there is one.
+func readRegular(f File, maxBytes int64, fc *Fence) ([]byte, *Skip) {
 	name := f.Abs
 	if f.Target != "" {
 		name = f.Target
@@ -124,6 +137,11 @@ func readRegular(f File, maxBytes int64) ([]byte, *Skip) {
 	}
 	if !info.Mode().IsRegular() {
 		return nil, notRegular(info.Mode())
+	}
+	if fc != nil {
+		if skip := fc.judgeOpened(f.Path, name, file, info); skip != nil {
+			return nil, skip
+		}
 	}
 	if info.Size() > maxBytes {
 		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, Detail: fmt.Sprintf("%d bytes > %d", info.Size(), maxBytes)}

@@ -28,6 +28,10 @@ type Config struct {
 	// Decide decides who may see a note, from what the store keeps of it
 	// (so that a later decision from the store agrees with this one).
 	Decide func(store.VisibilityRecord) visibility.Decision
+	// Fence bounds what is read as a note: links followed only into the
+	// ingested folders (unless it follows them outside), and never the
+	// index's own files. Nil: the folder updated, and no file of its own.
+	Fence *Fence
 	// Workers is how many files are read and cut at once (default: CPUs).
 	Workers int
 	// MaxBytes is the largest file read (default DefaultMaxBytes).
@@ -111,7 +115,11 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if cfg.Terms == nil || cfg.Decide == nil {
 		return nil, errors.New("ingest: updating a folder needs Terms and Decide")
 	}
-	listing, err := Walk(root)
+	fence := cfg.Fence
+	if fence == nil {
+		fence = NewFence(Bounds{Roots: []string{root}})
+	}
+	listing, err := fence.Walk(root)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +127,7 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if err != nil {
 		return nil, err
 	}
-	u := &update{w: w, root: root, cfg: cfg, states: states, total: len(listing.Files), gathering: &batch{},
+	u := &update{w: w, root: root, cfg: cfg, fence: fence, states: states, total: len(listing.Files), gathering: &batch{},
 		seen: make(map[string]bool, len(listing.Files)), keep: map[string]bool{},
 		res: &Result{Files: len(listing.Files)}}
 	for _, sk := range listing.Skipped {
@@ -163,6 +171,7 @@ type update struct {
 	w      store.DocumentWriter
 	root   string
 	cfg    Config
+	fence  *Fence
 	states map[string]store.DocumentState
 	total  int
 	done   int
@@ -350,7 +359,7 @@ func (u *update) removeGone(ctx context.Context, listing *Listing) error {
 // and decides who may see it.
 func (u *update) prepare(f File) prepared {
 	p := prepared{file: f}
-	note, skip := Read(f, u.cfg.MaxBytes)
+	note, skip := u.fence.Read(f, u.cfg.MaxBytes)
 	if skip != nil {
 		p.skip = skip
 		return p

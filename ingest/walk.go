@@ -84,8 +84,17 @@ func IsNoteFile(name string) bool {
 // a link to a regular file is listed with its [File.Target]; a link to a
 // device, named pipe or socket is skipped as [ReasonNotRegular], like those
 // files themselves; a dangling link is skipped as [ReasonUnreadable]. Links
-// to folders are not followed.
+// to folders are not followed. A link that leads outside root, and any
+// file of the index's own, is refused: see [Fence.Walk] for other bounds.
 func Walk(root string) (*Listing, error) {
+	return NewFence(Bounds{Roots: []string{root}}).Walk(root)
+}
+
+// Walk lists the note files under root as [Walk] does, within the fence:
+// a symlink whose target lies outside the fence's folders is skipped as
+// [ReasonOutside] (unless the fence follows links outside), and any file
+// of the index's own, however reached, as [ReasonIndexFile].
+func (fc *Fence) Walk(root string) (*Listing, error) {
 	fi, err := os.Stat(root)
 	if err != nil {
 		return nil, fmt.Errorf("reading notes folder %q: %w", root, err)
@@ -93,6 +102,9 @@ func Walk(root string) (*Listing, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("reading notes folder %q: not a folder", root)
 	}
+	// The files under root lie where root really is: its path resolved
+	// once, theirs need not be.
+	realRoot := resolve(root)
 	l := &Listing{}
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		rel, relErr := filepath.Rel(root, p)
@@ -141,10 +153,14 @@ func Walk(root string) (*Listing, error) {
 				l.Incomplete = append(l.Incomplete, rel)
 				return nil
 			}
+			if skip := fc.judgePrivate(rel, filepath.Join(realRoot, rel), info); skip != nil {
+				l.Skipped = append(l.Skipped, *skip)
+				return nil
+			}
 			l.Files = append(l.Files, File{Path: rel, Abs: p, Size: info.Size()})
 			return nil
 		}
-		f, skip := followLink(rel, p)
+		f, skip := fc.followLink(rel, p)
 		switch {
 		case skip != nil:
 			l.Skipped = append(l.Skipped, *skip)
@@ -163,10 +179,10 @@ func Walk(root string) (*Listing, error) {
 	return l, nil
 }
 
-// followLink judges the symlink at p by its target: a regular file comes
-// back as a File, a folder as neither a File nor a Skip (links to folders
-// are not followed), anything else as a Skip.
-func followLink(rel, p string) (*File, *Skip) {
+// followLink judges the symlink at p by its target: a regular file inside
+// the fence comes back as a File, a folder as neither a File nor a Skip
+// (links to folders are not followed), anything else as a Skip.
+func (fc *Fence) followLink(rel, p string) (*File, *Skip) {
 	info, err := os.Stat(p)
 	if err != nil {
 		dest, _ := os.Readlink(p)
@@ -188,6 +204,9 @@ func followLink(rel, p string) (*File, *Skip) {
 	}
 	if !info.Mode().IsRegular() {
 		return nil, &Skip{Path: rel, Reason: ReasonNotRegular, Detail: fmt.Sprintf("symlink to %s %q", fileKind(info.Mode()), target)}
+	}
+	if skip := fc.judge(rel, target, info); skip != nil {
+		return nil, skip
 	}
 	return &File{Path: rel, Abs: p, Target: target, Size: info.Size()}, nil
 }

@@ -12,6 +12,7 @@
 package link
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -23,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/oraculo/oraculo"
@@ -39,6 +41,9 @@ const (
 type Maker struct {
 	// Key signs the links (see [LoadKey]).
 	Key []byte
+	// Keys, when set, holds the key instead of Key: one that may change
+	// while the Maker is in use (a key rotated under a running server).
+	Keys *Keyring
 	// Base is where links point ("https://oraculo.example"); when empty,
 	// the base in the context (see [WithBase]).
 	Base string
@@ -70,17 +75,60 @@ func (m *Maker) HasBase(ctx context.Context) bool { return m.base(ctx) != "" }
 // Sig signs a link to subject (a chunk id, a note's file) of kind for
 // role.
 func (m *Maker) Sig(kind, role, subject string) string {
-	h := hmac.New(sha256.New, m.Key)
+	return signature(m.key(), kind, role, subject)
+}
+
+func signature(key []byte, kind, role, subject string) string {
+	h := hmac.New(sha256.New, key)
 	h.Write([]byte(kind + "\x00" + role + "\x00" + subject))
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18])
 }
 
 // Valid reports whether sig signs a link to subject of kind for role.
 func (m *Maker) Valid(kind, role, subject, sig string) bool {
-	if len(m.Key) == 0 || (role != oraculo.RoleDM && role != oraculo.RolePlayer) {
+	key := m.key()
+	if len(key) == 0 || (role != oraculo.RoleDM && role != oraculo.RolePlayer) {
 		return false
 	}
-	return hmac.Equal([]byte(sig), []byte(m.Sig(kind, role, subject)))
+	return hmac.Equal([]byte(sig), []byte(signature(key, kind, role, subject)))
+}
+
+// key is the key links are signed with now.
+func (m *Maker) key() []byte {
+	if m.Keys != nil {
+		return m.Keys.Key()
+	}
+	return m.Key
+}
+
+// Keyring holds a link key that may be replaced while it is used: a
+// server whose key is rotated ([RotateKey]) takes the new one, and every
+// link signed with the old one stops working. Its methods are safe for
+// concurrent use.
+type Keyring struct {
+	key atomic.Pointer[[]byte]
+}
+
+// NewKeyring returns a Keyring holding key.
+func NewKeyring(key []byte) *Keyring {
+	r := &Keyring{}
+	r.Set(key)
+	return r
+}
+
+// Key returns the key held now.
+func (r *Keyring) Key() []byte {
+	if k := r.key.Load(); k != nil {
+		return *k
+	}
+	return nil
+}
+
+// Set replaces the key held, and reports whether it changed.
+func (r *Keyring) Set(key []byte) bool {
+	k := bytes.Clone(key)
+	old := r.key.Swap(&k)
+	return old == nil || !bytes.Equal(*old, k)
 }
 
 // Passage links to the passage of chunk id for the role in ctx, marking
@@ -297,6 +345,44 @@ func LoadKey(db string) ([]byte, error) {
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("reading the link key %s: %w", path, err)
 	}
+	return writeKey(path, false)
+}
+
+// RotateKey replaces the link key of the index at db ([KeyPath]) with a
+// new one, and returns its file: every link signed with the old key stops
+// working, at once in a server that watches the file (oraculo serve does),
+// else when it starts again.
+func RotateKey(db string) (string, error) {
+	path := KeyPath(db)
+	_, err := writeKey(path, true)
+	return path, err
+}
+
+// SettingSetter stores a setting: Weaviate's
+// [github.com/oraculo/oraculo/store/weaviate.Store.SetMeta].
+type SettingSetter interface {
+	SetMeta(ctx context.Context, key, value string) error
+}
+
+// RotateStoredKey replaces the link key kept in an index's settings
+// ([KeySetting], see [StoredKey]) with a new one: every link signed with
+// the old key stops working in the servers that read the setting again.
+func RotateStoredKey(ctx context.Context, s SettingSetter) error {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return err
+	}
+	if err := s.SetMeta(ctx, KeySetting, base64.RawStdEncoding.EncodeToString(key)); err != nil {
+		return fmt.Errorf("storing a new link key: %w", err)
+	}
+	return nil
+}
+
+// writeKey writes a new key of 32 random bytes at path, readable by its
+// owner only, and returns it: in place of the key there when replace,
+// else only when there is none (the one there, made by another process
+// meanwhile, is returned instead).
+func writeKey(path string, replace bool) ([]byte, error) {
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
@@ -317,6 +403,12 @@ func LoadKey(db string) ([]byte, error) {
 	}
 	if err := tmp.Close(); err != nil {
 		return nil, fmt.Errorf("writing the link key %s: %w", path, err)
+	}
+	if replace {
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return nil, fmt.Errorf("writing the link key %s: %w", path, err)
+		}
+		return key, nil
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, os.ErrExist) {

@@ -164,7 +164,7 @@ func (s *Server) ingestInBackground(id string, run int, roots []string) {
 	st := &s.ingest
 	ctx, cancel := context.WithTimeoutCause(s.ctx, s.cfg.IngestTimeout, errIngestDeadline)
 	defer cancel()
-	opts := oraculo.IngestOptions{Progress: func(p oraculo.Progress) {
+	opts := oraculo.IngestOptions{FollowLinksOutside: s.cfg.FollowLinksOutside, PrivateFiles: s.cfg.PrivateFiles, Progress: func(p oraculo.Progress) {
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		// Reports after the cancellation (files read before it) would hide

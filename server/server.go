@@ -73,6 +73,10 @@ type Config struct {
 	// the server carry; empty: a key drawn at start (links then last as
 	// long as the process).
 	LinkKey []byte
+	// LinkKeys, when set, holds the link key instead of LinkKey: one that
+	// may be replaced while the server runs (oraculo token rotate-links),
+	// after which the links signed with the old key are refused.
+	LinkKeys *link.Keyring
 	// PublicURL is where those links point (default: the host each
 	// request came to).
 	PublicURL string
@@ -85,6 +89,13 @@ type Config struct {
 	// Limits bound the searches and answers running at once (default
 	// DefaultLimits); past them requests are answered 503.
 	Limits Limits
+	// FollowLinksOutside makes the ingests the server runs (POST
+	// /api/ingest, the watcher's) follow symlinks outside the index's
+	// folders (serve --follow-links-outside); PrivateFiles are more files
+	// they never read as notes (the tokens file, say): see
+	// [oraculo.IngestOptions].
+	FollowLinksOutside bool
+	PrivateFiles       []string
 }
 
 // Server is the HTTP face of an engine. It is an http.Handler; Close stops
@@ -131,7 +142,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), links: &link.Maker{Key: newLinkKey(cfg.LinkKey), Base: cfg.PublicURL, ObsidianVault: cfg.ObsidianVault}}
+	s := &Server{cfg: cfg, eng: cfg.Engine, log: cfg.Logger, mux: http.NewServeMux(), started: time.Now(), links: &link.Maker{Key: newLinkKey(cfg.LinkKey), Keys: cfg.LinkKeys, Base: cfg.PublicURL, ObsidianVault: cfg.ObsidianVault}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.limits = cfg.Limits.withDefaults()
 	for c, n := range map[routeClass]int{classSearch: s.limits.Search, classAsk: s.limits.Ask, classModel: s.limits.Model} {

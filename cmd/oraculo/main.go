@@ -284,6 +284,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	annotateWorkers := fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
 	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, matched at any depth whatever the case and accents, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
 	watching := watchFlags(fs, "after reading the folders, keep watching them and update the index after each change, until Ctrl-C")
+	followOutside := followLinksFlag(fs)
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -291,7 +292,8 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(dirs) == 0 {
 		return usageError{errors.New(msg("ingest-no-dirs"))}
 	}
-	opts := oraculo.IngestOptions{Lang: *corpusLang, MaxWords: *maxWords, MaxFileBytes: int64(*maxMB * (1 << 20))}
+	opts := oraculo.IngestOptions{Lang: *corpusLang, MaxWords: *maxWords, MaxFileBytes: int64(*maxMB * (1 << 20)),
+		FollowLinksOutside: *followOutside, PrivateFiles: privateFiles("", *ix.db)}
 	if *overlap >= 0 {
 		opts.OverlapWords, opts.OverlapSet = *overlap, true
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,7 +43,11 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if err != nil {
 			return err
 		}
-		opts = append(opts, mcpserver.WithLinks(&link.Maker{Key: key, Base: *publicURL, ObsidianVault: *obsidianVault}))
+		// A key rotated while the client runs signs the links from then on.
+		keys := link.NewKeyring(key)
+		stopKeys := watchLinkKey(ctx, ix, keys, linkKeyPollEvery, slog.New(slog.NewTextHandler(stderr, nil)))
+		defer stopKeys()
+		opts = append(opts, mcpserver.WithLinks(&link.Maker{Keys: keys, Base: *publicURL, ObsidianVault: *obsidianVault}))
 	}
 	err = mcpserver.NewServer(eng, version, opts...).Run(ctx, t)
 	if errors.Is(err, io.EOF) {

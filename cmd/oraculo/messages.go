@@ -41,7 +41,7 @@ Usage:
   oraculo mcp    [--db FILE] [--chat ollama|openai|none]   (an MCP server on stdin/stdout)
   oraculo serve  [--db FILE] [--addr 127.0.0.1:8080] [--tokens FILE] [--chat ...]   (HTTP API, web page, OpenAI-compatible /v1)
   oraculo doctor [--db FILE] [--chat ...] [--embedder ...]   (checks the index and tries each model server once)
-  oraculo token  add NAME --role player|dm | list | remove NAME   [--tokens FILE]
+  oraculo token  add NAME --role player|dm | list | remove NAME | rotate-links   [--tokens FILE]
   oraculo memory add --scope S --key K --value V | list | show ID | verify ID | supersede ID --value V | forget ID
   oraculo eval   --golden FILE [--db FILE] [--k 50] [--json] [--report DIR] [--diagnose]
   oraculo eval   --compare A.json B.json
@@ -68,7 +68,7 @@ Uso:
   oraculo mcp    [--db ARCHIVO] [--chat ollama|openai|none]   (un servidor MCP por stdin/stdout)
   oraculo serve  [--db ARCHIVO] [--addr 127.0.0.1:8080] [--tokens ARCHIVO] [--chat ...]   (API HTTP, página web, /v1 compatible con OpenAI)
   oraculo doctor [--db ARCHIVO] [--chat ...] [--embedder ...]   (revisa el índice y prueba una vez cada servidor de modelos)
-  oraculo token  add NOMBRE --role player|dm | list | remove NOMBRE   [--tokens ARCHIVO]
+  oraculo token  add NOMBRE --role player|dm | list | remove NOMBRE | rotate-links   [--tokens ARCHIVO]
   oraculo memory add --scope S --key K --value V | list | show ID | verify ID | supersede ID --value V | forget ID
   oraculo eval   --golden ARCHIVO [--db ARCHIVO] [--k 50] [--json] [--report CARPETA] [--diagnose]
   oraculo eval   --compare A.json B.json
@@ -255,7 +255,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"memory-none":                {"no memory entries", "no hay entradas de memoria"},
 	"memory-inactive":            {"superseded", "sustituida"},
 	"memory-supersedes":          {"supersedes %s", "sustituye a %s"},
-	"token-usage":                {"token needs a command: add NAME --role player|dm, list, or remove NAME", "token necesita una orden: add NOMBRE --role player|dm, list o remove NOMBRE"},
+	"token-usage":                {"token needs a command: add NAME --role player|dm, list, remove NAME, or rotate-links", "token necesita una orden: add NOMBRE --role player|dm, list, remove NOMBRE o rotate-links"},
 	"token-needs-name":           {"token %s needs exactly one NAME", "token %s necesita exactamente un NOMBRE"},
 	"token-bad-role":             {"--role must be player or dm, not %q", "--role debe ser player o dm, no %q"},
 	"token-added":                {"Token for %q (%s) added to %s. It is shown only this once: give it to its holder now (Authorization: Bearer TOKEN).", "Token de %q (%s) añadido a %s. Solo se muestra esta vez: dáselo ahora a quien lo vaya a usar (Authorization: Bearer TOKEN)."},

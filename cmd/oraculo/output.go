@@ -27,6 +27,9 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	s := r.Stats
 	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, indexSize(dbPath, s.Bytes, msg("size-on-disk", humanBytes(s.Bytes)))))
 	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))
+	if r.FollowLinksOutside {
+		fmt.Fprintln(w, msg("links-outside-followed"))
+	}
 	if len(r.Documents) > 0 {
 		var parts []string
 		for _, kind := range slices.Sorted(maps.Keys(r.Documents)) {

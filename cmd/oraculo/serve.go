@@ -54,6 +54,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	models := newModelFlags(fs)
 	limitsFlag := limitFlags(fs)
 	watching := watchFlags(fs, "watch the index's folders and update it after each change: the next question sees it")
+	followOutside := followLinksFlag(fs)
 	rest, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -89,6 +90,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	linkKeys := link.NewKeyring(linkKey)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -102,13 +104,16 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		AskTimeout:    *askTimeout,
 		IngestTimeout: *ingestTimeout,
 		Web:           web.Handler(),
-		MCP:           mcpserver.HTTPHandler(eng, version, mcpserver.WithLinks(&link.Maker{Key: linkKey, Base: *publicURL, ObsidianVault: *obsidianVault})),
+		MCP:           mcpserver.HTTPHandler(eng, version, mcpserver.WithLinks(&link.Maker{Keys: linkKeys, Base: *publicURL, ObsidianVault: *obsidianVault})),
 		Version:       version,
 		CORSOrigins:   splitList(*corsFlag),
-		LinkKey:       linkKey,
+		LinkKeys:      linkKeys,
 		PublicURL:     *publicURL,
 		ObsidianVault: *obsidianVault,
 		Limits:        limits,
+		// The ingests the server runs (POST /api/ingest, --watch).
+		FollowLinksOutside: *followOutside,
+		PrivateFiles:       privateFiles(*tokensFlag, *ix.db),
 	})
 	defer h.Close()
 	if *watching.on {
@@ -140,6 +145,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, msg("serve-auth", len(tokens.List()), tokens.Path()))
 		go watchTokens(reqCtx, tokens, logger)
 	}
+	stopKeys := watchLinkKey(reqCtx, ix, linkKeys, linkKeyPollEvery, logger)
+	defer stopKeys()
 	logger.Info("serving", "addr", ln.Addr().String(), "db", eng.DBPath(), "auth", tokens != nil, "version", version)
 
 	served := make(chan error, 1)

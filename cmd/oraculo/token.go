@@ -13,8 +13,11 @@ import (
 )
 
 // cmdToken manages the bearer tokens of `oraculo serve`: add NAME --role,
-// list, remove NAME.
-func cmdToken(_ context.Context, args []string, stdout, stderr io.Writer) error {
+// list, remove NAME; and rotate-links replaces the key of its links.
+func cmdToken(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "rotate-links" {
+		return cmdRotateLinks(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "add" && args[0] != "list" && args[0] != "remove") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			fmt.Fprintln(stdout, msg("token-usage"))

@@ -388,6 +388,7 @@ var engineTexts = []struct {
 	es string
 }{
 	{regexp.MustCompile(`^the chat model failed \((.*)\); answering from the notes' own sentences$`), "el modelo de chat falló ($1); respondo con frases de las propias notas"},
+	{regexp.MustCompile(`^the chat model did not answer in time \((.*)\); answering from the notes' own sentences$`), "el modelo de chat no respondió a tiempo ($1); respondo con frases de las propias notas"},
 	{regexp.MustCompile(`^no (chat )?model$`), "no hay modelo de chat"},
 	// Errors the engine and the index give most often.
 	{regexp.MustCompile(`^index ("[^"]*") does not exist: run ` + "`oraculo ingest`" + ` first: the index has no notes yet$`), "el índice $1 no existe: ejecuta antes `oraculo ingest`: el índice aún no tiene notas"},

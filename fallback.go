@@ -47,13 +47,14 @@ func (a *Answer) fellBack(e *Engine, err error) {
 		a.Fallback = FallbackError
 		a.warn(e, "the chat model failed (%v); answering from the notes' own sentences", err)
 	}
-	a.Notice = fallbackNotice(a.Lang, a.Fallback)
+	a.Notice = FallbackNotice(a.Lang, a.Fallback)
 }
 
-// fallbackNotice says, in lang, that the chat model did not write the
-// answer (for why, a Fallback*), and that the notes' own sentences are
-// shown instead.
-func fallbackNotice(lang, why string) string {
+// FallbackNotice is an answer's Notice when it fell back (why is
+// FallbackTimeout or FallbackError), in lang ("es" or "en"): that the
+// chat model did not write the answer, and that the notes' own sentences
+// are shown instead.
+func FallbackNotice(lang, why string) string {
 	switch {
 	case lang == "en" && why == FallbackTimeout:
 		return "The model did not answer in time: this is the extractive answer, the notes' own sentences."

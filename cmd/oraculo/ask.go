@@ -221,9 +221,14 @@ func thinkingNote(w io.Writer, streamed *bool) func() {
 // printAnswer writes an answer for people: the verified text (unless it
 // was already streamed), what verification changed, and the sources.
 func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Evidence {
-	if streamed {
+	switch {
+	case streamed && a.Fallback != "":
+		// The model stopped midway: what it wrote stays above, and the
+		// answer extracted from the notes follows, saying why.
+		fmt.Fprintf(w, "\n\n%s\n%s\n", msg("ask-fallback-"+a.Fallback), a.Answer)
+	case streamed:
 		fmt.Fprintln(w)
-	} else {
+	default:
 		fmt.Fprintln(w, a.Answer)
 	}
 	if a.FollowUp {

@@ -89,7 +89,8 @@ type Model interface {
 // request or configuration was invalid before anything was sent.
 var (
 	// ErrUnreachable: no connection, DNS failure, refused, or timed out
-	// (the whole request, or a stream that went silent); also a 502, 503
+	// (the whole request, a stream that did not start or went silent:
+	// these also wrap context.DeadlineExceeded); also a 502, 503
 	// or 504 answer, a proxy's way of saying so.
 	ErrUnreachable = errors.New("chat server unreachable")
 	// ErrModel: the server does not have the model (not pulled, wrong name).

@@ -30,11 +30,18 @@ import (
 type Error = httpx.Error
 
 const (
-	// DefaultTimeout limits a whole chat request when the config says nothing.
+	// DefaultTimeout limits a whole chat request when the config says
+	// nothing: for a streamed reply, the bound on a model that never
+	// stops writing.
 	DefaultTimeout = 2 * time.Minute
-	// DefaultIdleTimeout limits the silence inside a streamed reply when the
-	// config says nothing.
-	DefaultIdleTimeout = 30 * time.Second
+	// DefaultFirstTokenTimeout limits, when the config says nothing, the
+	// wait for the first piece of a streamed reply (text, or reasoning the
+	// server sends apart) from when the request is sent: a model that is
+	// loading, reading a long prompt or hung.
+	DefaultFirstTokenTimeout = 30 * time.Second
+	// DefaultIdleTimeout limits the silence between two pieces of a
+	// streamed reply when the config says nothing.
+	DefaultIdleTimeout = 15 * time.Second
 
 	// maxRetries is how many times a request is sent again after a failure
 	// worth retrying (connection refused, 429, 502, 503, 504), and only
@@ -55,8 +62,13 @@ const (
 	userAgent     = "oraculo-chat"
 )
 
-// errStalled ends a request whose stream went silent for the idle timeout.
-var errStalled = errors.New("stream stalled")
+// errStalled ends a request whose stream went silent for the idle timeout;
+// errNoFirstToken one whose stream did not start within the first-token
+// timeout.
+var (
+	errStalled      = errors.New("stream stalled")
+	errNoFirstToken = errors.New("no first token")
+)
 
 // endpoint is one provider's chat route, shared by Ollama and OpenAI.
 type endpoint struct {
@@ -67,6 +79,7 @@ type endpoint struct {
 	apiKey   string
 	accept   string        // Accept header of a streamed request
 	timeout  time.Duration // whole request; <= 0: none
+	first    time.Duration // wait for a stream's first piece; <= 0: none
 	idle     time.Duration // silence inside a stream; <= 0: none
 	client   *http.Client
 
@@ -80,17 +93,25 @@ type endpoint struct {
 	cfgErr error
 }
 
-// route sets where requests go (path under base) and how: timeout and
-// idle, where 0 is the default and negative is none, and client, nil for
-// http.DefaultClient.
-func (ep *endpoint) route(base *url.URL, path string, timeout, idle time.Duration, client *http.Client) {
+// deadlines are an endpoint's limits on a request's time; 0 is the
+// default, negative none.
+type deadlines struct {
+	timeout, first, idle time.Duration
+}
+
+// route sets where requests go (path under base) and how: the deadlines,
+// and client, nil for http.DefaultClient.
+func (ep *endpoint) route(base *url.URL, path string, d deadlines, client *http.Client) {
 	ep.base = httpx.Redact(base)
 	ep.url = base.JoinPath(path).String()
-	ep.timeout, ep.idle, ep.client = timeout, idle, client
-	if timeout == 0 {
+	ep.timeout, ep.first, ep.idle, ep.client = d.timeout, d.first, d.idle, client
+	if d.timeout == 0 {
 		ep.timeout = DefaultTimeout
 	}
-	if idle == 0 {
+	if d.first == 0 {
+		ep.first = DefaultFirstTokenTimeout
+	}
+	if d.idle == 0 {
 		ep.idle = DefaultIdleTimeout
 	}
 	if client == nil {
@@ -242,6 +263,13 @@ func retryable(err error) bool {
 func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream, whole decoder, emit func(text, reasoning string)) error {
 	reqCtx, cancel := context.WithCancelCause(callCtx)
 	defer cancel(nil)
+	var wd *watchdog
+	if stream != nil {
+		// The first-token clock starts before the request is sent: a
+		// streaming server sends its headers with the first piece.
+		wd = ep.watch(cancel)
+		defer wd.stop()
+	}
 	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, ep.url, bytes.NewReader(body))
 	if err != nil {
 		return ep.newError(ErrUnreachable, 0, "building the request: "+err.Error(), "", err)
@@ -268,27 +296,16 @@ func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream
 	decode, streaming := whole, stream != nil && !isJSON(resp.Header.Get("Content-Type"))
 	if streaming {
 		decode = stream
+	} else {
+		wd.stop() // a whole answer comes at once: only the timeout bounds it
 	}
 	r := &watchedBody{r: resp.Body}
-	if streaming && ep.idle > 0 {
-		// The idle clock starts with the first byte: before it the server
-		// may be loading the model or reading a long prompt, which only
-		// the whole-request timeout bounds.
-		var idle *time.Timer
-		r.onData = func() {
-			if idle == nil {
-				idle = time.AfterFunc(ep.idle, func() { cancel(errStalled) })
-				return
-			}
-			idle.Reset(ep.idle)
+	err = decode(r, func(text, reasoning string) {
+		if text != "" || reasoning != "" {
+			wd.piece()
 		}
-		defer func() {
-			if idle != nil {
-				idle.Stop()
-			}
-		}()
-	}
-	err = decode(r, emit)
+		emit(text, reasoning)
+	})
 	switch {
 	case r.err != nil:
 		return ep.transportError(parent, callCtx, reqCtx, r.err, true)
@@ -312,19 +329,58 @@ func isJSON(contentType string) bool {
 	return mt == "application/json"
 }
 
-// watchedBody records the first read error of a body (other than io.EOF)
-// and calls onData whenever bytes arrive.
+// watchdog ends a streamed request, with a cause, when its first piece
+// does not come within the first-token timeout (errNoFirstToken) or when
+// no piece comes for the idle timeout after one did (errStalled). A piece
+// is text or reasoning: bytes that carry neither (an empty delta, a
+// comment, a role) are not the model writing. Its methods run on the
+// goroutine that decodes the stream; a nil watchdog does nothing.
+type watchdog struct {
+	idle    time.Duration
+	cancel  context.CancelCauseFunc
+	timer   *time.Timer // the first-token timer, then the idle one
+	started bool
+}
+
+// watch starts a watchdog over a request that cancel ends.
+func (ep *endpoint) watch(cancel context.CancelCauseFunc) *watchdog {
+	w := &watchdog{idle: ep.idle, cancel: cancel}
+	if ep.first > 0 {
+		w.timer = time.AfterFunc(ep.first, func() { cancel(errNoFirstToken) })
+	}
+	return w
+}
+
+// piece records that a piece of the reply came.
+func (w *watchdog) piece() {
+	switch {
+	case w == nil:
+	case !w.started:
+		w.started = true
+		w.stop()
+		if w.idle > 0 {
+			w.timer = time.AfterFunc(w.idle, func() { w.cancel(errStalled) })
+		}
+	case w.timer != nil:
+		w.timer.Reset(w.idle)
+	}
+}
+
+// stop stops the watchdog's clock.
+func (w *watchdog) stop() {
+	if w != nil && w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// watchedBody records the first read error of a body (other than io.EOF).
 type watchedBody struct {
-	r      io.Reader
-	onData func()
-	err    error
+	r   io.Reader
+	err error
 }
 
 func (w *watchedBody) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
-	if n > 0 && w.onData != nil {
-		w.onData()
-	}
 	if err != nil && err != io.EOF && w.err == nil {
 		w.err = err
 	}
@@ -373,9 +429,14 @@ func (ep *endpoint) transportError(parent, callCtx, reqCtx context.Context, err 
 	if cerr := parent.Err(); cerr != nil {
 		return ep.abandoned(cerr)
 	}
-	if errors.Is(context.Cause(reqCtx), errStalled) {
+	switch context.Cause(reqCtx) {
+	case errStalled:
 		return ep.newError(ErrUnreachable, 0, fmt.Sprintf("the reply stalled: nothing came for %s", ep.idle),
 			"the server may be overloaded: try again, or raise IdleTimeout",
+			errors.Join(context.DeadlineExceeded, err))
+	case errNoFirstToken:
+		return ep.newError(ErrUnreachable, 0, fmt.Sprintf("the reply did not start within %s", ep.first),
+			"the model may be loading, reading a long prompt, or hung: try again, or raise FirstTokenTimeout",
 			errors.Join(context.DeadlineExceeded, err))
 	}
 	switch failure, what := httpx.Unanswered(callCtx, ep.timeout, err); {

@@ -3,8 +3,10 @@ package chat_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -20,8 +22,8 @@ import (
 
 // tuning is what the behaviour tests set in either provider's config.
 type tuning struct {
-	timeout, idle time.Duration
-	client        *http.Client
+	timeout, first, idle time.Duration
+	client               *http.Client
 }
 
 // provider starts a fake server and a client of it.
@@ -34,11 +36,11 @@ type provider struct {
 var providers = []provider{
 	{"ollama", chattest.NewOllama, func(srv *chattest.Server, tn tuning) chat.Model {
 		return chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "m",
-			Timeout: tn.timeout, IdleTimeout: tn.idle, Client: tn.client})
+			Timeout: tn.timeout, FirstTokenTimeout: tn.first, IdleTimeout: tn.idle, Client: tn.client})
 	}},
 	{"openai", chattest.NewOpenAI, func(srv *chattest.Server, tn tuning) chat.Model {
 		return chat.NewOpenAI(chat.OpenAIConfig{BaseURL: srv.URL, Model: "m",
-			Timeout: tn.timeout, IdleTimeout: tn.idle, Client: tn.client})
+			Timeout: tn.timeout, FirstTokenTimeout: tn.first, IdleTimeout: tn.idle, Client: tn.client})
 	}},
 }
 
@@ -241,7 +243,87 @@ func TestStalledStream(t *testing.T) {
 	})
 }
 
-// A slow start (loading the model) is bounded by Timeout, not IdleTimeout.
+// A stream that does not start (the server sent nothing, or only its
+// headers and, for OpenAI, the empty first chunk with the role) ends at
+// the first-token deadline, well before the whole request's.
+func TestNoFirstToken(t *testing.T) {
+	t.Parallel()
+	for _, f := range []chattest.Fault{{Stall: true}, {Delay: time.Minute}} {
+		forEach(t, func(t *testing.T, p provider) {
+			srv := p.server(t, func(chattest.Call) string { return answer })
+			srv.Fail(f)
+			var pieces []string
+			start := time.Now()
+			got, err := p.model(srv, tuning{first: 150 * time.Millisecond, timeout: time.Minute}).Chat(t.Context(), question, collect(&pieces))
+			failed(t, err, "did not start within 150ms", chat.ErrUnreachable, context.DeadlineExceeded)
+			if got != "" || len(pieces) != 0 {
+				t.Errorf("%+v: reply %q, pieces %q", f, got, pieces)
+			}
+			within(t, start, 2*time.Second)
+			calls(t, srv, 1)
+		})
+	}
+}
+
+// By default a stream that does not start is not waited for minutes.
+func TestFirstTokenDefault(t *testing.T) {
+	if chat.DefaultFirstTokenTimeout > time.Minute || chat.DefaultIdleTimeout > time.Minute {
+		t.Errorf("default first-token timeout %v, idle %v: want seconds", chat.DefaultFirstTokenTimeout, chat.DefaultIdleTimeout)
+	}
+}
+
+// A model that writes forever is bounded by Timeout: the error keeps
+// what was written.
+func TestEndlessStream(t *testing.T) {
+	t.Parallel()
+	forEach(t, func(t *testing.T, p provider) {
+		srv := p.server(t, func(chattest.Call) string { return answer })
+		srv.Fail(chattest.Fault{Endless: true})
+		var pieces []string
+		start := time.Now()
+		got, err := p.model(srv, tuning{timeout: 300 * time.Millisecond, first: 100 * time.Millisecond, idle: 100 * time.Millisecond}).Chat(t.Context(), question, collect(&pieces))
+		failed(t, err, "no complete reply within 300ms", chat.ErrUnreachable, context.DeadlineExceeded)
+		if !strings.HasPrefix(got, answer+answer) || got != strings.Join(pieces, "") {
+			t.Errorf("reply %q, pieces %q", got, pieces)
+		}
+		within(t, start, 2*time.Second)
+		calls(t, srv, 1)
+	})
+}
+
+// Only pieces of the reply keep a stream alive: a model that is silent
+// while its server sends something else (a comment, an empty delta)
+// stalls all the same.
+func TestIdleCountsPieces(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		fmt.Fprint(w, `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Los "},"finish_reason":null}]}`+"\n\n")
+		rc.Flush()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			fmt.Fprint(w, ": keep-alive\n\n"+`data: {"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}`+"\n\n")
+			rc.Flush()
+		}
+	}))
+	defer srv.Close()
+	m := chat.NewOpenAI(chat.OpenAIConfig{BaseURL: srv.URL + "/v1", Model: "m", IdleTimeout: 150 * time.Millisecond, Timeout: time.Minute})
+	start := time.Now()
+	got, err := m.Chat(t.Context(), question, func(string) {})
+	failed(t, err, "stalled", chat.ErrUnreachable, context.DeadlineExceeded)
+	if got != "Los " {
+		t.Errorf("reply %q", got)
+	}
+	within(t, start, 2*time.Second)
+}
+
+// A slow start (loading the model) is bounded by FirstTokenTimeout and
+// Timeout, not IdleTimeout.
 func TestSlowStartIsNotIdle(t *testing.T) {
 	t.Parallel()
 	forEach(t, func(t *testing.T, p provider) {

@@ -39,6 +39,11 @@ type OllamaConfig struct {
 	// Timeout limits a whole request, retries included; default
 	// DefaultTimeout, negative for none.
 	Timeout time.Duration
+	// FirstTokenTimeout limits the wait for the first piece of a streamed
+	// reply (text, or reasoning sent apart), from when the request is
+	// sent; default DefaultFirstTokenTimeout, negative for none. A reply
+	// not streamed is bounded by Timeout alone.
+	FirstTokenTimeout time.Duration
 	// IdleTimeout limits the silence between two pieces of a streamed
 	// reply, once the first has come; default DefaultIdleTimeout, negative
 	// for none.
@@ -88,7 +93,7 @@ func NewOllama(cfg OllamaConfig) *Ollama {
 		unreachableHint: `is Ollama running? start it with "ollama serve", or point OLLAMA_HOST at it`,
 		cfgErr:          cfgErr,
 	}
-	o.ep.route(base, "api/chat", cfg.Timeout, cfg.IdleTimeout, cfg.Client)
+	o.ep.route(base, "api/chat", deadlines{timeout: cfg.Timeout, first: cfg.FirstTokenTimeout, idle: cfg.IdleTimeout}, cfg.Client)
 	return o
 }
 

@@ -30,6 +30,11 @@ type OpenAIConfig struct {
 	// Timeout limits a whole request, retries included; default
 	// DefaultTimeout, negative for none.
 	Timeout time.Duration
+	// FirstTokenTimeout limits the wait for the first piece of a streamed
+	// reply (text, or reasoning sent apart), from when the request is
+	// sent; default DefaultFirstTokenTimeout, negative for none. A reply
+	// not streamed is bounded by Timeout alone.
+	FirstTokenTimeout time.Duration
 	// IdleTimeout limits the silence between two pieces of a streamed
 	// reply, once the first has come; default DefaultIdleTimeout, negative
 	// for none.
@@ -71,7 +76,7 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 		unreachableHint: "is the chat server running at that URL?",
 		cfgErr:          cfgErr,
 	}
-	c.ep.route(base, "chat/completions", cfg.Timeout, cfg.IdleTimeout, cfg.Client)
+	c.ep.route(base, "chat/completions", deadlines{timeout: cfg.Timeout, first: cfg.FirstTokenTimeout, idle: cfg.IdleTimeout}, cfg.Client)
 	return c
 }
 

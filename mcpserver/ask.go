@@ -36,6 +36,8 @@ type AskOutput struct {
 	Mode      string      `json:"mode" jsonschema:"generated (written by the chat model) or extractive (the notes' own sentences)"`
 	Query     string      `json:"query" jsonschema:"what was searched: the question, or joined with the previous one for a follow-up"`
 	FollowUp  bool        `json:"follow_up" jsonschema:"true when the question was read as a follow-up of the history"`
+	Fallback  string      `json:"fallback,omitempty" jsonschema:"why the answer is extractive although a chat model was asked for one: timeout (it did not answer in time) or error"`
+	Notice    string      `json:"notice,omitempty" jsonschema:"set with fallback: tells the reader that the model did not write this answer; show it with the answer"`
 	Citations []Citation  `json:"citations" jsonschema:"every citation the answer made, in order"`
 	Evidence  []Evidence  `json:"evidence" jsonschema:"what the answer was written from: whole chunks, then one-line summaries"`
 	Memory    []MemoryUse `json:"memory,omitempty" jsonschema:"the entries of long-term memory the answer was shown"`
@@ -84,7 +86,7 @@ func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*
 		return nil, AskOutput{}, t.failure(ctx, "ask", err)
 	}
 	out := AskOutput{
-		Question: a.Question, Answer: a.Answer, Abstained: a.Abstained, Mode: a.Mode, Query: a.Query, FollowUp: a.FollowUp,
+		Question: a.Question, Answer: a.Answer, Abstained: a.Abstained, Mode: a.Mode, Fallback: a.Fallback, Notice: a.Notice, Query: a.Query, FollowUp: a.FollowUp,
 		Citations: make([]Citation, len(a.Citations)), Evidence: make([]Evidence, len(a.Evidence)),
 	}
 	links := t.linksFor(ctx)
@@ -129,6 +131,9 @@ func (t *tools) linksFor(ctx context.Context) *link.Maker {
 // their ids.
 func askText(out AskOutput, text string, links *link.Maker) string {
 	var b strings.Builder
+	if out.Notice != "" {
+		fmt.Fprintf(&b, "(%s)\n\n", out.Notice)
+	}
 	b.WriteString(text)
 	b.WriteString("\n")
 	cited := map[string]bool{}

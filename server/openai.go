@@ -242,9 +242,10 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(content, sent):
 		rest = content[len(sent):]
 	case sent != "":
-		// The chat model failed midway and the answer was extracted from
-		// the notes: what was sent stays true (it was verified), and the
-		// extracted answer follows it.
+		// The chat model failed midway (or did not answer in time) and
+		// the answer was extracted from the notes: what was sent stays
+		// true (it was verified), and the extracted answer follows it,
+		// under the notice that says why.
 		rest = "\n\n" + content
 	}
 	sendContent(st, req, chunk, rest, content, &cites, full)
@@ -335,7 +336,7 @@ func conversation(msgs []chatMessage) (string, []oraculo.Turn, error) {
 // stripSources removes the source list from an answer Oráculo gave
 // earlier, so that the model sees its answer, not the list.
 func stripSources(text string) string {
-	text = passageLink.ReplaceAllString(text, "[$1]")
+	text = passageLink.ReplaceAllString(stripNotice(text), "[$1]")
 	for _, lang := range []string{"es", "en"} {
 		if i := strings.LastIndex(text, "\n\n"+link.SourcesHeading(lang)+"\n"); i >= 0 {
 			return strings.TrimSpace(text[:i])
@@ -360,7 +361,28 @@ func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText 
 		}
 		cites = append(cites, c)
 	}
-	return s.links.AnswerWith(ctx, a, sources), cites
+	content := s.links.AnswerWith(ctx, a, sources)
+	if a.Notice != "" {
+		content = noticeText(a.Notice) + content
+	}
+	return content, cites
+}
+
+// noticeText is how a chat front end shows an answer's Notice: a line of
+// its own, in italics, above the answer.
+func noticeText(notice string) string { return "_" + notice + "_\n\n" }
+
+// stripNotice removes the notice an answer Oráculo gave earlier starts
+// with, if any: the model need not read that it once failed.
+func stripNotice(text string) string {
+	for _, lang := range []string{"es", "en"} {
+		for _, why := range []string{oraculo.FallbackTimeout, oraculo.FallbackError} {
+			if rest, ok := strings.CutPrefix(text, noticeText(oraculo.FallbackNotice(lang, why))); ok {
+				return rest
+			}
+		}
+	}
+	return text
 }
 
 // passageLink matches a citation link to a passage page, to turn it back

@@ -90,6 +90,10 @@ type Fault struct {
 	// Drop closes the connection after After pieces of a streamed reply,
 	// or before a whole answer.
 	Drop bool
+	// Endless never ends a streamed reply, as a model caught in a loop:
+	// its pieces go out, then again and again, one every few milliseconds,
+	// until the client gives up; a whole answer never comes.
+	Endless bool
 	// After is how many pieces of a streamed reply go out before Malformed,
 	// Stall or Drop.
 	After int
@@ -336,6 +340,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.writeStream(w, r, f, call, pieces)
 }
 
+// endlessEvery is the pace of an endless reply (Fault.Endless).
+const endlessEvery = 5 * time.Millisecond
+
 // piece is a piece of a streamed reply: text, or reasoning sent apart.
 type piece struct {
 	text      string
@@ -467,7 +474,7 @@ func openAIMessage(status int, model string) string {
 // writeWhole answers a request that did not ask to stream.
 func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c Call, text, reasoning string) {
 	switch {
-	case f.Stall:
+	case f.Stall, f.Endless:
 		s.sleep(r, time.Hour)
 		return
 	case f.Drop:
@@ -546,11 +553,7 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c 
 	} else {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 	}
-	misbehave := f.Malformed || f.Stall || f.Drop
-	for i, p := range pieces {
-		if misbehave && i == f.After {
-			break
-		}
+	send := func(p piece) {
 		switch {
 		case s.openAI && p.reasoning:
 			// llama-server's and vLLM's shape: content null.
@@ -559,6 +562,21 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c 
 			write(openAIChunk(c.Model, map[string]any{"content": p.text}, nil))
 		default:
 			write(ollamaLine(c.Model, p, "", false, ""))
+		}
+	}
+	misbehave := f.Malformed || f.Stall || f.Drop
+	for i, p := range pieces {
+		if misbehave && i == f.After {
+			break
+		}
+		send(p)
+	}
+	for f.Endless && len(pieces) > 0 {
+		for _, p := range pieces {
+			if !s.sleep(r, endlessEvery) {
+				return
+			}
+			send(p)
 		}
 	}
 	switch {

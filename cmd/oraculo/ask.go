@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/answer"
@@ -23,11 +24,13 @@ func chatFlags(fs *flag.FlagSet) func() oraculo.ChatConfig {
 	provider := fs.String("chat", "", "chat model provider for annotations, reranking and answers: ollama, openai or none (default: $ORACULO_CHAT, else the index's)")
 	model := fs.String("chat-model", "", "chat model (default: $ORACULO_CHAT_MODEL; qwen2.5:7b for ollama)")
 	url := fs.String("chat-url", "", "chat server base URL (default: $ORACULO_CHAT_URL; ollama: $OLLAMA_HOST or http://127.0.0.1:11434)")
-	timeout := fs.Duration("chat-timeout", 0, "longest wait for one answer (default 2m)")
+	timeout := fs.Duration("chat-timeout", 0, "longest wait for one answer, however fast the model writes (default: $ORACULO_CHAT_TIMEOUT, else 2m)")
+	firstToken := fs.Duration("chat-first-token-timeout", 0, "longest wait for the model to start its answer; past it the answer is extracted from the notes (default: $ORACULO_CHAT_FIRST_TOKEN_TIMEOUT, else 30s)")
+	idle := fs.Duration("chat-idle-timeout", 0, "longest silence of the model inside its answer; past it the answer is extracted from the notes (default: $ORACULO_CHAT_IDLE_TIMEOUT, else 15s)")
 	return func() oraculo.ChatConfig {
 		c := oraculo.ChatConfigFromEnv()
 		if *provider != "" {
-			c = oraculo.ChatConfig{Provider: strings.ToLower(*provider)}
+			c.Provider, c.Model, c.URL = strings.ToLower(*provider), "", ""
 		}
 		if *model != "" {
 			c.Model = *model
@@ -35,7 +38,11 @@ func chatFlags(fs *flag.FlagSet) func() oraculo.ChatConfig {
 		if *url != "" {
 			c.URL = *url
 		}
-		c.Timeout = *timeout
+		for _, f := range []struct{ flag, dst *time.Duration }{{timeout, &c.Timeout}, {firstToken, &c.FirstTokenTimeout}, {idle, &c.IdleTimeout}} {
+			if *f.flag != 0 {
+				*f.dst = *f.flag
+			}
+		}
 		return c
 	}
 }
@@ -214,9 +221,14 @@ func thinkingNote(w io.Writer, streamed *bool) func() {
 // printAnswer writes an answer for people: the verified text (unless it
 // was already streamed), what verification changed, and the sources.
 func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Evidence {
-	if streamed {
+	switch {
+	case streamed && a.Fallback != "":
+		// The model stopped midway: what it wrote stays above, and the
+		// answer extracted from the notes follows, saying why.
+		fmt.Fprintf(w, "\n\n%s\n%s\n", msg("ask-fallback-"+a.Fallback), a.Answer)
+	case streamed:
 		fmt.Fprintln(w)
-	} else {
+	default:
 		fmt.Fprintln(w, a.Answer)
 	}
 	if a.FollowUp {

@@ -100,7 +100,8 @@ func TestEngineTextInSpanish(t *testing.T) {
 		"unknown id 17":       "el modelo nombró un candidato inexistente (17)",
 		"model error: boom":   "error del modelo: boom",
 		"something else":      "something else",
-		"the chat model failed (x: y); answering from the notes' own sentences": "el modelo de chat falló (x: y); respondo con frases de las propias notas",
+		"the chat model failed (x: y); answering from the notes' own sentences":                 "el modelo de chat falló (x: y); respondo con frases de las propias notas",
+		"the chat model did not answer in time (x: y); answering from the notes' own sentences": "el modelo de chat no respondió a tiempo (x: y); respondo con frases de las propias notas",
 	} {
 		if got := engineText(in); got != want {
 			t.Errorf("engineText(%q) = %q, want %q", in, got, want)

@@ -302,3 +302,33 @@ func TestChatCtrlCTwiceLeaves(t *testing.T) {
 		t.Errorf("NO_COLOR, yet bold:\n%q", p.all())
 	}
 }
+
+// A model that stalls midway on a terminal: what it wrote stays, and the
+// answer extracted from the notes follows, saying why, within the
+// inactivity deadline the flag sets.
+func TestChatModelStallsOnATerminal(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	t.Setenv("ORACULO_CHAT", "")
+	db := ingestSmall(t)
+	srv := chattest.NewOllama(t, func(chattest.Call) string {
+		return "Norkiel cayó en combate contra los trolls en el puente de Galerna [Sesión 1]."
+	})
+	srv.Fail(chattest.Fault{Stall: true, After: 3})
+	p := startPTYChat(t, []string{"NO_COLOR=1"}, "--db", db, "--chat", "ollama", "--chat-url", srv.URL, "--chat-model", "fake", "--rerank", "none",
+		"--chat-first-token-timeout", "300ms", "--chat-idle-timeout", "300ms")
+	p.expect(chatPrompt)
+	start := time.Now()
+	p.typeKeys("¿Quién cayó en el puente?\r")
+	p.expect("Norkiel cayó en")
+	p.expect("(The model did not answer in time")
+	p.expect("- Norkiel cayó en combate contra los trolls")
+	p.expect("Sources:")
+	p.expect(chatPrompt)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the answer took %v", took)
+	}
+	p.typeKeys("\x04")
+	if code := p.exited(); code != 0 {
+		t.Errorf("Ctrl-D: exit %d, want 0:\n%q", code, p.all())
+	}
+}

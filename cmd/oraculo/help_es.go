@@ -12,7 +12,7 @@ var flagUsageES = map[string]string{
 	"ask-timeout":            "tiempo máximo que puede tardar una respuesta",
 	"chat":                   "proveedor del modelo de chat para anotaciones, reordenación y respuestas: ollama, openai o none (por defecto: $ORACULO_CHAT, si no el del índice)",
 	"chat-model":             "modelo de chat (por defecto: $ORACULO_CHAT_MODEL; qwen2.5:7b con ollama)",
-	"chat-timeout":           "espera máxima por una respuesta",
+	"chat-timeout":           "espera máxima por una respuesta, por rápido que escriba el modelo (por defecto: $ORACULO_CHAT_TIMEOUT, si no 2m)",
 	"chat-url":               "URL base del servidor de chat (por defecto: $ORACULO_CHAT_URL; ollama: $OLLAMA_HOST o http://127.0.0.1:11434)",
 	"compare":                "comparar dos informes escritos con --json: oraculo eval --compare A.json B.json",
 	"config":                 "archivo de configuración que fija cualquiera de estas opciones (por defecto $ORACULO_CONFIG, si no oraculo.yaml junto al índice)",
@@ -87,4 +87,8 @@ var flagUsageES = map[string]string{
 	"tokens":                 "archivo de tokens (por defecto $ORACULO_TOKENS, si no tokens.yaml junto al índice)",
 	"serve/tokens":           "archivo de tokens (por defecto $ORACULO_TOKENS, si no tokens.yaml junto al índice si existe); sin él solo se atiende al usuario local, por loopback",
 	"ui-lang":                "idioma de los mensajes: es o en (por defecto: el del sistema)",
+
+	// The model's deadlines while it answers.
+	"chat-first-token-timeout": "espera máxima a que el modelo empiece su respuesta; pasada, la respuesta se extrae de las notas (por defecto: $ORACULO_CHAT_FIRST_TOKEN_TIMEOUT, si no 30s)",
+	"chat-idle-timeout":        "silencio máximo del modelo dentro de su respuesta; pasado, la respuesta se extrae de las notas (por defecto: $ORACULO_CHAT_IDLE_TIMEOUT, si no 15s)",
 }

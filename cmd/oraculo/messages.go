@@ -266,6 +266,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"no-chat-model":              {"no chat model configured (--chat ollama|openai or $ORACULO_CHAT): answers are extractive (the notes' own sentences) and candidates keep the fused order", "no hay modelo de chat configurado (--chat ollama|openai o $ORACULO_CHAT): las respuestas son extractivas (frases de las propias notas) y los candidatos mantienen el orden de la fusión"},
 	"ask-no-question":            {"ask needs a question", "ask necesita una pregunta"},
 	"ask-query":                  {"(searched as: %s)", "(búsqueda hecha con: %s)"},
+	"ask-fallback-timeout":       {"(The model did not answer in time: the answer extracted from the notes follows.)", "(El modelo no respondió a tiempo: sigue la respuesta extraída de las notas.)"},
+	"ask-fallback-error":         {"(The model failed: the answer extracted from the notes follows.)", "(El modelo falló: sigue la respuesta extraída de las notas.)"},
 	"ask-removed":                {"Removed citations (not in the evidence delivered): %s", "Citas eliminadas (no estaban en la evidencia entregada): %s"},
 	"ask-uncited":                {"%d sentences cite nothing.", "%d frases no citan nada."},
 	"ask-sources":                {"Sources:", "Fuentes:"},
@@ -389,6 +391,7 @@ var engineTexts = []struct {
 	es string
 }{
 	{regexp.MustCompile(`^the chat model failed \((.*)\); answering from the notes' own sentences$`), "el modelo de chat falló ($1); respondo con frases de las propias notas"},
+	{regexp.MustCompile(`^the chat model did not answer in time \((.*)\); answering from the notes' own sentences$`), "el modelo de chat no respondió a tiempo ($1); respondo con frases de las propias notas"},
 	{regexp.MustCompile(`^no (chat )?model$`), "no hay modelo de chat"},
 	// Errors the engine and the index give most often.
 	{regexp.MustCompile(`^index ("[^"]*") does not exist: run ` + "`oraculo ingest`" + ` first: the index has no notes yet$`), "el índice $1 no existe: ejecuta antes `oraculo ingest`: el índice aún no tiene notas"},

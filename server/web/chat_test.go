@@ -457,3 +457,20 @@ func TestUpdateIndex(t *testing.T) {
 		t.Logf("player screenshot: %s", p.saveScreenshot("player"))
 	})
 }
+
+// A model that does not answer in time: the page shows the extracted
+// answer, and says that the model did not answer in time.
+func TestHungModelAnswerSaysSo(t *testing.T) {
+	exe := browserPath(t)
+	a := startAppWith(t, appConfig{Reply: fakeAnswer, Hang: &chattest.Fault{Stall: true}})
+	p := newPage(t, exe)
+	p.load(a.URL + "/?lang=es")
+	p.askAndWait("¿Qué le pasó al archiduque?", 1)
+	mode := p.eval("the answer's mode", sel+`('[data-testid="turn-answer"] [data-testid="answer-mode"]').textContent`)
+	if !strings.Contains(mode, "El modelo no respondió a tiempo") {
+		t.Errorf("the answer's mode says %q", mode)
+	}
+	if text := p.eval("the answer", sel+`('[data-testid="turn-answer"]').textContent`); !strings.Contains(text, "archiduque") {
+		t.Errorf("the answer: %q", text)
+	}
+}

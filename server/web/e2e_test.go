@@ -456,6 +456,9 @@ type appConfig struct {
 	Notes string
 	// Reply is the fake chat model; nil: no model, answers are extractive.
 	Reply func(chattest.Call) string
+	// Hang, when set, makes the fake model misbehave so, with short
+	// first-token and inactivity deadlines.
+	Hang *chattest.Fault
 }
 
 // startAppWith serves the page as startApp does, as cfg says.
@@ -476,7 +479,12 @@ func startAppWith(t *testing.T, cfg appConfig) app {
 	var opts []oraculo.Option
 	if cfg.Reply != nil {
 		model := chattest.NewOllama(t, cfg.Reply)
-		opts = append(opts, oraculo.WithChatModel(slowModel{Model: chat.NewOllama(chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}), pause: 25 * time.Millisecond, think: 400 * time.Millisecond}))
+		mc := chat.OllamaConfig{BaseURL: model.URL, Model: "fake"}
+		if cfg.Hang != nil {
+			model.Fail(*cfg.Hang)
+			mc.FirstTokenTimeout, mc.IdleTimeout = 300*time.Millisecond, 300*time.Millisecond
+		}
+		opts = append(opts, oraculo.WithChatModel(slowModel{Model: chat.NewOllama(mc), pause: 25 * time.Millisecond, think: 400 * time.Millisecond}))
 	}
 	eng, err := oraculo.Open(ctx, db, opts...)
 	if err != nil {

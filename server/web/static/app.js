@@ -835,6 +835,9 @@ function groundingBadge(a) {
   );
 }
 
+/** FALLBACK names the text for an answer the model did not write (Answer.fallback). */
+const FALLBACK = { timeout: "fallbackTimeout", error: "fallbackError" };
+
 function renderAnswerNotes(a) {
   const out = [];
   const meta = el("p", { class: "answer-meta", testid: "answer-mode" });
@@ -843,7 +846,7 @@ function renderAnswerNotes(a) {
   // The grounding badge already says that the notes do not say.
   if (a.abstained) {
     if (!grounding) meta.append(el("span", { class: "badge abstained", text: t("abstained") }));
-  } else if (a.mode === "extractive") meta.append(t("extractive"));
+  } else if (a.mode === "extractive") meta.append(t(FALLBACK[a.fallback] || "extractive"));
   else meta.append(t("generatedBy", a.model));
   out.push(meta);
 

@@ -143,6 +143,9 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("ingest: no folder given")
 	}
+	if err := e.ReadOnly(); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
 	// Who may see what is settled first: a new list of secret folders
 	// applies to every stored note before any note is written.
 	folders, err := e.secretFolders(ctx, opts)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/internal/progress"
+	"github.com/oraculo/oraculo/internal/termrender"
 	"golang.org/x/term"
 )
 
@@ -341,7 +342,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				bar = progress.New(stderr, isTerminal(stderr), msg("stage:"+p.Stage))
 				bar.PageUnit = msg("pdf-pages-per-s")
 			}
-			bar.UpdatePages(p.Done, p.Total, p.Bytes, p.Pages, p.Path)
+			bar.UpdatePages(p.Done, p.Total, p.Bytes, p.Pages, termrender.Escape(p.Path))
 		}
 	}
 	rep, err := eng.Ingest(ctx, dirs, opts)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/oraculo/oraculo/internal/termrender"
 )
 
 // lang is the interface language: "es" or "en".
@@ -424,8 +426,9 @@ var engineTexts = []struct {
 }
 
 // engineText returns s in the interface language when it is one of the
-// engine's known texts.
+// engine's known texts, its control characters escaped for the terminal.
 func engineText(s string) string {
+	s = termrender.EscapeText(s) // errors quote paths, os errors do not
 	if lang != "es" {
 		return s
 	}

@@ -46,6 +46,11 @@ type IngestOptions struct {
 	// one transaction, before the ingest writes anything else.
 	SecretFolders    []string
 	SecretFoldersSet bool
+	// NoWait makes an ingest fail with ErrIngestRunning, saying who runs
+	// it, when another ingest of the index is running; by default it
+	// waits for it, said once to OnWait (else the warning sink).
+	NoWait bool
+	OnWait func(IngestHolder)
 }
 
 // Progress reports an ingest's advance.
@@ -146,6 +151,13 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if err := e.ReadOnly(); err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
+	// One ingest of an index at a time, across processes: the next one
+	// reads what this one wrote, and finds its files unchanged.
+	release, err := e.lockIngest(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	// Who may see what is settled first: a new list of secret folders
 	// applies to every stored note before any note is written.
 	folders, err := e.secretFolders(ctx, opts)

@@ -285,6 +285,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	annotateWorkers := fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
 	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, matched at any depth whatever the case and accents, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
 	watching := watchFlags(fs, "after reading the folders, keep watching them and update the index after each change, until Ctrl-C")
+	noWait := fs.Bool("no-wait", false, "when another ingest of the index is running, fail at once saying who runs it (default: wait for it to end)")
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -311,6 +312,10 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{err}
 	}
 	opts.AnnotateWorkers = *annotateWorkers
+	opts.NoWait = *noWait
+	opts.OnWait = func(h oraculo.IngestHolder) {
+		fmt.Fprintln(stderr, msg("ingest-waiting", termrender.Escape(h.String())))
+	}
 	if *secret != "" {
 		opts.SecretFoldersSet = true
 		if *secret != "none" {

@@ -58,6 +58,11 @@ type IngestOptions struct {
 	// file or chat history a program keeps elsewhere, say. A folder stands
 	// for everything under it.
 	PrivateFiles []string
+	// NoWait makes an ingest fail with ErrIngestRunning, saying who runs
+	// it, when another ingest of the index is running; by default it
+	// waits for it, said once to OnWait (else the warning sink).
+	NoWait bool
+	OnWait func(IngestHolder)
 }
 
 // Progress reports an ingest's advance.
@@ -159,6 +164,16 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("ingest: no folder given")
 	}
+	if err := e.ReadOnly(); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	// One ingest of an index at a time, across processes: the next one
+	// reads what this one wrote, and finds its files unchanged.
+	release, err := e.lockIngest(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	// Who may see what is settled first: a new list of secret folders
 	// applies to every stored note before any note is written.
 	folders, err := e.secretFolders(ctx, opts)

@@ -339,6 +339,9 @@ func orNone(s string) string {
 // or not; a player only hypotheses in their own player scope. A note the
 // asker may not see is not a source they may name.
 func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) {
+	if err := e.ReadOnly(); err != nil {
+		return Memory{}, fmt.Errorf("adding to memory: %w", err)
+	}
 	if err := store.ValidMemoryScope(in.Scope); err != nil {
 		return Memory{}, err
 	}
@@ -359,6 +362,9 @@ func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) 
 
 // writable returns the entry id when the asker may see it and change it.
 func (e *Engine) writable(ctx context.Context, id string, verified bool) (store.Memory, error) {
+	if err := e.ReadOnly(); err != nil {
+		return store.Memory{}, fmt.Errorf("changing memory %q: %w", id, err)
+	}
 	m, err := e.idx.Memory(ctx, id)
 	if err != nil {
 		return store.Memory{}, err

@@ -141,6 +141,9 @@ func (e *Engine) settleVisibility(ctx context.Context, folders []string) (visibi
 	if stored == string(data) && version == visibility.Version {
 		return rules, nil
 	}
+	if err := e.ReadOnly(); err != nil {
+		return rules, fmt.Errorf("deciding again who may see each note: %w", err)
+	}
 	changed, err := e.idx.Redecide(ctx, func(r index.VisibilityRecord) (bool, string, string) {
 		d := decideStored(rules, r)
 		return d.DMOnly, d.Reason, d.Detail

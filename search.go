@@ -174,7 +174,11 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 	if err != nil {
 		return nil, err
 	}
-	if len(ents.entities) > 0 {
+	// A player's path runs even on an empty compendium, finding nothing as
+	// for a question that names no entity: the players' compendium is
+	// withheld while a note it was built from has just become DM-only,
+	// and neither an error nor a missing path may tell them so.
+	if len(ents.entities) > 0 || player {
 		if allow, err = allowed(); err != nil {
 			return nil, err
 		}

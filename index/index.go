@@ -28,10 +28,14 @@ type Index struct {
 	db    *sql.DB
 	path  string
 	terms termCounts
+	// readOnly, when set, is why the index was opened read-only.
+	readOnly *readOnlyError
 }
 
 // Open opens (creating if needed) the index file at path and brings its
-// schema up to date.
+// schema up to date. An existing file that cannot be written (a read-only
+// mount, or the file or its folder not writable) is opened read-only:
+// see [OpenReadOnly].
 func Open(ctx context.Context, path string) (*Index, error) {
 	if path == "" {
 		return nil, errors.New("opening index: empty path")
@@ -43,6 +47,9 @@ func Open(ctx context.Context, path string) (*Index, error) {
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("opening index %q: it is a folder, not a file", path)
+	}
+	if why := unwritable(path); why != "" {
+		return openReadOnly(ctx, path, why, folderWritable(filepath.Dir(path)))
 	}
 	q := url.Values{}
 	for _, p := range []string{
@@ -300,6 +307,9 @@ func (ix *Index) migrate(ctx context.Context) error {
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("%w: file has schema %d, this program knows up to %d", ErrNewerSchema, version, len(migrations))
+	}
+	if ix.readOnly != nil && version < len(migrations) {
+		return fmt.Errorf("%w, and its schema (%d) must first be brought up to date (%d): open it once where it can be written", ix.readOnly, version, len(migrations))
 	}
 	for v := version; v < len(migrations); v++ {
 		tx, err := ix.db.BeginTx(ctx, nil)

@@ -94,7 +94,7 @@ func (s *Server) runIngest(ctx context.Context, roots []string, opts oraculo.Ing
 
 // startIngest re-reads the folders the index was built from, in the
 // background, within IngestTimeout: 202 when it starts, 409 when one is
-// running or the index names no folder.
+// running, the index names no folder or cannot be written.
 func (s *Server) startIngest(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
@@ -105,6 +105,10 @@ func (s *Server) startIngest(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(roots) == 0 {
 		writeError(w, r, http.StatusConflict, "the index names no folder to ingest again: run `oraculo ingest DIR` first")
+		return
+	}
+	if err := s.eng.ReadOnly(); err != nil {
+		s.engineError(w, r, err)
 		return
 	}
 	run, err := s.claimIngest()

@@ -271,6 +271,12 @@ func (s *Server) failure(r *http.Request, err error) (int, string) {
 	case errors.Is(err, oraculo.ErrUnknownPath), errors.Is(err, oraculo.ErrPathUnavailable):
 		// Names retrieval paths and models, never notes.
 		return http.StatusBadRequest, err.Error()
+	case errors.Is(err, oraculo.ErrReadOnly):
+		// The DM learns which file and why; a player only that it is so.
+		if oraculo.RoleFrom(r.Context()) == oraculo.RoleDM {
+			return http.StatusConflict, err.Error()
+		}
+		return http.StatusConflict, "the index is read-only"
 	case errors.Is(err, oraculo.ErrNotIndexed):
 		return http.StatusConflict, "the index has no notes yet: run `oraculo ingest` first"
 	case r.Context().Err() != nil:

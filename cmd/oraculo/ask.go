@@ -172,7 +172,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opts := f.options(nil)
 	streamed := false
 	if !*asJSON && isTerminal(stdout) {
-		opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, s) }
+		opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, termrender.EscapeText(s)) }
 		opts.OnThinking = thinkingNote(stderr, &streamed)
 	}
 	a, err := eng.Ask(ctx, question, opts)
@@ -225,19 +225,19 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 	case streamed && a.Fallback != "":
 		// The model stopped midway: what it wrote stays above, and the
 		// answer extracted from the notes follows, saying why.
-		fmt.Fprintf(w, "\n\n%s\n%s\n", msg("ask-fallback-"+a.Fallback), a.Answer)
+		fmt.Fprintf(w, "\n\n%s\n%s\n", msg("ask-fallback-"+a.Fallback), termrender.EscapeText(a.Answer))
 	case streamed:
 		fmt.Fprintln(w)
 	default:
-		fmt.Fprintln(w, a.Answer)
+		fmt.Fprintln(w, termrender.EscapeText(a.Answer))
 	}
 	if a.FollowUp {
-		fmt.Fprintln(w, msg("ask-query", a.Query))
+		fmt.Fprintln(w, msg("ask-query", termrender.Escape(a.Query)))
 	}
 	if len(a.Removed) > 0 {
 		labels := make([]string, len(a.Removed))
 		for i, c := range a.Removed {
-			labels[i] = "[" + c.Label + "]"
+			labels[i] = "[" + termrender.Escape(c.Label) + "]"
 		}
 		fmt.Fprintln(w, msg("ask-removed", strings.Join(labels, " ")))
 	}
@@ -256,10 +256,10 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 				kind = " " + msg("ask-memory")
 			}
 			if ev.File == "" {
-				fmt.Fprintf(w, "  %d. [%s]%s  ·  %s\n", i+1, ev.Label, kind, ev.ID)
+				fmt.Fprintf(w, "  %d. [%s]%s  ·  %s\n", i+1, termrender.Escape(ev.Label), kind, ev.ID)
 				continue
 			}
-			fmt.Fprintf(w, "  %d. [%s]%s  ·  %s  ·  %s\n", i+1, ev.Label, kind, ev.File, ev.ID)
+			fmt.Fprintf(w, "  %d. [%s]%s  ·  %s  ·  %s\n", i+1, termrender.Escape(ev.Label), kind, termrender.Escape(ev.File), ev.ID)
 		}
 	}
 	// Entries of memory shown as not settled: the user sees them as the
@@ -272,7 +272,7 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 		if u.Stale {
 			why = msg("ask-memory-stale")
 		}
-		fmt.Fprintln(w, msg("ask-memory-unconfirmed", u.Key, u.Value, u.ID, why))
+		fmt.Fprintln(w, msg("ask-memory-unconfirmed", termrender.Escape(u.Key), termrender.Escape(u.Value), u.ID, why))
 	}
 	mode := msg("mode:" + a.Mode)
 	if a.Model != "" {
@@ -388,7 +388,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if render == nil {
 				text = strings.NewReplacer(termrender.MarkStart, "»", termrender.MarkEnd, "«").Replace(text)
 			}
-			fmt.Fprintf(out, "── [%s] · %s ──\n%s\n", c.Label, c.File, text)
+			fmt.Fprintf(out, "── [%s] · %s ──\n%s\n", termrender.Escape(c.Label), termrender.Escape(c.File), termrender.EscapeText(text))
 			continue
 		case strings.HasPrefix(line, "/"):
 			fmt.Fprintln(out, msg("chat-help"))
@@ -407,7 +407,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			opts.OnDelta = func(s string) {
 				if askCtx.Err() == nil { // stopped: what still comes is dropped
 					streamed = true
-					fmt.Fprint(out, s)
+					fmt.Fprint(out, termrender.EscapeText(s))
 				}
 			}
 			opts.OnThinking = thinkingNote(stderr, &streamed)
@@ -469,7 +469,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 			continue
 		}
-		fmt.Fprintf(stdout, "── [%s] · %s · %s ──\n%s\n", c.Label, c.File, c.ID, strings.TrimSpace(c.Text))
+		fmt.Fprintf(stdout, "── [%s] · %s · %s ──\n%s\n", termrender.Escape(c.Label), termrender.Escape(c.File), c.ID, termrender.EscapeText(strings.TrimSpace(c.Text)))
 	}
 	return nil
 }
@@ -488,7 +488,7 @@ func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLin
 			return nil
 		}
 		key, value := answer.MemoryKey(text)
-		fmt.Fprintln(out, msg("chat-remember-propose", scope, key, value))
+		fmt.Fprintln(out, msg("chat-remember-propose", scope, termrender.Escape(key), termrender.Escape(value)))
 		line, ok, err := readLine()
 		if !ok {
 			return err
@@ -502,7 +502,7 @@ func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLin
 			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
 			return nil
 		}
-		fmt.Fprintln(out, msg("chat-remember-saved", m.ID, m.Scope, m.Key))
+		fmt.Fprintln(out, msg("chat-remember-saved", m.ID, m.Scope, termrender.Escape(m.Key)))
 	case answer.IntentForget:
 		ms, err := eng.Forgettable(ctx, text)
 		if err != nil {
@@ -515,7 +515,7 @@ func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLin
 		}
 		fmt.Fprintln(out, msg("chat-forget-which"))
 		for i, m := range ms {
-			fmt.Fprintf(out, "  %d. %s · %s · %s: %s\n", i+1, m.ID, m.Scope, m.Key, m.Value)
+			fmt.Fprintf(out, "  %d. %s · %s · %s: %s\n", i+1, m.ID, m.Scope, termrender.Escape(m.Key), termrender.Escape(m.Value))
 		}
 		line, ok, err := readLine()
 		if !ok {

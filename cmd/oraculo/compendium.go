@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/internal/termrender"
 )
 
 // cmdCompendium lists the compendium or shows one entity.
@@ -79,7 +80,7 @@ func printCompendium(w io.Writer, es []oraculo.CompendiumEntry) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", msg("col-name"), msg("col-kind"), msg("col-chunks"), msg("stats-sessions"), msg("col-aliases"))
 	for _, e := range es {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", e.Name, e.Kind, e.Chunks, len(e.Sessions), clip(strings.Join(e.Aliases, ", "), 60))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", termrender.Escape(e.Name), e.Kind, e.Chunks, len(e.Sessions), termrender.Escape(clip(strings.Join(e.Aliases, ", "), 60)))
 	}
 	tw.Flush()
 }
@@ -91,11 +92,11 @@ func printEntity(w io.Writer, e oraculo.CompendiumEntry) {
 		sessions[i] = fmt.Sprint(s)
 	}
 	for _, row := range [][2]string{
-		{msg("col-name"), e.Name},
+		{msg("col-name"), termrender.Escape(e.Name)},
 		{msg("col-kind"), e.Kind},
-		{msg("col-aliases"), strings.Join(e.Aliases, ", ")},
-		{msg("col-note"), e.Note},
-		{msg("col-source"), e.Source},
+		{msg("col-aliases"), termrender.Escape(strings.Join(e.Aliases, ", "))},
+		{msg("col-note"), termrender.Escape(e.Note)},
+		{msg("col-source"), termrender.Escape(e.Source)},
 		{msg("col-chunks"), fmt.Sprint(e.Chunks)},
 		{msg("stats-sessions"), strings.Join(sessions, ", ")},
 		{msg("col-file"), strings.Join(e.Files, ", ")},

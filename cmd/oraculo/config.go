@@ -138,7 +138,7 @@ var knownFlags = map[string]bool{}
 func init() {
 	for _, f := range strings.Fields(`addr annotate-workers answers as ask ask-timeout chat chat-model
 		chat-first-token-timeout chat-idle-timeout chat-timeout chat-url compare config cors db diagnose embed-dims embed-model embed-url embedder
-		explain extractive folder from golden obsidian-vault ingest-timeout json k kind lang max-file-mb max-words n
+		explain extractive folder from golden obsidian-vault ingest-timeout json k kind lang max-file-mb max-words n no-wait
 		overlap-words paths public-url questions quiet report rerank rerank-budget rerank-model
 		rerank-shape rerank-url role secret-folders seed session tag timeout tokens ui-lang`) {
 		knownFlags[f] = true

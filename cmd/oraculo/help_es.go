@@ -62,6 +62,7 @@ var flagUsageES = map[string]string{
 	"max-file-mb":            "omitir archivos de más de tantos MB",
 	"max-words":              "máximo de palabras por fragmento (por defecto: el del índice, 1200 para uno nuevo)",
 	"n":                      "cuántas preguntas ejecutar, repitiendo las del archivo si tiene menos (por defecto: todas las del archivo, o 100 hechas del índice)",
+	"no-wait":                "si otra ingesta del índice está en marcha, fallar en el acto diciendo quién la ejecuta (por defecto: esperar a que termine)",
 	"obsidian-vault":         "el nombre de la bóveda de Obsidian que guarda las notas: cada fuente citada enlaza también a su nota allí (obsidian://open)",
 	"ask/obsidian-vault":     "el nombre de la bóveda de Obsidian que guarda las notas: el \"markdown\" de --json enlaza también cada fuente a su nota allí",
 	"mcp/obsidian-vault":     "el nombre de la bóveda de Obsidian que guarda las notas: con --public-url, cada fuente enlaza también a su nota allí",

@@ -20,6 +20,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/internal/progress"
+	"github.com/oraculo/oraculo/internal/termrender"
 	"golang.org/x/term"
 )
 
@@ -285,6 +286,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, matched at any depth whatever the case and accents, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
 	watching := watchFlags(fs, "after reading the folders, keep watching them and update the index after each change, until Ctrl-C")
 	followOutside := followLinksFlag(fs)
+	noWait := fs.Bool("no-wait", false, "when another ingest of the index is running, fail at once saying who runs it (default: wait for it to end)")
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -312,6 +314,10 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{err}
 	}
 	opts.AnnotateWorkers = *annotateWorkers
+	opts.NoWait = *noWait
+	opts.OnWait = func(h oraculo.IngestHolder) {
+		fmt.Fprintln(stderr, msg("ingest-waiting", termrender.Escape(h.String())))
+	}
 	if *secret != "" {
 		opts.SecretFoldersSet = true
 		if *secret != "none" {
@@ -343,7 +349,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				bar = progress.New(stderr, isTerminal(stderr), msg("stage:"+p.Stage))
 				bar.PageUnit = msg("pdf-pages-per-s")
 			}
-			bar.UpdatePages(p.Done, p.Total, p.Bytes, p.Pages, p.Path)
+			bar.UpdatePages(p.Done, p.Total, p.Bytes, p.Pages, termrender.Escape(p.Path))
 		}
 	}
 	rep, err := eng.Ingest(ctx, dirs, opts)

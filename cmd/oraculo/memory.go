@@ -12,6 +12,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/termrender"
 )
 
 // memoryVerbs are the memory commands, each with the number of ids it
@@ -89,7 +90,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return memoryError(err)
 		}
-		fmt.Fprintln(stdout, msg("memory-added", m.ID, m.Scope, m.Key, m.Status))
+		fmt.Fprintln(stdout, msg("memory-added", m.ID, m.Scope, termrender.Escape(m.Key), m.Status))
 	case "list":
 		ms, err := eng.Memories(ctx, *scope, *all)
 		if err != nil {
@@ -212,7 +213,8 @@ func printMemories(w io.Writer, ms []oraculo.Memory) {
 		if m.Stale {
 			state += ", " + msg("memory-stale")
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", m.ID, state, m.Scope, m.Key, m.Value, m.Source)
+		esc := termrender.Escape
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", m.ID, state, m.Scope, esc(m.Key), esc(m.Value), esc(m.Source))
 		if m.Supersedes != "" {
 			line += "\t" + msg("memory-supersedes", m.Supersedes)
 		}

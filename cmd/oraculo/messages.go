@@ -5,6 +5,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/oraculo/oraculo/internal/termrender"
 )
 
 // lang is the interface language: "es" or "en".
@@ -104,6 +106,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"compendium-verb":            {"unknown compendium command %q (list or show NAME)", "orden de compendium desconocida %q (list o show NOMBRE)"},
 	"compendium-summary":         {"Compendium: %d entities (oraculo compendium lists them)", "Compendio: %d entidades (oraculo compendium las lista)"},
 	"compendium-empty":           {"The compendium is empty.", "El compendio está vacío."},
+	"ingest-waiting":             {"another ingest of this index is running, %s: waiting for it to end (--no-wait fails instead)", "otra ingesta de este índice está en marcha, %s: espero a que termine (--no-wait falla en su lugar)"},
+	"link-key-ephemeral":         {"the index is read-only and its folder cannot keep a link key (%v): links to passages signed by this server stop working when it stops", "el índice es de solo lectura y su carpeta no puede guardar una clave de enlaces (%v): los enlaces a pasajes que firme este servidor dejan de funcionar cuando se detenga"},
 	"col-name":                   {"name", "nombre"},
 	"col-kind":                   {"kind", "tipo"},
 	"col-chunks":                 {"chunks", "fragmentos"},
@@ -427,8 +431,9 @@ var engineTexts = []struct {
 }
 
 // engineText returns s in the interface language when it is one of the
-// engine's known texts.
+// engine's known texts, its control characters escaped for the terminal.
 func engineText(s string) string {
+	s = termrender.EscapeText(s) // errors quote paths, os errors do not
 	if lang != "es" {
 		return s
 	}

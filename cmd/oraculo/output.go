@@ -14,6 +14,7 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/fuse"
+	"github.com/oraculo/oraculo/internal/termrender"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -54,7 +55,7 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	others := map[string]int{}
 	for _, p := range r.Skipped {
 		if p.Reason == "unsupported-type" {
-			ext := strings.ToLower(extOf(p.Path))
+			ext := termrender.Escape(strings.ToLower(extOf(p.Path)))
 			others[ext]++
 			continue
 		}
@@ -87,18 +88,18 @@ func listProblems(w io.Writer, ps []oraculo.Problem, reasons bool) {
 			fmt.Fprintln(w, msg("and-more", len(ps)-maxListed))
 			return
 		}
-		text := p.Detail
+		text := termrender.Escape(p.Detail)
 		if reasons {
 			text = msg("reason:" + p.Reason)
 			if p.Detail != "" {
-				text += " (" + p.Detail + ")"
+				text += " (" + termrender.Escape(p.Detail) + ")"
 			}
 		}
 		if p.Path == "" {
 			fmt.Fprintf(w, "  %s\n", text)
 			continue
 		}
-		fmt.Fprintf(w, "  %s — %s\n", p.Path, text)
+		fmt.Fprintf(w, "  %s — %s\n", termrender.Escape(p.Path), text)
 	}
 }
 
@@ -132,19 +133,19 @@ func humanBytes(n int64) string {
 }
 
 func printHits(w io.Writer, question string, hits []oraculo.Hit, explain bool) {
-	fmt.Fprintln(w, msg("question", question))
+	fmt.Fprintln(w, msg("question", termrender.Escape(question)))
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "  "+msg("no-hits"))
 		fmt.Fprintln(w)
 		return
 	}
 	for _, h := range hits {
-		fmt.Fprintf(w, "%3d. %s  ·  %s  ·  %s %.4g  ·  %s\n", h.Rank, h.Label, h.File, msg("col-score"), h.Score, pathsText(h.Paths))
+		fmt.Fprintf(w, "%3d. %s  ·  %s  ·  %s %.4g  ·  %s\n", h.Rank, termrender.Escape(h.Label), termrender.Escape(h.File), msg("col-score"), h.Score, pathsText(h.Paths))
 		text := h.Passage
 		if text == "" {
 			text = h.Text
 		}
-		fmt.Fprintf(w, "     %s\n", clip(snippet(text), 110))
+		fmt.Fprintf(w, "     %s\n", termrender.Escape(clip(snippet(text), 110)))
 		if explain {
 			fmt.Fprintf(w, "     %s\n", explainRanks(h))
 		}
@@ -229,7 +230,8 @@ func printChunks(w io.Writer, chunks []oraculo.ChunkInfo) {
 		if c.Session != nil {
 			session = fmt.Sprint(*c.Session)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", c.Label, c.File, session, clip(strings.Join(c.Headings, " › "), 60), c.Words, clip(c.FirstLine, 60))
+		esc := termrender.Escape
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", esc(c.Label), esc(c.File), session, esc(clip(strings.Join(c.Headings, " › "), 60)), c.Words, esc(clip(c.FirstLine, 60)))
 	}
 	tw.Flush()
 }
@@ -246,7 +248,7 @@ func docsByType(n int, byType map[string]int) string {
 func printStats(w io.Writer, s oraculo.Stats) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	rows := [][2]string{
-		{msg("stats-path"), s.Path},
+		{msg("stats-path"), termrender.Escape(s.Path)},
 		{msg("stats-docs"), docsByType(s.Documents, s.DocumentsByType)},
 		{msg("stats-sessions"), fmt.Sprint(s.Sessions)},
 		{msg("stats-chunks"), fmt.Sprint(s.Chunks)},
@@ -279,7 +281,7 @@ func printStats(w io.Writer, s oraculo.Stats) {
 		}
 		dm += " (" + strings.Join(why, ", ") + ")"
 	}
-	folders := strings.Join(s.DMOnly.SecretFolders, ", ")
+	folders := termrender.Escape(strings.Join(s.DMOnly.SecretFolders, ", "))
 	if folders == "" {
 		folders = "-"
 	}
@@ -298,17 +300,17 @@ func printStats(w io.Writer, s oraculo.Stats) {
 // everything that was understood of the question.
 func printAnalysis(w io.Writer, an oraculo.QueryAnalysis, explain bool) {
 	if explain {
-		fmt.Fprintln(w, msg("explain-analysis", explainKind(an.Kind), listOrNone(an.Entities), explainFilter(an.Filters)))
+		fmt.Fprintln(w, msg("explain-analysis", explainKind(an.Kind), termrender.Escape(listOrNone(an.Entities)), termrender.Escape(explainFilter(an.Filters))))
 	}
 	switch {
 	case an.Unfiltered:
-		fmt.Fprintln(w, msg("search-unfiltered", an.Said))
+		fmt.Fprintln(w, msg("search-unfiltered", termrender.Escape(an.Said)))
 	case an.Said != "":
 		s := make([]string, len(an.Filters.Sessions))
 		for i, n := range an.Filters.Sessions {
 			s[i] = fmt.Sprint(n)
 		}
-		fmt.Fprintln(w, msg("search-sessions", strings.Join(s, ", "), an.Said))
+		fmt.Fprintln(w, msg("search-sessions", strings.Join(s, ", "), termrender.Escape(an.Said)))
 	}
 }
 

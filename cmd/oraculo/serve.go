@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -87,6 +88,13 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer eng.Close()
 	linkKey, err := ix.linkKey(ctx)
+	if err != nil && eng.ReadOnly() != nil {
+		// A read-only index cannot keep a key beside it: this run signs
+		// with one of its own.
+		logger.Warn(msg("link-key-ephemeral", err))
+		linkKey, err = make([]byte, 32), nil
+		rand.Read(linkKey)
+	}
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/server"
 )
 
@@ -83,7 +84,7 @@ func cmdToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\t%s\n", msg("col-name"), msg("col-role"))
 		for _, e := range list {
-			fmt.Fprintf(tw, "%s\t%s\n", e.Name, e.Role)
+			fmt.Fprintf(tw, "%s\t%s\n", termrender.Escape(e.Name), e.Role)
 		}
 		return tw.Flush()
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/server"
 	fswatch "github.com/oraculo/oraculo/watch"
 )
@@ -89,7 +90,7 @@ func followIngest(ctx context.Context, eng *oraculo.Engine, roots []string, opts
 		}
 		fmt.Fprintln(stdout, msg("watch-updated", now, rep.Indexed, rep.Deleted, rep.Stats.Documents, time.Duration(rep.Elapsed).Round(time.Millisecond)))
 		for _, p := range rep.Skipped {
-			fmt.Fprintln(stderr, "  "+msg("watch-skipped", p.Path, p.Reason))
+			fmt.Fprintln(stderr, "  "+msg("watch-skipped", termrender.Escape(p.Path), p.Reason))
 		}
 		return nil
 	}

@@ -186,6 +186,11 @@ func (w *Writer) take(r rune) {
 		w.newline()
 		w.startLine()
 	case r == '\r':
+	case escaped(r, true) && !unicode.IsSpace(r):
+		// An escape sequence from the notes or a model is shown, not
+		// obeyed.
+		w.lineStart = false
+		w.unit = append(w.unit, []rune(escapeRune(r))...)
 	case unicode.IsSpace(r):
 		switch {
 		case w.lineStart:

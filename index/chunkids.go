@@ -44,11 +44,6 @@ func migrateChunkUIDs(ctx context.Context, tx *sql.Tx) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("reading chunk ids: %w", err)
 	}
-	// Every id is first made one no chunk can hold, so that no new id
-	// meets an old one not yet changed.
-	if _, err := tx.ExecContext(ctx, `UPDATE chunks SET uid = '#' || id`); err != nil {
-		return fmt.Errorf("changing chunk ids: %w", err)
-	}
 	setUID, err := tx.PrepareContext(ctx, `UPDATE chunks SET uid = ? WHERE id = ?`)
 	if err != nil {
 		return fmt.Errorf("changing chunk ids: %w", err)
@@ -60,7 +55,24 @@ func migrateChunkUIDs(ctx context.Context, tx *sql.Tx) error {
 	}
 	defer alias.Close()
 	renamed := make(map[string]string, len(changes))
+	// A new id equal to the old id of a chunk not yet changed (a chance
+	// of 1 in 2^64 a pair) moves that chunk aside, to an id no chunk can
+	// hold, until its turn. Rows are changed once: each holds its text.
+	aside, err := tx.PrepareContext(ctx, `UPDATE chunks SET uid = '#' || id WHERE uid = ? AND id != ?`)
+	if err != nil {
+		return fmt.Errorf("changing chunk ids: %w", err)
+	}
+	defer aside.Close()
+	old := make(map[string]bool, len(changes))
 	for _, c := range changes {
+		old[c.old] = true
+	}
+	for _, c := range changes {
+		if old[c.uid] && c.uid != c.old {
+			if _, err := aside.ExecContext(ctx, c.uid, c.id); err != nil {
+				return fmt.Errorf("changing the id of chunk %q: %w", c.old, err)
+			}
+		}
 		if _, err := setUID.ExecContext(ctx, c.uid, c.id); err != nil {
 			return fmt.Errorf("changing the id of chunk %q: %w", c.old, err)
 		}

@@ -3,8 +3,12 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+	"syscall"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo/store"
 )
@@ -64,10 +68,16 @@ func TestMigrationToV13ChunkIDs(t *testing.T) {
 		{"/home/dm/Campaña", "Sesiones/Sesión 1.md", "El grupo llega a Villaseca."},
 		{"/home/dm/Campaña", "Sesiones/Sesión 2.md", "El grupo baja a la cripta."},
 		{"/home/dm/Otra", "Sesiones/Sesión 1.md", "El grupo llega a Villaseca."}, // the same note in another folder
+		{"/home/dm/Campaña", "Sesiones/Sesión 3.md", "El grupo vuelve."},
 	}
 	old := make([]string, len(rows))
 	for i, r := range rows {
 		old[i] = store.RootedChunkUID(r.root, r.path, 0, r.text)
+		if i == 3 {
+			// Its old id is the new id of the second chunk, which is
+			// changed before it (a clash of 1 in 2^64, made here).
+			old[i] = store.ChunkUID(rows[1].path, 0, rows[1].text)
+		}
 		res, err := db.Exec(`INSERT INTO documents(root, path, sha256, size, title, metadata, stamp, ingested_at) VALUES(?, ?, 'h', 1, 't', '{}', 's', 0)`, r.root, r.path)
 		if err != nil {
 			t.Fatal(err)
@@ -95,9 +105,14 @@ func TestMigrationToV13ChunkIDs(t *testing.T) {
 		store.ChunkUID(rows[0].path, 0, rows[0].text),
 		store.ChunkUID(rows[1].path, 0, rows[1].text),
 		store.ChunkUIDIn(rows[2].root, store.ChunkUID(rows[2].path, 0, rows[2].text)),
+		store.ChunkUID(rows[3].path, 0, rows[3].text),
 	}
 	for i, r := range rows {
-		for _, id := range []string{want[i], old[i]} {
+		ids := []string{want[i], old[i]}
+		if i == 3 {
+			ids = ids[:1] // its old id is the second chunk's now
+		}
+		for _, id := range ids {
 			c, err := ix.ChunkByUID(ctx, id)
 			if err != nil || c.UID != want[i] || c.Root != r.root || c.Text != r.text {
 				t.Errorf("chunk %q after the migration: %q in %q, %v; want %q in %q", id, c.UID, c.Root, err, want[i], r.root)
@@ -113,4 +128,58 @@ func TestMigrationToV13ChunkIDs(t *testing.T) {
 	if _, err := ix.ChunkByUID(ctx, "0123456789abcdef"); !errors.Is(err, ErrNoChunk) {
 		t.Errorf("an id that never was: %v", err)
 	}
+}
+
+// BenchmarkMigrationToV13: opening a schema-12 index of 100,000 chunks of
+// 4 KB (1,000 notes of 100), which gives every chunk its new id.
+func BenchmarkMigrationToV13(b *testing.B) {
+	ctx := context.Background()
+	text := strings.Repeat("El grupo cruza el puente de Galerna y baja a la cripta. ", 80)[:4096]
+	cpu := 0.0
+	defer func() { b.ReportMetric(cpu/float64(b.N), "cpu-s/op") }()
+	for b.Loop() {
+		b.StopTimer()
+		path := filepath.Join(b.TempDir(), "v12.db")
+		db := dbAtVersion(b, path, 12)
+		tx, err := db.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for n := range 1000 {
+			res, err := tx.Exec(`INSERT INTO documents(root, path, sha256, size, title, metadata, stamp, ingested_at) VALUES('/home/dm/Campaña', ?, 'h', 1, 't', '{}', 's', 0)`, fmt.Sprintf("nota %d.md", n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			doc, _ := res.LastInsertId()
+			for o := range 100 {
+				if _, err := tx.Exec(`INSERT INTO chunks(uid, doc_id, ordinal, headings, label, word_start, word_end, byte_start, byte_end, text, hash)
+					VALUES(?, ?, ?, '[]', 'l', 0, 1, 0, 1, ?, 'x')`, fmt.Sprintf("%d-%d", n, o), doc, o, text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		db.Close()
+		cpu0 := cpuSeconds()
+		b.StartTimer()
+		ix, err := Open(ctx, path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		cpu += cpuSeconds() - cpu0
+		ix.Close()
+		b.StartTimer()
+	}
+}
+
+// cpuSeconds is the CPU time this process has used, user and system.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

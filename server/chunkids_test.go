@@ -18,7 +18,8 @@ import (
 // that code wrote it), opened by this program, is migrated; a signed link
 // given before, to a passage by its old id, still opens it through the
 // server, and a memory entry that named the chunk by its old id names it
-// by its new one and is verified with the chunk kept.
+// by its new one and is verified with the chunk kept; an entry made from
+// the old id names the new one.
 func TestChunkIDsOfBeforeTheMigration(t *testing.T) {
 	ctx := context.Background()
 	dm := oraculo.WithRole(ctx, oraculo.RoleDM)
@@ -74,6 +75,15 @@ func TestChunkIDsOfBeforeTheMigration(t *testing.T) {
 	}
 	if src, _ := store.ParseMemorySource(v.Source); src.Chunk != id {
 		t.Errorf("verified again, the memory's source lost its chunk: %q", v.Source)
+	}
+	// A chunk named by its old id (from an answer of before) is named by
+	// its new one in a new entry's source.
+	added, err := eng.AddMemory(dm, oraculo.MemoryInput{Scope: "campaign", Key: "puerto", Value: "Puertogris", Chunk: old[id]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src, _ := store.ParseMemorySource(added.Source); src.Chunk != id || src.Note != "NPCs/Harbin Wester.md" {
+		t.Errorf("a memory made from the old id: %q", added.Source)
 	}
 	stale, err := eng.Memories(dm, "", false)
 	if err != nil {

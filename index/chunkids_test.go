@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"syscall"
-	"path/filepath"
 	"testing"
 	"time"
 

@@ -250,7 +250,9 @@ func TestRunningLinesAsBody(t *testing.T) {
 		{"one line a page", [][]line{{{text: "Sesión 1"}}, {{text: "Sesión 2"}}, {{text: "Sesión 3"}}}, []map[int]bool{{}, {}, {}}},
 		{"with page numbers", [][]line{{{text: "Sesión 1"}, {text: "1"}}, {{text: "Sesión 2"}, {text: "2"}}}, []map[int]bool{{1: true}, {1: true}}},
 		{"only page numbers", [][]line{{{text: "1"}}, {{text: "2"}}}, []map[int]bool{{}, {}}},
-		// A blank page in a book keeps losing its running header.
+		// A blank page in a book keeps losing its running header, also
+		// in a document of two pages.
+		{"a blank page of two", [][]line{{{text: "Manual"}, {text: "Uno"}}, {{text: "Manual"}}}, []map[int]bool{{0: true}, {0: true}}},
 		{"a blank page among bodies", [][]line{
 			{{text: "Manual"}, {text: "Uno"}, {text: "Dos"}},
 			{{text: "Manual"}},

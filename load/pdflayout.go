@@ -287,7 +287,7 @@ const edgeLines = 2
 // are running headers, footers or page numbers: a line among the first or
 // last edgeLines of a page that is a page number, or that repeats in the
 // same place on at least half the pages (and two of them). Repeating
-// lines frame a page's body: when dropping them would leave at least half
+// lines frame a page's body: when dropping them would leave more than half
 // the pages that have text with none (a deck of one line a page, "Sesión
 // 1: …", "Sesión 2: …"), they are the body, and only page numbers go; a
 // document of nothing but page numbers keeps them.
@@ -309,7 +309,7 @@ func runningLines(pages [][]line) []map[int]bool {
 			}
 		}
 	}
-	if emptied > 0 && 2*emptied >= withText {
+	if 2*emptied > withText {
 		for p, ls := range pages {
 			for i, l := range ls {
 				if out[p][i] && !isPageNumber(l.text) {

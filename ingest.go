@@ -2,7 +2,10 @@ package oraculo
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -267,11 +270,14 @@ func (e *Engine) ingestRoots(ctx context.Context, dirs []string) ([]string, []Pr
 	if err != nil {
 		return nil, nil, err
 	}
+	known, warnings, err := e.adoptMovedRoots(ctx, roots, known)
+	if err != nil {
+		return nil, nil, err
+	}
 	overlaps, err := overlappingRoots(roots, known)
 	if err != nil {
 		return nil, nil, err
 	}
-	var warnings []Problem
 	for _, w := range overlaps {
 		warnings = append(warnings, Problem{Root: w[0], Reason: "warning", Detail: fmt.Sprintf(
 			"%q and %q, ingested earlier, overlap: the notes they share are indexed once per folder; ingest one folder that holds all your notes into a fresh index", w[0], w[1])})
@@ -317,6 +323,45 @@ func indexFiles(db string, roots []string) []string {
 		}
 	}
 	return append(files, dir)
+}
+
+// adoptMovedRoots gives a folder of this ingest that holds no notes yet
+// the notes of a folder ingested before that no longer exists, when it
+// holds them (see [ingest.Holds]): the vault moved, and its notes keep
+// their ids, vectors and annotations. It returns the folders known then,
+// and a warning for each move. A store that cannot move notes (see
+// [store.RootMover]) writes them anew, under the same ids.
+func (e *Engine) adoptMovedRoots(ctx context.Context, roots, known []string) ([]string, []Problem, error) {
+	mover, ok := e.idx.(store.RootMover)
+	if !ok {
+		return known, nil, nil
+	}
+	var moved []Problem
+	for _, to := range roots {
+		if slices.Contains(known, to) {
+			continue
+		}
+		for i, from := range known {
+			if _, err := os.Stat(from); slices.Contains(roots, from) || !errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			states, err := e.idx.DocumentStates(ctx, from)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ingest.Holds(to, states) {
+				continue
+			}
+			if err := mover.MoveRoot(ctx, from, to); err != nil {
+				return nil, nil, fmt.Errorf("ingest: %w", err)
+			}
+			known[i] = to
+			moved = append(moved, Problem{Root: to, Reason: "moved", Detail: fmt.Sprintf(
+				"%q, ingested earlier, no longer exists and %q holds its notes: the vault moved; its notes keep their ids", from, to)})
+			break
+		}
+	}
+	return known, moved, nil
 }
 
 // finishIngest remembers a model the ingest was told to do without, counts

@@ -269,7 +269,7 @@ func (e *Engine) memorySource(ctx context.Context, note, chunk, author string) (
 		case note != "" && note != c.File:
 			return "", store.InvalidMemory(fmt.Errorf("memory source: chunk %q is not of note %q", chunk, note))
 		}
-		note = c.File
+		note, chunk = c.File, c.ID // an id of before the migration named as now
 	}
 	if note == "" {
 		return store.MemorySource{Role: RoleFrom(ctx), Name: author, Date: time.Now().UTC().Format(time.DateOnly)}.String(), nil
@@ -406,6 +406,8 @@ func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
 		if src.Chunk != "" {
 			if c, err := e.Chunk(ctx, src.Chunk); err != nil || c.File != src.Note {
 				src.Chunk = ""
+			} else {
+				src.Chunk = c.ID
 			}
 		}
 		src.SHA256 = sum

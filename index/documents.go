@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // DocumentStates returns the state of every note ingested from root, by path.
@@ -118,7 +120,7 @@ func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.insChunk, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
 			word_start, word_end, byte_start, byte_end, page_start, page_end, text, hash, embed_hash)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING`},
 		{&w.insChild, `INSERT INTO children(chunk_id, ordinal, byte_start, byte_end) VALUES(?, ?, ?, ?)`},
 		{&w.insFTS, `INSERT INTO children_fts(rowid, headings, body) VALUES(?, ?, ?)`},
 	} {
@@ -188,12 +190,23 @@ func (w *documentWriter) replace(ctx context.Context, d *DocumentRecord) error {
 		if err != nil {
 			return fmt.Errorf("storing %q: %w", d.Path, err)
 		}
-		res, err := w.insChunk.ExecContext(ctx, c.UID, docID, c.Ordinal, session, string(headings), c.Label,
-			c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.PageStart, c.PageEnd, c.Text, c.Hash, c.EmbedHash)
-		if err != nil {
-			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
+		insert := func(uid string) (sql.Result, error) {
+			return w.insChunk.ExecContext(ctx, uid, docID, c.Ordinal, session, string(headings), c.Label,
+				c.WordStart, c.WordEnd, c.ByteStart, c.ByteEnd, c.PageStart, c.PageEnd, c.Text, c.Hash, c.EmbedHash)
 		}
-		chunkID, err := res.LastInsertId()
+		chunkID, err := insertedID(insert(c.UID))
+		if err == nil && chunkID == 0 {
+			// Another folder of the index holds the same note: this
+			// folder's copy gets an id of its own.
+			var holder string
+			err = tx.QueryRowContext(ctx, `SELECT d.root FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE k.uid = ?`, c.UID).Scan(&holder)
+			if err == nil && holder != d.Root {
+				chunkID, err = insertedID(insert(store.ChunkUIDIn(d.Root, c.UID)))
+			}
+			if err == nil && chunkID == 0 {
+				err = fmt.Errorf("its id %q is taken", c.UID)
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
 		}
@@ -283,4 +296,42 @@ const bulkCachePages = -65536
 func bulkWrite(ctx context.Context, tx *sql.Tx) error {
 	_, err := tx.ExecContext(ctx, `PRAGMA cache_size = `+strconv.Itoa(bulkCachePages))
 	return err
+}
+
+// insertedID is the row id an INSERT ... ON CONFLICT DO NOTHING wrote,
+// or 0 when it wrote nothing.
+func insertedID(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// MoveRoot makes the notes ingested from the folder from those of the
+// folder to, which must hold none: the vault moved.
+func (ix *Index) MoveRoot(ctx context.Context, from, to string) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("moving the notes of %q to %q: %w", from, to, err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE root = ?`, to).Scan(&n); err != nil {
+		return fmt.Errorf("moving the notes of %q to %q: %w", from, to, err)
+	}
+	if n > 0 {
+		return fmt.Errorf("moving the notes of %q to %q: it holds %d notes already", from, to, n)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE documents SET root = ? WHERE root = ?`, to, from); err != nil {
+		return fmt.Errorf("moving the notes of %q to %q: %w", from, to, err)
+	}
+	// The chunks are as they were (their ids hold no folder): nothing
+	// derived from them changes.
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("moving the notes of %q to %q: %w", from, to, err)
+	}
+	return nil
 }

@@ -87,7 +87,7 @@ func TestMigrationToV8KeepsTheGraph(t *testing.T) {
 
 // dbAtVersion makes an index file at path with the schema of version v,
 // as an older program left it, and returns it open (raw SQL).
-func dbAtVersion(t *testing.T, path string, v int) *sql.DB {
+func dbAtVersion(t testing.TB, path string, v int) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {

@@ -295,6 +295,20 @@ var migrations = []string{
 		active     INTEGER NOT NULL
 	);
 	CREATE UNIQUE INDEX memory_active ON memory(scope, key) WHERE active;`,
+	// v13: chunk ids relative to the notes folder (store.ChunkUID), so that
+	// moving the vault keeps them; migrateChunkUIDs gives every chunk its
+	// new id, and keeps each old one in chunk_aliases, which ChunkByUID
+	// reads (links already given name old ids), and in memory sources.
+	`CREATE TABLE chunk_aliases (
+		old TEXT PRIMARY KEY,
+		uid TEXT NOT NULL
+	) WITHOUT ROWID;`,
+}
+
+// migrationCode[i], when set, runs after migrations[i], in the same
+// transaction: the part of a migration SQL cannot say.
+var migrationCode = map[int]func(context.Context, *sql.Tx) error{
+	12: migrateChunkUIDs,
 }
 
 // SchemaVersion is the schema version this program writes.
@@ -331,6 +345,12 @@ func (ix *Index) migrate(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrating schema to %d: %w", v+1, err)
+		}
+		if code := migrationCode[v]; code != nil {
+			if err := code(ctx, tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migrating schema to %d: %w", v+1, err)
+			}
 		}
 		// PRAGMA does not take bound parameters.
 		if _, err := tx.ExecContext(ctx, `PRAGMA user_version = `+strconv.Itoa(v+1)); err != nil {

@@ -153,9 +153,12 @@ func (ix *Index) documentsByType(ctx context.Context) (map[string]int, error) {
 	return out, rows.Err()
 }
 
-// ChunkByUID returns the chunk with the given public id.
+// ChunkByUID returns the chunk with the given public id, or with the id
+// that an id of before the migration to ids relative to the notes folder
+// became (links and memory entries made before name those).
 func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE k.uid = ?`, uid)
+	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
+		WHERE k.uid IN (?1, (SELECT uid FROM chunk_aliases WHERE old = ?1)) ORDER BY k.uid = ?1 DESC LIMIT 1`, uid)
 	if err != nil {
 		return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
 	}

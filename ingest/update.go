@@ -411,7 +411,7 @@ func (u *update) prepare(f File) prepared {
 func (u *update) chunkRecord(path string, c chunk.Chunk) store.ChunkRecord {
 	cr := store.ChunkRecord{
 		ChunkData: store.ChunkData{
-			UID: chunkUID(u.root, path, c.Ordinal, c.Text), Hash: textHash(c.Text),
+			UID: store.ChunkUID(path, c.Ordinal, c.Text), Hash: textHash(c.Text),
 			Ordinal: c.Ordinal, Session: c.Session, InSession: c.InSession,
 			Headings: c.Headings, Label: c.Label,
 			WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
@@ -427,15 +427,6 @@ func (u *update) chunkRecord(path string, c chunk.Chunk) store.ChunkRecord {
 		})
 	}
 	return cr
-}
-
-// chunkUID is a chunk's public id: stable while its note's path and text
-// stay the same, different as soon as the text changes.
-func chunkUID(root, path string, ordinal int, text string) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%d\x00", root, path, ordinal)
-	h.Write([]byte(text))
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func textHash(text string) string {

@@ -239,6 +239,37 @@ func TestIsPageNumber(t *testing.T) {
 	}
 }
 
+// TestRunningLinesAsBody: lines that repeat on every page but frame no
+// body are the body; page numbers still go.
+func TestRunningLinesAsBody(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		pages [][]line
+		want  []map[int]bool
+	}{
+		{"one line a page", [][]line{{{text: "Sesión 1"}}, {{text: "Sesión 2"}}, {{text: "Sesión 3"}}}, []map[int]bool{{}, {}, {}}},
+		{"with page numbers", [][]line{{{text: "Sesión 1"}, {text: "1"}}, {{text: "Sesión 2"}, {text: "2"}}}, []map[int]bool{{1: true}, {1: true}}},
+		{"only page numbers", [][]line{{{text: "1"}}, {{text: "2"}}}, []map[int]bool{{}, {}}},
+		// A blank page in a book keeps losing its running header, also
+		// in a document of two pages.
+		{"a blank page of two", [][]line{{{text: "Manual"}, {text: "Uno"}}, {{text: "Manual"}}}, []map[int]bool{{0: true}, {0: true}}},
+		{"a blank page among bodies", [][]line{
+			{{text: "Manual"}, {text: "Uno"}, {text: "Dos"}},
+			{{text: "Manual"}},
+			{{text: "Manual"}, {text: "Tres"}},
+		}, []map[int]bool{{0: true}, {0: true}, {0: true}}},
+	} {
+		got := runningLines(tt.pages)
+		for p := range tt.pages {
+			for i := range tt.pages[p] {
+				if got[p][i] != tt.want[p][i] {
+					t.Errorf("%s: page %d line %d: dropped %v, want %v", tt.name, p+1, i, got[p][i], tt.want[p][i])
+				}
+			}
+		}
+	}
+}
+
 func TestRunningLines(t *testing.T) {
 	page := func(n string, body ...string) []line {
 		ls := []line{{text: "Manual del jugador"}}
@@ -268,6 +299,7 @@ func FuzzPDF(f *testing.F) {
 		f.Add(data[:len(data)/3])
 		f.Add(data[len(data)/2:])
 	}
+	f.Add(makePDF([][]string{{"Sesión 1: la cripta."}, {"Sesión 2: la cripta."}, {"Sesión 3: la cripta."}}))
 	f.Add([]byte("%PDF-1.4\n1 0 obj<</Type/Pages/Kids[1 0 R]/Count 1>>endobj\ntrailer<</Root<</Pages 1 0 R>>>>\nstartxref\n9\n%%EOF\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		done := make(chan struct{})
@@ -344,4 +376,63 @@ func TestPDFWrappedHeading(t *testing.T) {
 			t.Errorf("heading %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}
+}
+
+// TestPDFOneLinePages: a PDF of one line a page, the lines alike but for
+// their numbers (what a running header looks like), is read whole, each
+// line on its page; a PDF whose pages draw no text is still a scan.
+func TestPDFOneLinePages(t *testing.T) {
+	lines := []string{
+		"Sesión 1: el grupo llega a Villaseca.",
+		"Sesión 2: el grupo baja a la cripta.",
+		"Sesión 3: el grupo vence al necrófago.",
+		"Sesión 4: el grupo abre la tumba.",
+		"Sesión 5: el grupo vuelve al pueblo.",
+		"Sesión 6: el grupo cobra la recompensa.",
+	}
+	alike := []string{
+		"Sesión 1: el grupo descansa en Villaseca.",
+		"Sesión 2: el grupo descansa en Villaseca.",
+		"Sesión 3: el grupo descansa en Villaseca.",
+		"Sesión 4: el grupo descansa en Villaseca.",
+	}
+	for _, tt := range []struct {
+		name  string
+		pages [][]string
+		want  []string
+	}{
+		{"one line a page", onePerPage(lines), lines},
+		{"one line a page, alike but for the number", onePerPage(alike), alike},
+		{"the same line on every page", [][]string{{"La cripta."}, {"La cripta."}, {"La cripta."}}, []string{"La cripta.", "La cripta.", "La cripta."}},
+		{"one line and a page number", [][]string{{"Sesión 1: la cripta.", "1"}, {"Sesión 2: la cripta.", "2"}, {"Sesión 3: la cripta.", "3"}}, []string{"Sesión 1: la cripta.", "Sesión 2: la cripta.", "Sesión 3: la cripta."}},
+	} {
+		doc, err := Load("sesiones.pdf", makePDF(tt.pages))
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if doc.Pages != len(tt.pages) || len(doc.Blocks) != len(tt.want) {
+			t.Errorf("%s: %d pages, blocks %+v; want %d pages, %q", tt.name, doc.Pages, doc.Blocks, len(tt.pages), tt.want)
+			continue
+		}
+		for i, b := range doc.Blocks {
+			if b.Text != tt.want[i] || b.Page != i+1 {
+				t.Errorf("%s: block %d is %q on page %d, want %q on page %d", tt.name, i, b.Text, b.Page, tt.want[i], i+1)
+			}
+		}
+	}
+	// A scan: pages that draw (an image stand-in: a filled rectangle)
+	// but have no text operators.
+	scan := makePDFContents([]string{"0.5 g 72 72 451 698 re f\n", "0.5 g 72 72 451 698 re f\n"})
+	if doc, err := Load("escaneo.pdf", scan); !errors.Is(err, ErrNoText) {
+		t.Errorf("a PDF without text: %v (%+v), want %v", err, doc, ErrNoText)
+	}
+}
+
+func onePerPage(lines []string) [][]string {
+	pages := make([][]string, len(lines))
+	for i, l := range lines {
+		pages[i] = []string{l}
+	}
+	return pages
 }

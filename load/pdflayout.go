@@ -286,8 +286,50 @@ const edgeLines = 2
 // runningLines finds, for each page's lines (top to bottom), those that
 // are running headers, footers or page numbers: a line among the first or
 // last edgeLines of a page that is a page number, or that repeats in the
-// same place on at least half the pages (and two of them).
+// same place on at least half the pages (and two of them). Repeating
+// lines frame a page's body: when dropping them would leave more than half
+// the pages that have text with none (a deck of one line a page, "Sesión
+// 1: …", "Sesión 2: …"), they are the body, and only page numbers go; a
+// document of nothing but page numbers keeps them.
 func runningLines(pages [][]line) []map[int]bool {
+	out := repeatedLines(pages)
+	withText, emptied := 0, 0
+	for p, ls := range pages {
+		text, kept := false, false
+		for i, l := range ls {
+			if !isPageNumber(l.text) {
+				text = true
+				kept = kept || !out[p][i]
+			}
+		}
+		if text {
+			withText++
+			if !kept {
+				emptied++
+			}
+		}
+	}
+	if 2*emptied > withText {
+		for p, ls := range pages {
+			for i, l := range ls {
+				if out[p][i] && !isPageNumber(l.text) {
+					delete(out[p], i)
+				}
+			}
+		}
+	}
+	if withText == 0 {
+		// Nothing but page numbers: they are the text.
+		for p := range out {
+			clear(out[p])
+		}
+	}
+	return out
+}
+
+// repeatedLines marks the lines at the top or bottom of their page that
+// are page numbers or repeat there on at least half the pages.
+func repeatedLines(pages [][]line) []map[int]bool {
 	top, bottom := map[string]int{}, map[string]int{}
 	for _, ls := range pages {
 		seenTop, seenBottom := map[string]bool{}, map[string]bool{}

@@ -251,6 +251,16 @@ type DocumentWriter interface {
 	Redecide(ctx context.Context, decide Decider, meta map[string]string) (int, error)
 }
 
+// RootMover is a store that can give the notes of one folder to another,
+// unchanged, ids included: an ingest of a vault that moved re-reads
+// nothing. SQLite's index is one; a store that is not writes the moved
+// vault's notes anew.
+type RootMover interface {
+	// MoveRoot makes the notes ingested from the folder from those of
+	// the folder to, which holds none.
+	MoveRoot(ctx context.Context, from, to string) error
+}
+
 // Store is everything the engine needs from the index stage.
 type Store interface {
 	ChunkReader

@@ -140,10 +140,14 @@
 // tenant per index name ([DefaultTenant] "oraculo"), no vectorizer,
 // BM25 with FTS5's k1 = 1.2 and b = 0.75 and no
 // stop words. Object ids are version-5 UUIDs of the note's root and path,
-// the chunk's UID and the paragraph's ordinal, so a rerun writes the same
-// objects; notes keep their content hash and stamp, chunks their text
-// hash and embedding hash. Chunk ids are the first 53 bits of the sha256
-// of the UID ([ChunkID]), stable as UIDs are. Every chunk and paragraph
+// the chunk's key (its id with the folder's absolute path, as public ids
+// were before they became relative to the folder: two folders holding the
+// same note keep two sets of objects) and the paragraph's ordinal, so a
+// rerun writes the same objects; notes keep their content hash and stamp,
+// chunks their text hash and embedding hash. Chunk ids are the first 53
+// bits of the sha256 of the key ([ChunkID]). A chunk answers to its
+// public id and to its key, the id links and memory entries made before
+// name. Every chunk and paragraph
 // carries its note's visibility; a players' search keeps only paragraphs
 // marked public, so one without it (never written so) is DM-only: fail
 // closed.

@@ -349,7 +349,7 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 		e := store.Entity{Name: fmt.Sprint("entity ", i), Kind: "npc", Mentions: map[int64]int{}}
 		id := weaviate.EntityID(store.ScopeDM, e.Name)
 		for j, c := range doc.Chunks {
-			chunk := weaviate.ChunkID(c.UID)
+			chunk := weaviate.ChunkIDOf(doc.Root, doc.Path, c.Ordinal, c.Text)
 			e.Mentions[chunk] = i + j + 1
 			want[id] = append(want[id], store.Mention{ChunkID: chunk, Count: i + j + 1, Path: "x.md", Ordinal: c.Ordinal})
 		}
@@ -357,9 +357,9 @@ func testMentionPages(t *testing.T, node *weaviatetest.Node) {
 		ents = append(ents, e)
 	}
 	// One entity alone in a chunk of the other note.
-	solo := store.Entity{Name: "solo", Kind: "npc", Mentions: map[int64]int{weaviate.ChunkID("pages-y1"): 4}}
+	solo := store.Entity{Name: "solo", Kind: "npc", Mentions: map[int64]int{weaviate.ChunkIDOf("/n", "y.md", 1, "y"): 4}}
 	soloID := weaviate.EntityID(store.ScopeDM, solo.Name)
-	want[soloID] = []store.Mention{{ChunkID: weaviate.ChunkID("pages-y1"), Count: 4, Path: "y.md", Ordinal: 1}}
+	want[soloID] = []store.Mention{{ChunkID: weaviate.ChunkIDOf("/n", "y.md", 1, "y"), Count: 4, Path: "y.md", Ordinal: 1}}
 	ents = append(ents, solo)
 	// Written 7 at a time: the mentions in a chunk are written in parts,
 	// each kept.

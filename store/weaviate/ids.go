@@ -8,6 +8,8 @@ import (
 
 	"github.com/go-openapi/strfmt"
 	"github.com/google/uuid"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // namespace is the UUID namespace of every object this package writes:
@@ -28,12 +30,28 @@ func documentUUID(root, path string) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("document\x00"+documentKey(root, path))).String())
 }
 
-// chunkUUID is the object id of the chunk with public id uid.
+// chunkKey is what names a chunk's objects and its store id: its id with
+// the folder's absolute path ([store.RootedChunkUID]), not its public id
+// (relative to the folder), so that two folders of one index holding the
+// same note keep objects of their own, and objects written before public
+// ids were relative keep their ids.
+func chunkKey(root, path string, ordinal int, text string) string {
+	return store.RootedChunkUID(root, path, ordinal, text)
+}
+
+// ChunkIDOf is the store's id of the chunk of the note at path in root
+// with that ordinal and text.
+func ChunkIDOf(root, path string, ordinal int, text string) int64 {
+	return ChunkID(chunkKey(root, path, ordinal, text))
+}
+
+// chunkUUID is the object id of the chunk named key (see chunkKey).
 func chunkUUID(uid string) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("chunk\x00"+uid)).String())
 }
 
-// paragraphUUID is the object id of paragraph ordinal of chunk uid.
+// paragraphUUID is the object id of paragraph ordinal of the chunk named
+// uid (see chunkKey).
 func paragraphUUID(uid string, ordinal int) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(namespace, []byte("paragraph\x00"+uid+"\x00"+strconv.Itoa(ordinal))).String())
 }
@@ -56,9 +74,9 @@ func annotationUUID(model, prompt, hash string) strfmt.UUID {
 // Weaviate answers null for a larger int property.
 const idBits = 53
 
-// ChunkID is the store's id of the chunk with public id uid: the first
-// idBits of its sha256, never 0. Like the chunk's UID it changes when the
-// chunk's note, place or text does, and not otherwise.
+// ChunkID is the store's id of the chunk named uid (see chunkKey): the
+// first idBits of its sha256, never 0. It changes when the chunk's
+// folder, note, place or text does, and not otherwise.
 func ChunkID(uid string) int64 {
 	sum := sha256.Sum256([]byte(uid))
 	id := int64(binary.BigEndian.Uint64(sum[:8]) & (1<<idBits - 1))

@@ -246,10 +246,15 @@ func (s *Store) ChunksFound(ctx context.Context, ids []int64) ([]store.Chunk, er
 	return out, nil
 }
 
-// ChunkByUID returns the chunk with the given public id, or an error
-// wrapping [store.ErrNoChunk].
+// ChunkByUID returns the chunk with the given public id, or the one an id
+// of before public ids were relative to the notes folder names (links
+// and memory entries made then name those: it is the chunk's key, see
+// chunkKey), or an error wrapping [store.ErrNoChunk].
 func (s *Store) ChunkByUID(ctx context.Context, uid string) (store.Chunk, error) {
 	objs, err := s.run(ctx, s.client.GraphQL().Get().WithFields(fields(chunkProps)...).WithWhere(textIs(propUID, uid)).WithLimit(1), chunkClass)
+	if err == nil && len(objs) == 0 {
+		objs, err = s.run(ctx, s.client.GraphQL().Get().WithFields(fields(chunkProps)...).WithWhere(textIs(propChunkID, idText(ChunkID(uid)))).WithLimit(1), chunkClass)
+	}
 	if err != nil {
 		return store.Chunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
 	}

@@ -288,7 +288,8 @@ func (s *Store) objects(d *store.DocumentRecord) (chunks, paragraphs []*models.O
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		id := ChunkID(c.UID)
+		name := chunkKey(d.Root, d.Path, c.Ordinal, c.Text)
+		id := ChunkID(name)
 		props := map[string]any{
 			propChunkID: idText(id), propUID: c.UID, propDocKey: key, propGen: gen, propRoot: d.Root, propPath: d.Path,
 			propTitle: d.Title, propVisibility: d.Visibility, propPublic: public, propOrdinal: c.Ordinal,
@@ -299,7 +300,7 @@ func (s *Store) objects(d *store.DocumentRecord) (chunks, paragraphs []*models.O
 		if c.InSession {
 			props[propSession] = c.Session
 		}
-		chunks = append(chunks, &models.Object{Class: chunkClass, ID: chunkUUID(c.UID), Tenant: s.tenant, Properties: props})
+		chunks = append(chunks, &models.Object{Class: chunkClass, ID: chunkUUID(name), Tenant: s.tenant, Properties: props})
 		for _, ch := range c.Children {
 			pp := map[string]any{
 				propChunkID: idText(id), propDocKey: key, propGen: gen, propRoot: d.Root, propPath: d.Path, propPathLower: pathLower,
@@ -310,7 +311,7 @@ func (s *Store) objects(d *store.DocumentRecord) (chunks, paragraphs []*models.O
 			if c.InSession {
 				pp[propSession] = c.Session
 			}
-			paragraphs = append(paragraphs, &models.Object{Class: paragraphClass, ID: paragraphUUID(c.UID, ch.Ordinal), Tenant: s.tenant, Properties: pp})
+			paragraphs = append(paragraphs, &models.Object{Class: paragraphClass, ID: paragraphUUID(name, ch.Ordinal), Tenant: s.tenant, Properties: pp})
 		}
 	}
 	doc = &models.Object{Class: documentClass, ID: documentUUID(d.Root, d.Path), Tenant: s.tenant, Properties: map[string]any{

@@ -89,20 +89,46 @@ func TestEngineLaterNotes(t *testing.T) {
 				write(path, text)
 			}
 			ingestChecked(t, eng, st, dir, "first ingest", "", "")
+			// The chunks' version: the same after an ingest that changed
+			// nothing, another after each that wrote or removed chunks.
+			version := func() string {
+				t.Helper()
+				v, err := st.ChunksVersion(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			v := version()
+			if rep := ingestChecked(t, eng, st, dir, "nothing changed", "", ""); rep.Embed.Embedded != 0 || version() != v {
+				t.Errorf("an ingest of unchanged notes embedded %d texts, and the chunks' version went from %q to %q", rep.Embed.Embedded, v, version())
+			}
+			changed := func(step string) {
+				t.Helper()
+				if now := version(); now == v {
+					t.Errorf("%s: the chunks' version stayed %q", step, v)
+				} else {
+					v = now
+				}
+			}
 
 			write(laterNotes.added[0], laterNotes.added[1])
 			ingestChecked(t, eng, st, dir, "a note added", laterNotes.added[0], "grifo de obsidiana biblioteca sumergida de Velmora")
+			changed("a note added")
 
 			write(laterNotes.rewritten[0], laterNotes.rewritten[1])
 			ingestChecked(t, eng, st, dir, "the newest note rewritten", laterNotes.rewritten[0], "capitán Mordekai mapas falsos desierto de Azufre peregrinos")
+			changed("the newest note rewritten")
 
 			write(laterNotes.edited[0], laterNotes.edited[1])
 			ingestChecked(t, eng, st, dir, "a note edited", laterNotes.edited[0], "Ondrel archimago redes de niebla violeta pantano de Qarth")
+			changed("a note edited")
 
 			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(laterNotes.gone))); err != nil {
 				t.Fatal(err)
 			}
 			ingestChecked(t, eng, st, dir, "a note removed", "", "")
+			changed("a note removed")
 		})
 	}
 }
@@ -110,7 +136,7 @@ func TestEngineLaterNotes(t *testing.T) {
 // ingestChecked ingests dir and checks what TestEngineLaterNotes says of
 // the vectors; when path is set, the dense path alone must find that note
 // first for question.
-func ingestChecked(t *testing.T, eng *oraculo.Engine, st store.Store, dir, step, path, question string) {
+func ingestChecked(t *testing.T, eng *oraculo.Engine, st store.Store, dir, step, path, question string) *oraculo.IngestReport {
 	t.Helper()
 	ctx := context.Background()
 	rep, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{})
@@ -162,7 +188,7 @@ func ingestChecked(t *testing.T, eng *oraculo.Engine, st store.Store, dir, step,
 		t.Errorf("%s: stats say the dense path searches %d vectors; %d chunks have one", step, stats.Retrieval.DenseVectors, len(chunks)-without)
 	}
 	if path == "" {
-		return
+		return rep
 	}
 	if rep.Embed.Embedded == 0 {
 		t.Errorf("%s: the ingest embedded nothing", step)
@@ -178,4 +204,5 @@ func ingestChecked(t *testing.T, eng *oraculo.Engine, st store.Store, dir, step,
 		}
 		t.Errorf("%s: the dense path's hits for %q are %q, want %q first", step, question, got, path)
 	}
+	return rep
 }

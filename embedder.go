@@ -401,6 +401,12 @@ func (e *Engine) storedGraph(ctx context.Context, model string) (h *vector.HNSW,
 	return h, warning, nil
 }
 
+// graphSignature names the chunks a graph holds: the store's
+// [store.Catalog.ChunksVersion] when they were read, and their ids.
+func graphSignature(version string, ids []int64) string {
+	return version + " " + idsSignature(ids)
+}
+
 // idsSignature names a set of chunk ids (given in order): their count and
 // an FNV-1a hash of them.
 func idsSignature(ids []int64) string {
@@ -510,13 +516,21 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 		return e.idx.DeleteGraph(ctx, model)
 	}
 	// The stored graph was built over exactly the chunks that have a
-	// vector now when their ids' signature is the one stored with it: it
+	// vector now, each with the vector it has now, when the signature
+	// stored with it is that of their ids and of the chunks' version: it
 	// is kept, and an unchanged re-ingest reads no vector (nor the graph).
+	// The ids alone are not enough: SQLite gives the chunks of the note
+	// written last, written again, the ids the old ones had. The version
+	// is read first: a change after it makes the next ingest look again.
+	version, err := e.idx.ChunksVersion(ctx)
+	if err != nil {
+		return err
+	}
 	ids, _, err := e.idx.VectorIDs(ctx, model)
 	if err != nil {
 		return err
 	}
-	sig := idsSignature(ids)
+	sig := graphSignature(version, ids)
 	if stored, err := e.idx.Meta(ctx, sigKey); err != nil || stored == sig {
 		return err
 	}
@@ -555,7 +569,7 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 	}
 	// The signature of the vectors' ids read now: a chunk added since
 	// makes the next ingest build again.
-	if err := e.idx.SetMeta(ctx, sigKey, idsSignature(built)); err != nil {
+	if err := e.idx.SetMeta(ctx, sigKey, graphSignature(version, built)); err != nil {
 		return err
 	}
 	if progress != nil {

@@ -399,18 +399,25 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 	if err := e.saveEmbedderConfig(ctx, e.embedCfg); err != nil {
 		return err
 	}
-	// When the chunks are as they were when this stage last finished with
-	// every chunk embedded and the graph stored (same model, same
-	// threshold), there is nothing to do: an unchanged re-ingest reads no
-	// vector, and does not even list the chunks that have one.
+	// When the store says no chunk lacks a vector and the chunks are as
+	// they were when this stage last finished (the store's
+	// [store.Catalog.ChunksVersion], same model, same threshold), there is
+	// nothing to do: nothing to embed, prune or add to the graph, and an
+	// unchanged re-ingest reads no vector, nor lists the chunks that have
+	// one. Both come from the store, whichever it is: a chunk without a
+	// vector is embedded whatever the version says.
 	model := e.Embedder().ID()
-	version, err := e.idx.Meta(ctx, index.ChunksVersionKey)
+	version, err := e.idx.ChunksVersion(ctx)
+	if err != nil {
+		return err
+	}
+	missing, err := e.idx.MissingVectors(ctx, model)
 	if err != nil {
 		return err
 	}
 	mark := fmt.Sprintf("%s %d", version, e.annThreshold())
 	markKey := "dense_done/" + model
-	if done, err := e.idx.Meta(ctx, markKey); err != nil || done == mark {
+	if done, err := e.idx.Meta(ctx, markKey); err != nil || (done == mark && missing == 0) {
 		rep.Embed = &EmbedReport{Model: model}
 		return err
 	}
@@ -418,14 +425,19 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 	if opts.Progress != nil {
 		progress = func(done, total int) { opts.Progress(Progress{Stage: "embed", Done: done, Total: total}) }
 	}
-	er, err := enrich.Embed(ctx, e.idx, e.Embedder(), progress)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		er.Error = err.Error()
+	er, embedErr := enrich.Embed(ctx, e.idx, e.Embedder(), progress)
+	if embedErr != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	// What is left is counted in the store, in chunks, not taken from
+	// what the embedder was sent.
+	if er.Pending, err = e.idx.MissingVectors(ctx, model); err != nil {
+		return err
+	}
+	if embedErr != nil {
+		er.Error = embedErr.Error()
 		rep.Warnings = append(rep.Warnings, Problem{Reason: "embed", Detail: fmt.Sprintf(
-			"%v; %d chunks have no vector yet: keyword search works, and the next ingest embeds them", err, er.Pending)})
+			"%v; %d chunks have no vector yet: keyword search works, and the next ingest embeds them", embedErr, er.Pending)})
 	}
 	if er.Pruned, err = e.idx.PruneEmbeddings(ctx); err != nil {
 		return err

@@ -19,7 +19,10 @@ type EmbedStore interface {
 type EmbedReport struct {
 	Model    string `json:"model"`
 	Embedded int    `json:"embedded"`
-	// Pending chunks still have no vector (the server failed part-way).
+	// Pending counts what still has no vector (the server failed
+	// part-way): [Embed] counts the texts it did not embed; an engine's
+	// ingest reports the chunks the store counts without a vector
+	// afterwards ([store.VectorStore.MissingVectors]).
 	Pending int    `json:"pending"`
 	Pruned  int64  `json:"pruned"`
 	Error   string `json:"error,omitempty"`

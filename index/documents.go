@@ -276,6 +276,13 @@ func nonNil(s []string) []string {
 // graph) at one count still holds at the same count.
 const ChunksVersionKey = "chunks_version"
 
+// ChunksVersion returns the count of the transactions that wrote or
+// removed chunks (see [ChunksVersionKey]), kept in the transaction that
+// changes them.
+func (ix *Index) ChunksVersion(ctx context.Context) (string, error) {
+	return ix.Meta(ctx, ChunksVersionKey)
+}
+
 // bumpChunksVersion counts, in the transaction that changes chunks, one
 // more change.
 func bumpChunksVersion(ctx context.Context, tx *sql.Tx) error {

@@ -189,10 +189,17 @@ func (ix *Index) VectorIDs(ctx context.Context, model string) (ids []int64, miss
 	return ids, missing, nil
 }
 
+// MissingVectors counts the chunks that have no vector for model.
+func (ix *Index) MissingVectors(ctx context.Context, model string) (int, error) {
+	return missingVectors(ctx, ix.db, model)
+}
+
 // missingVectors counts the chunks that have no vector for model.
-func missingVectors(ctx context.Context, tx *sql.Tx, model string) (int, error) {
+func missingVectors(ctx context.Context, q interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}, model string) (int, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM chunks k WHERE NOT EXISTS
 		(SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)`, model).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("counting chunks without vectors: %w", err)

@@ -74,6 +74,11 @@ type Catalog interface {
 	NoteSources(ctx context.Context) ([]NoteSource, error)
 	// DMOnlyCounts counts the DM-only notes by reason.
 	DMOnlyCounts(ctx context.Context) (map[string]int, error)
+	// ChunksVersion returns a value that changes whenever a chunk is
+	// written or removed (it may change at other times too): what was
+	// derived from the chunks when it had one value still holds while it
+	// has the same. Every write of chunks changes it, by whatever writer.
+	ChunksVersion(ctx context.Context) (string, error)
 }
 
 // KeywordSearcher is the keyword (BM25) search over paragraphs.
@@ -112,6 +117,11 @@ type VectorStore interface {
 	VectorIDs(ctx context.Context, model string) (ids []int64, missing int, err error)
 	// VectorRows counts the chunks that have a vector for model.
 	VectorRows(ctx context.Context, model string) (int, error)
+	// MissingVectors counts the chunks that have no vector for model,
+	// read from what the store holds now (a chunk with no text to embed
+	// counts too): what the dense stage has left to do, and what an
+	// ingest reports as without a vector.
+	MissingVectors(ctx context.Context, model string) (int, error)
 	// PruneEmbeddings deletes vectors no chunk uses any more and returns
 	// how many went.
 	PruneEmbeddings(ctx context.Context) (int64, error)

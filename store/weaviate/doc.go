@@ -69,6 +69,15 @@
 //     builds none. Each vector object carries what its text's chunks let
 //     a search filter on (see Layout), kept by ReplaceDocuments,
 //     DeleteDocument, Redecide and PutEmbeddings.
+//   - what the engine's dense stage decides by (issue 26): MissingVectors
+//     counts the chunks without a vector from the chunks and vectors held,
+//     and ChunksVersion, a setting given a fresh random value before and
+//     after every write or removal of chunks; ingest skips the stage only
+//     when no chunk lacks a vector and that version is the one at which
+//     the stage last finished (it used to read a setting only SQLite
+//     kept, so a note added after the first ingest never got a vector).
+//     TestEngineLaterNotes: a note added, edited or removed after the
+//     first ingest, on SQLite and on a node.
 //   - replication (fifth session): [Config.Replication] and consistency
 //     QUORUM on writes and on queries of replicated collections (see
 //     Layout); on a three-node cluster with factor 3 (TestReplication)

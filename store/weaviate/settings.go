@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -118,4 +119,22 @@ func (s *Store) readSetting(ctx context.Context, key string) (storedSetting, err
 func alreadyExists(err error) bool {
 	var ce *fault.WeaviateClientError
 	return errors.As(err, &ce) && ce.StatusCode == 422 && strings.Contains(ce.Msg, "already exists")
+}
+
+// chunksVersionKey is the setting [Store.ChunksVersion] reads.
+const chunksVersionKey = "chunks_version"
+
+// ChunksVersion returns a value that changes whenever chunks are written
+// or removed: a fresh one is stored before a write of chunks begins and
+// again once it is done. Without transactions, the first makes a write
+// cut short change it too; the second, a reader that read it in the
+// middle of a write see another value after it.
+func (s *Store) ChunksVersion(ctx context.Context) (string, error) {
+	return s.Meta(ctx, chunksVersionKey)
+}
+
+// changeChunksVersion stores a fresh value of [Store.ChunksVersion]: a
+// random one, so that writers racing each other never store the same.
+func (s *Store) changeChunksVersion(ctx context.Context) error {
+	return s.SetMeta(ctx, chunksVersionKey, uuid.NewString())
 }

@@ -314,6 +314,17 @@ func (s *Store) VectorRows(ctx context.Context, model string) (int, error) {
 	return len(have), nil
 }
 
+// MissingVectors counts the chunks that have no vector for model: read
+// from the chunks and the vectors the cluster holds now, without listing
+// the chunks that have one.
+func (s *Store) MissingVectors(ctx context.Context, model string) (int, error) {
+	_, missing, err := s.vectorChunks(ctx, model)
+	if err != nil {
+		return 0, fmt.Errorf("counting chunks without a vector for %q: %w", model, err)
+	}
+	return missing, nil
+}
+
 // vectorModels returns the models the tenant holds vectors of, by
 // collection.
 func (s *Store) vectorModels(ctx context.Context) (map[string]string, error) {

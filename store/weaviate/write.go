@@ -87,6 +87,9 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 	if err := s.withholdIfHidden(ctx, ds); err != nil {
 		return 0, fmt.Errorf("%s: %w", what, err)
 	}
+	if err := s.changeChunksVersion(ctx); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
 	// Chunks before their paragraphs, so that a paragraph found has its
 	// chunk; old paragraphs before old chunks, for the same reason; the
 	// old chunks' mentions with them.
@@ -103,6 +106,9 @@ func (s *Store) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord
 		if err := s.deleteWhere(ctx, class, stale); err != nil {
 			return 0, fmt.Errorf("%s: %w", what, err)
 		}
+	}
+	if err := s.changeChunksVersion(ctx); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
 	}
 	// The vectors' filters as the notes will be, before the notes are:
 	// an interrupted write is redone whole by the next ingest.
@@ -125,10 +131,16 @@ func (s *Store) DeleteDocument(ctx context.Context, root, path string) error {
 	if err != nil {
 		return fmt.Errorf("removing %q: %w", path, err)
 	}
+	if err := s.changeChunksVersion(ctx); err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
+	}
 	for _, class := range []string{mentionClass, factsStateClass, factsClass, paragraphClass, chunkClass} {
 		if err := s.deleteWhere(ctx, class, textIs(propDocKey, key)); err != nil {
 			return fmt.Errorf("removing %q: %w", path, err)
 		}
+	}
+	if err := s.changeChunksVersion(ctx); err != nil {
+		return fmt.Errorf("removing %q: %w", path, err)
 	}
 	if err := s.finishUses(ctx, uses, nil); err != nil {
 		return fmt.Errorf("removing %q: %w", path, err)

@@ -86,7 +86,10 @@ func TestCLIAnswersWithoutSupport(t *testing.T) {
 	if !a.Abstained || a.Grounding != "none" || strings.Contains(out, "dragón") {
 		t.Errorf("ask --json, the only citation invented: %s", out)
 	}
-	for _, out := range []string{ask(question), func() string { o, _, _ := runCLI(t, question+"\n/exit\n", append([]string{"chat"}, model...)...); return o }()} {
+	for _, out := range []string{ask(question), func() string {
+		o, _, _ := runCLI(t, question+"\n/exit\n", append([]string{"chat"}, model...)...)
+		return o
+	}()} {
 		if strings.Contains(out, "dragón") || !strings.Contains(out, "the notes do not say") {
 			t.Errorf("ask or chat, the only citation invented:\n%s", out)
 		}

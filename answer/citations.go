@@ -48,6 +48,8 @@ type Verification struct {
 	// Uncited counts them) and Supported those with a valid citation; set
 	// by [Check].
 	Sentences, Supported int
+	// claims are the claims of Text, found once for Uncited and the marks.
+	claims []claim
 }
 
 // Segment is one part of a text: plain text, or one citation group.
@@ -91,7 +93,12 @@ func Verify(text string, ctx Context) Verification {
 		v.Removed = append(v.Removed, removed...)
 	}
 	v.Text = strings.TrimSpace(text)
-	v.Uncited = uncited(v.Text, idx)
+	v.claims = claims(v.Text, idx)
+	for _, c := range v.claims {
+		if !c.supported {
+			v.Uncited = append(v.Uncited, c.text)
+		}
+	}
 	v.Segments = segments(v.Text, idx)
 	return v
 }
@@ -187,18 +194,6 @@ func cut(buf []byte, text string, after int) ([]byte, int) {
 		buf = append(buf, ' ')
 	}
 	return buf, k
-}
-
-// uncited returns the sentences of text that claim something without a
-// valid citation.
-func uncited(text string, idx labelIndex) []string {
-	var out []string
-	for _, c := range claims(text, idx) {
-		if !c.supported {
-			out = append(out, c.text)
-		}
-	}
-	return out
 }
 
 // claim is a sentence of a text that claims something: not a heading, a
@@ -305,8 +300,7 @@ const MarkUnsupported = "unsupported"
 // sentence, which what follows may yet extend.
 func Check(text string, ctx Context, lang string) Verification {
 	v := Verify(text, ctx)
-	idx := newLabelIndex(ctx)
-	return mark(v, claims(v.Text, idx), lang)
+	return mark(v, v.claims, lang)
 }
 
 // mark puts the marks of the unsupported claims cs into v (see [Check]).
@@ -358,7 +352,7 @@ func mark(v Verification, cs []claim, lang string) Verification {
 			b.WriteString(v.Text[at:to])
 		}
 	}
-	v.Text, v.Segments = b.String(), segs
+	v.Text, v.Segments, v.claims = b.String(), segs, nil // its offsets were of the text unmarked
 	return v
 }
 

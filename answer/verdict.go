@@ -56,17 +56,17 @@ func Judge(question string, d Draft, ctx Context, terms func(string) []string, l
 			text = Unmentioned(lang, d.Unmentioned) + " " + text
 		}
 		av := Verify(text, ctx)
-		n := len(claims(av.Text, newLabelIndex(ctx)))
+		n := len(av.claims)
 		return Verdict{Text: av.Text, Segments: av.Segments, Citations: av.Citations, Removed: v.Removed,
 			Grounding: GroundingNone, Abstained: true, Sentences: n, Supported: n}
 	}
 	out := Verdict{Grounding: GroundingDirect, Citations: v.Citations, Removed: v.Removed}
 	if d.Closest {
-		n := len(claims(v.Text, newLabelIndex(ctx)))
+		n := len(v.claims)
 		out.Text, out.Segments, out.Grounding, out.Sentences, out.Supported = v.Text, v.Segments, GroundingClosest, n, n
 		return out
 	}
-	m := mark(v, claims(v.Text, newLabelIndex(ctx)), lang)
+	m := mark(v, v.claims, lang)
 	out.Text, out.Segments, out.Uncited, out.Sentences, out.Supported = m.Text, m.Segments, m.Uncited, m.Sentences, m.Supported
 	if SaysNotInNotes(d.Text) {
 		out.Abstained, out.Grounding = true, GroundingNone

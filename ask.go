@@ -420,7 +420,10 @@ func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence a
 		raw.WriteString(delta)
 		text := raw.String()
 		n := answer.Settled(text)
-		if n <= done {
+		// Each check reads the whole text so far: past a few pages it waits
+		// for the text to grow by a quarter, so that a long answer costs a
+		// few checks of its length, not one per sentence.
+		if n <= done || (done > verifyEveryBytes && n-done < done/4) {
 			return
 		}
 		v := answer.CheckSettled(text, evidence, lang)
@@ -434,6 +437,11 @@ func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence a
 		onVerified(segments(v.Segments, byChunk))
 	}
 }
+
+// verifyEveryBytes is how long a streamed answer may grow before its
+// verified text is shown a batch of sentences at a time (see
+// verifyAsItGoes).
+const verifyEveryBytes = 4096
 
 // chatMessages converts a prompt to the chat client's messages.
 func chatMessages(msgs []answer.Message) []chat.Message {

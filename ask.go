@@ -58,8 +58,10 @@ type AskOptions struct {
 	// chat model writes it: each time a sentence is complete (see
 	// answer.Settled) and its citations checked, the segments of the
 	// verified text so far, each call's text starting with the previous
-	// call's. It is not called before a citation is valid (an answer with
-	// none may yet be replaced by an abstention), nor for an extractive
+	// call's. A sentence without a valid citation comes marked (see
+	// answer.CheckSettled), and the last one only once the next has begun.
+	// It is not called before a citation is valid (an answer with
+	// none is replaced by an abstention), nor for an extractive
 	// answer, which is whole at once. The Answer's Segments go on from the
 	// last call's, unless the chat model failed midway and the answer was
 	// extracted from the notes instead.
@@ -101,8 +103,15 @@ type Answer struct {
 	// not; Removed the invalid ones taken out of the text.
 	Citations []Citation `json:"citations"`
 	Removed   []Citation `json:"removed_citations"`
-	// Uncited are sentences that make a claim without citing anything.
+	// Uncited are sentences that make a claim without citing anything;
+	// each is marked in Answer and Segments, "_(sin fuente)_" or
+	// "_(unsupported)_" after it.
 	Uncited []string `json:"uncited"`
+	// Sentences counts the sentences of Answer that claim something, and
+	// SupportedSentences those with a valid citation (see
+	// answer.Check); an answer with none abstains.
+	Sentences          int `json:"sentences"`
+	SupportedSentences int `json:"supported_sentences"`
 	// Segments are Answer cut at its citations, resolved by the same rule
 	// that verified them: plain text and citation groups in order, whose
 	// texts joined are Answer. Clients show citations from them rather
@@ -144,6 +153,12 @@ type Segment struct {
 	// Citations are the labels of a citation group, in order, each with
 	// the evidence it names; absent for plain text.
 	Citations []Citation `json:"citations,omitempty"`
+	// Supported is false for a sentence that claims something without a
+	// valid citation; absent otherwise.
+	Supported *bool `json:"supported,omitempty"`
+	// Mark is "unsupported" for the mark that follows such a sentence
+	// ("_(sin fuente)_"): Oráculo's words, not the answer's.
+	Mark string `json:"mark,omitempty"`
 }
 
 // Evidence is one item delivered to the model.
@@ -236,7 +251,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 
 	stage = time.Now()
 	if opts.OnVerified != nil {
-		opts.OnDelta = verifyAsItGoes(opts.OnDelta, opts.OnVerified, ev.evidence, ev.byChunk)
+		opts.OnDelta = verifyAsItGoes(opts.OnDelta, opts.OnVerified, ev.evidence, ev.byChunk, a.Lang)
 	}
 	draft, err := e.draft(ctx, modelCtx, a, model, ev.evidence, conv.History, opts, terms)
 	if err != nil {
@@ -402,10 +417,10 @@ func generate(ctx context.Context, model chat.Model, lang, question string, evid
 }
 
 // verifyAsItGoes returns the OnDelta that passes each delta on to
-// onDelta and, once a sentence is complete, the verified text so far to
-// onVerified, from the first valid citation on (see
+// onDelta and, once a sentence is complete, the verified text so far,
+// marked in lang, to onVerified, from the first valid citation on (see
 // [AskOptions.OnVerified]).
-func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence answer.Context, byChunk map[int64]Hit) func(string) {
+func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence answer.Context, byChunk map[int64]Hit, lang string) func(string) {
 	var raw strings.Builder
 	done, valid := 0, false
 	return func(delta string) {
@@ -415,10 +430,13 @@ func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence a
 		raw.WriteString(delta)
 		text := raw.String()
 		n := answer.Settled(text)
-		if n <= done {
+		// Each check reads the whole text so far: past a few pages it waits
+		// for the text to grow by a quarter, so that a long answer costs a
+		// few checks of its length, not one per sentence.
+		if n <= done || (done > verifyEveryBytes && n-done < done/4) {
 			return
 		}
-		v := answer.Verify(text[:n], evidence)
+		v := answer.CheckSettled(text, evidence, lang)
 		for _, c := range v.Citations {
 			valid = valid || c.Valid
 		}
@@ -429,6 +447,11 @@ func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence a
 		onVerified(segments(v.Segments, byChunk))
 	}
 }
+
+// verifyEveryBytes is how long a streamed answer may grow before its
+// verified text is shown a batch of sentences at a time (see
+// verifyAsItGoes).
+const verifyEveryBytes = 4096
 
 // chatMessages converts a prompt to the chat client's messages.
 func chatMessages(msgs []answer.Message) []chat.Message {
@@ -458,6 +481,7 @@ func (e *Engine) extract(ctx context.Context, question string, evidence answer.C
 // citation to the public id of the chunk it names.
 func (a *Answer) verified(v answer.Verdict, byChunk map[int64]Hit) {
 	a.Answer, a.Grounding, a.Abstained = v.Text, v.Grounding, v.Abstained
+	a.Sentences, a.SupportedSentences = v.Sentences, v.Supported
 	a.Segments = segments(v.Segments, byChunk)
 	for _, c := range v.Citations {
 		a.Citations = append(a.Citations, citation(c, byChunk))
@@ -514,7 +538,7 @@ func citation(c answer.Citation, byChunk map[int64]Hit) Citation {
 func segments(segs []answer.Segment, byChunk map[int64]Hit) []Segment {
 	out := make([]Segment, 0, len(segs))
 	for _, s := range segs {
-		p := Segment{Text: s.Text}
+		p := Segment{Text: s.Text, Supported: s.Supported, Mark: s.Mark}
 		for _, c := range s.Citations {
 			p.Citations = append(p.Citations, citation(c, byChunk))
 		}

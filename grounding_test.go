@@ -41,6 +41,10 @@ func TestExtractiveAnswersAreHonest(t *testing.T) {
 			if len(a.CitedEvidence()) == 0 {
 				t.Errorf("%s %q: an answer that cites no delivered evidence: %q", set.name, q.Question, a.Answer)
 			}
+			// The notes' own sentences, each cited: none marked unsupported.
+			if a.SupportedSentences != a.Sentences || len(a.Uncited) > 0 {
+				t.Errorf("%s %q: %d of %d sentences supported in an extractive answer: %q", set.name, q.Question, a.SupportedSentences, a.Sentences, a.Answer)
+			}
 			if a.Grounding == "closest" && !strings.Contains(a.Answer, "lo más cercano") && !strings.Contains(a.Answer, "the closest") {
 				t.Errorf("%s %q: a closest answer that does not say so: %q", set.name, q.Question, a.Answer)
 			}

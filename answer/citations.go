@@ -44,6 +44,12 @@ type Verification struct {
 	Uncited []string
 	// Segments are Text cut at its citations: see [Segments].
 	Segments []Segment
+	// Sentences counts the sentences of Text that claim something (as
+	// Uncited counts them) and Supported those with a valid citation; set
+	// by [Check].
+	Sentences, Supported int
+	// claims are the claims of Text, found once for Uncited and the marks.
+	claims []claim
 }
 
 // Segment is one part of a text: plain text, or one citation group.
@@ -53,6 +59,12 @@ type Segment struct {
 	// Citations are the labels of a citation group, in order, each
 	// resolved as Verify resolves it; nil for plain text.
 	Citations []Citation
+	// Supported is false for the text of a sentence that claims without a
+	// valid citation (see [Check]); nil otherwise.
+	Supported *bool
+	// Mark is [MarkUnsupported] for the mark [Check] put after such a
+	// sentence; "" for text the answer wrote.
+	Mark string
 }
 
 // Verify checks the citations of an answer against the evidence it was
@@ -81,7 +93,12 @@ func Verify(text string, ctx Context) Verification {
 		v.Removed = append(v.Removed, removed...)
 	}
 	v.Text = strings.TrimSpace(text)
-	v.Uncited = uncited(v.Text, idx)
+	v.claims = claims(v.Text, idx)
+	for _, c := range v.claims {
+		if !c.supported {
+			v.Uncited = append(v.Uncited, c.text)
+		}
+	}
 	v.Segments = segments(v.Text, idx)
 	return v
 }
@@ -179,36 +196,164 @@ func cut(buf []byte, text string, after int) ([]byte, int) {
 	return buf, k
 }
 
-// uncited returns the sentences of text that claim something without a
-// valid citation.
-func uncited(text string, idx labelIndex) []string {
-	var out []string
+// claim is a sentence of a text that claims something: not a heading, a
+// fragment of fewer than three words, a question, a line ending in ":"
+// nor a statement that the notes do not say.
+type claim struct {
+	text string
+	// supported reports a valid citation in the sentence.
+	supported bool
+	// start and end are the sentence's bytes in the text, or -1 when it
+	// cannot be found there.
+	start, end int
+}
+
+// claims returns the claims of text, in order.
+func claims(text string, idx labelIndex) []claim {
+	var out []claim
+	at := 0
 	for _, s := range sentences(text) {
 		if s.heading {
 			continue
 		}
+		start, end := locate(text, s, max(at, s.from))
+		if end >= 0 {
+			at = end
+		}
 		cited := false
-		claim := s.text
+		rest := s.text
 		groups := citationGroups(s.text)
 		slices.Reverse(groups) // cut from the end, so that offsets hold
 		for _, g := range groups {
 			for _, p := range idx.resolveGroup(g.inner) {
 				cited = cited || p.ok
 			}
-			claim = claim[:g.start] + claim[g.end:]
+			rest = rest[:g.start] + rest[g.end:]
 		}
-		if cited || letterWords(claim) < 3 {
+		if letterWords(rest) < 3 {
 			continue
 		}
-		last, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(claim, func(r rune) bool {
+		last, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(rest, func(r rune) bool {
 			return unicode.IsSpace(r) || txt.IsCloser(r)
 		}))
-		if last == '?' || last == ':' || SaysNotInNotes(claim) {
+		if last == '?' || last == ':' || SaysNotInNotes(rest) {
 			continue
 		}
-		out = append(out, s.text)
+		out = append(out, claim{text: s.text, supported: cited, start: start, end: end})
 	}
 	return out
+}
+
+// locate finds sentence s in text, from byte at on and within the lines
+// it was read from: the runes of s but white space, in order, list and
+// quote markers skipped. It returns -1, -1 when they are not all there.
+func locate(text string, s sentence, at int) (start, end int) {
+	to := min(s.to, len(text))
+	start, i := -1, at
+	for _, r := range s.text {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		found := false
+		for i < to && !found {
+			got, size := utf8.DecodeRuneInString(text[i:])
+			found = got == r
+			if found && start < 0 {
+				start = i
+			}
+			i += size
+		}
+		if !found {
+			return -1, -1
+		}
+	}
+	if start < 0 {
+		return -1, -1
+	}
+	return start, i
+}
+
+// Unsupported is the mark that follows a sentence claiming something
+// without a valid citation (see [Check]): Spanish when lang is "es",
+// English otherwise. It holds no bracket, so that it never reads as a
+// citation, and is too short to read as a claim.
+func Unsupported(lang string) string {
+	if strings.EqualFold(strings.TrimSpace(lang), "es") {
+		return "_(sin fuente)_"
+	}
+	return "_(unsupported)_"
+}
+
+// MarkUnsupported is the Mark of a segment that is an [Unsupported] mark.
+const MarkUnsupported = "unsupported"
+
+// Check verifies text as [Verify] does and marks every sentence that
+// claims something without a valid citation (those in Uncited): the
+// sentence becomes a segment of its own, with Supported false, followed
+// by a segment holding " " + [Unsupported] in lang, with Mark
+// [MarkUnsupported]; the mark is also in Text. Sentences and Supported
+// count the claims and those with a valid citation.
+//
+// Whether a sentence is marked depends only on the sentence, so that
+// checking a settled prefix of a streamed answer (see [Settled]) marks
+// the start of what checking the whole marks, but for the prefix's last
+// sentence, which what follows may yet extend.
+func Check(text string, ctx Context, lang string) Verification {
+	v := Verify(text, ctx)
+	return mark(v, v.claims, lang)
+}
+
+// mark puts the marks of the unsupported claims cs into v (see [Check]).
+func mark(v Verification, cs []claim, lang string) Verification {
+	v.Sentences, v.Supported = len(cs), 0
+	var spans [][2]int
+	for _, c := range cs {
+		if c.supported {
+			v.Supported++
+		} else if c.start >= 0 {
+			spans = append(spans, [2]int{c.start, c.end})
+		}
+	}
+	if len(spans) == 0 {
+		return v
+	}
+	label := " " + Unsupported(lang)
+	var b strings.Builder
+	segs := make([]Segment, 0, len(v.Segments)+2*len(spans))
+	off := 0
+	for _, seg := range v.Segments {
+		from, to := off, off+len(seg.Text)
+		off = to
+		if len(seg.Citations) > 0 {
+			segs = append(segs, seg)
+			b.WriteString(seg.Text)
+			continue
+		}
+		at := from
+		for len(spans) > 0 && spans[0][1] <= to {
+			sp := spans[0]
+			spans = spans[1:]
+			if sp[0] < at {
+				continue // not within one plain segment: counted, not marked
+			}
+			if sp[0] > at {
+				segs = append(segs, Segment{Text: v.Text[at:sp[0]]})
+			}
+			no := false
+			segs = append(segs, Segment{Text: v.Text[sp[0]:sp[1]], Supported: &no}, Segment{Text: label, Mark: MarkUnsupported})
+			b.WriteString(v.Text[at:sp[1]] + label)
+			at = sp[1]
+		}
+		for len(spans) > 0 && spans[0][0] < to {
+			spans = spans[1:] // crosses a citation: counted, not marked
+		}
+		if at < to {
+			segs = append(segs, Segment{Text: v.Text[at:to]})
+			b.WriteString(v.Text[at:to])
+		}
+	}
+	v.Text, v.Segments, v.claims = b.String(), segs, nil // its offsets were of the text unmarked
+	return v
 }
 
 // groupKind tells what a bracketed group is.

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	txt "github.com/oraculo/oraculo/text"
@@ -99,4 +100,44 @@ func nextVisible(text string, i int) int {
 		}
 	}
 	return 0
+}
+
+// CheckSettled is what a stream may show of an answer while text, the
+// answer so far, is still growing: the settled prefix of text (see
+// [Settled]) checked and marked as [Check] does, less its last sentence
+// when that one is marked unsupported, since what follows may yet extend
+// it. Checking the whole answer gives text that starts with its Text and
+// segments that start with its Segments, but for the last one, which the
+// whole may extend.
+func CheckSettled(text string, ctx Context, lang string) Verification {
+	n := Settled(text)
+	if n == 0 {
+		return Verification{}
+	}
+	v := Check(text[:n], ctx, lang)
+	k := len(v.Segments)
+	if k < 2 || v.Segments[k-1].Mark != MarkUnsupported {
+		return v
+	}
+	v.Segments = v.Segments[:k-2]
+	for len(v.Segments) > 0 {
+		last := &v.Segments[len(v.Segments)-1]
+		if len(last.Citations) > 0 || last.Supported != nil || last.Mark != "" {
+			break
+		}
+		if last.Text = strings.TrimRightFunc(last.Text, unicode.IsSpace); last.Text != "" {
+			break
+		}
+		v.Segments = v.Segments[:len(v.Segments)-1]
+	}
+	var b strings.Builder
+	for _, s := range v.Segments {
+		b.WriteString(s.Text)
+	}
+	v.Text = b.String()
+	v.Sentences--
+	if len(v.Uncited) > 0 {
+		v.Uncited = v.Uncited[:len(v.Uncited)-1]
+	}
+	return v
 }

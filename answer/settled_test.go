@@ -94,3 +94,49 @@ func validLabels(cs []Citation) []string {
 	}
 	return out
 }
+
+// On every prefix of a whole answer, what CheckSettled shows starts what
+// checking the whole gives, marks included, and never shows a sentence
+// unmarked that the whole marks unsupported.
+func TestCheckSettledStartsTheWhole(t *testing.T) {
+	ctx := campaignContext(t)
+	for _, whole := range []string{
+		"Nix desconfió [FICHAS:NIX]. Además, el dragón huyó al norte [Sesión 999]. Anika es molinera [NPCs: Anika del Molino].",
+		"El dragón huyó\nal norte [Sesión 119]. Luego volvió a casa sin nada. Fin del asunto [Sesión 12 (Diario)]",
+		"Sin fuente alguna aquí. Tampoco aquí hay nada. Por fin algo [Sesión 119].\n\n- Uno dos tres\n- Nix miente mucho [Fichas: Nix]\n- Al final nada cierto",
+		"Murió. [Sesión 119] El Sr. López huyó al norte. y luego volvió [Sesión 119]. Y se fue sin decir nada.",
+	} {
+		all := Check(whole, ctx, "es")
+		unmarked := map[string]bool{}
+		for i, s := range all.Segments {
+			if s.Supported != nil && !*s.Supported {
+				unmarked[strings.TrimSpace(s.Text)] = true
+				if i+1 >= len(all.Segments) || all.Segments[i+1].Mark != MarkUnsupported {
+					t.Fatalf("%q: unsupported %q without its mark", whole, s.Text)
+				}
+			}
+		}
+		if len(unmarked) == 0 {
+			t.Fatalf("%q: nothing marked in %q", whole, all.Text)
+		}
+		for l := 0; l <= len(whole); l++ {
+			part := CheckSettled(whole[:l], ctx, "es")
+			if !strings.HasPrefix(all.Text, part.Text) {
+				t.Fatalf("shown %q (of %q) does not start %q", part.Text, whole[:l], all.Text)
+			}
+			var joined strings.Builder
+			for i, s := range part.Segments {
+				joined.WriteString(s.Text)
+				if i < len(part.Segments)-1 && (s.Text != all.Segments[i].Text || s.Mark != all.Segments[i].Mark) {
+					t.Fatalf("segment %d of %q is %+v, of the whole %+v", i, whole[:l], s, all.Segments[i])
+				}
+				if s.Supported != nil && (i+1 == len(part.Segments) || part.Segments[i+1].Mark != MarkUnsupported) {
+					t.Fatalf("%q shows the unsupported %q without its mark", whole[:l], s.Text)
+				}
+			}
+			if joined.String() != part.Text {
+				t.Fatalf("segments of %q join to %q", part.Text, joined.String())
+			}
+		}
+	}
+}

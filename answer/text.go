@@ -20,6 +20,9 @@ type sentence struct {
 	heading bool
 	// under is the text of the last heading before the sentence.
 	under string
+	// from and to bound the lines of md the sentence was read from: its
+	// paragraph, list item, table row or heading (see [locate]).
+	from, to int
 }
 
 // sentences splits Markdown text into sentences. Code blocks and rules are
@@ -33,17 +36,21 @@ func sentences(md string) []sentence {
 	var out []sentence
 	var para []string
 	under := ""
+	paraFrom, paraTo := 0, 0
 	flush := func() {
 		if len(para) > 0 {
 			for _, s := range txt.Sentences(strings.Join(para, " "), citationAt) {
-				out = append(out, sentence{text: s, under: under})
+				out = append(out, sentence{text: s, under: under, from: paraFrom, to: paraTo})
 			}
 			para = para[:0]
 		}
 	}
 	var fence txt.Fence
 	inFence := false
+	next := 0 // where the next line starts
 	for line := range strings.SplitSeq(md, "\n") {
+		from := next
+		next += len(line) + 1
 		t := strings.TrimSpace(line)
 		if inFence {
 			inFence = !fence.Closes(t)
@@ -64,12 +71,12 @@ func sentences(md string) []sentence {
 			flush()
 			if h = txt.Collapse(h); h != "" {
 				under = h
-				out = append(out, sentence{text: h, heading: true, under: under})
+				out = append(out, sentence{text: h, heading: true, under: under, from: from, to: from + len(line)})
 			}
 		case strings.HasPrefix(t, "|"):
 			flush()
 			if row := tableRow(t); row != "" {
-				out = append(out, sentence{text: row, under: under})
+				out = append(out, sentence{text: row, under: under, from: from, to: from + len(line)})
 			}
 		default:
 			content, item := stripMarkers(t)
@@ -77,7 +84,11 @@ func sentences(md string) []sentence {
 				flush()
 			}
 			if content != "" {
+				if len(para) == 0 {
+					paraFrom = from
+				}
 				para = append(para, content)
+				paraTo = from + len(line)
 			}
 		}
 	}

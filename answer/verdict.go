@@ -1,7 +1,5 @@
 package answer
 
-import "strings"
-
 // Draft is an answer before verification: a chat model's text, or what
 // [Extract] made of the evidence.
 type Draft struct {
@@ -27,8 +25,14 @@ type Verdict struct {
 	// Removed are the draft's invalid citations, taken out of Text.
 	Removed []Citation
 	// Uncited are the sentences of Text that claim without citing; none
-	// for a closest answer or an abstention written here.
+	// for a closest answer or an abstention written here. Each is marked
+	// in Text and Segments (see [Check]).
 	Uncited []string
+	// Sentences counts the sentences of Text that claim something, and
+	// Supported those of them with a valid citation: every one for a
+	// closest answer or an abstention written here, whose lines quote the
+	// evidence they cite.
+	Sentences, Supported int
 	// Grounding is GroundingDirect, GroundingClosest or GroundingNone.
 	Grounding string
 	// Abstained is true exactly when Grounding is GroundingNone.
@@ -36,29 +40,35 @@ type Verdict struct {
 }
 
 // Judge verifies the draft's citations against the evidence delivered
-// (see [Verify]) and decides whether the answer abstains. It abstains with
-// its own text, [AbstentionWith] the sentences closest to question and
-// opened by the draft's Unmentioned words, when the draft is empty or says
-// that the notes do not answer while no citation of it is valid. A draft
-// that says so while backing something with evidence abstains as written,
-// unless it is a closest answer. lang and terms are as for [Closest].
+// and marks each sentence that claims without a valid citation (see
+// [Check]), and decides whether the answer abstains. It abstains with its
+// own text, [AbstentionWith] the sentences closest to question and opened
+// by the draft's Unmentioned words, when no citation of the draft is
+// valid: an empty draft, one that says that the notes do not answer, and
+// one whose every claim is unsupported alike. A draft that says so while
+// backing something with evidence abstains as written, unless it is a
+// closest answer. lang and terms are as for [Closest].
 func Judge(question string, d Draft, ctx Context, terms func(string) []string, lang string) Verdict {
 	v := Verify(d.Text, ctx)
-	out := Verdict{Text: v.Text, Segments: v.Segments, Citations: v.Citations, Removed: v.Removed, Uncited: v.Uncited, Grounding: GroundingDirect}
-	if d.Closest {
-		out.Grounding, out.Uncited = GroundingClosest, nil
-	}
-	says := SaysNotInNotes(d.Text)
-	switch {
-	case strings.TrimSpace(d.Text) == "" || (says && !anyValid(v.Citations)):
+	if !anyValid(v.Citations) {
 		text := AbstentionWith(lang, ctx, Closest(question, ctx, terms, lang))
 		if len(d.Unmentioned) > 0 {
 			text = Unmentioned(lang, d.Unmentioned) + " " + text
 		}
 		av := Verify(text, ctx)
-		out.Text, out.Segments, out.Citations, out.Uncited = av.Text, av.Segments, av.Citations, nil
-		out.Abstained, out.Grounding = true, GroundingNone
-	case says && !d.Closest:
+		n := len(av.claims)
+		return Verdict{Text: av.Text, Segments: av.Segments, Citations: av.Citations, Removed: v.Removed,
+			Grounding: GroundingNone, Abstained: true, Sentences: n, Supported: n}
+	}
+	out := Verdict{Grounding: GroundingDirect, Citations: v.Citations, Removed: v.Removed}
+	if d.Closest {
+		n := len(v.claims)
+		out.Text, out.Segments, out.Grounding, out.Sentences, out.Supported = v.Text, v.Segments, GroundingClosest, n, n
+		return out
+	}
+	m := mark(v, v.claims, lang)
+	out.Text, out.Segments, out.Uncited, out.Sentences, out.Supported = m.Text, m.Segments, m.Uncited, m.Sentences, m.Supported
+	if SaysNotInNotes(d.Text) {
 		out.Abstained, out.Grounding = true, GroundingNone
 	}
 	return out

@@ -168,6 +168,13 @@ func (m *Maker) Text(ctx context.Context, segs []oraculo.Segment) string {
 	var b strings.Builder
 	var before strings.Builder // the text since the last citation
 	for _, seg := range segs {
+		if seg.Mark != "" {
+			// Oráculo's mark of a sentence without support ends it: no
+			// claim a later citation backs.
+			b.WriteString(seg.Text)
+			before.Reset()
+			continue
+		}
 		if len(seg.Citations) == 0 {
 			b.WriteString(seg.Text)
 			before.WriteString(seg.Text)

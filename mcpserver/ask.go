@@ -11,7 +11,7 @@ import (
 	"github.com/oraculo/oraculo/link"
 )
 
-const askDescription = `Answer a question from the notes alone. Every claim in the answer is followed by the label of the note it comes from, e.g. [Sesión 17]; each citation is checked against the evidence the answer was written from, and invalid ones are removed. When the notes do not say, the answer abstains (abstained: true) instead of guessing. With no chat model configured the answer is extractive: the notes' own sentences. Pass the conversation's earlier turns in history so that a follow-up ("¿y después?", "what about him?") keeps its subject. Read a cited source whole with read_chunk and the evidence id.`
+const askDescription = `Answer a question from the notes alone. Every claim in the answer is followed by the label of the note it comes from, e.g. [Sesión 17]; each citation is checked against the evidence the answer was written from, and invalid ones are removed. A sentence left without a valid citation is marked "(sin fuente)" or "(unsupported)": relay it as unsupported, if at all. When the notes do not say, or nothing in the answer is supported, the answer abstains (abstained: true) instead of guessing. With no chat model configured the answer is extractive: the notes' own sentences. Pass the conversation's earlier turns in history so that a follow-up ("¿y después?", "what about him?") keeps its subject. Read a cited source whole with read_chunk and the evidence id.`
 
 // AskInput is the ask tool's input.
 type AskInput struct {
@@ -32,6 +32,12 @@ type AskOutput struct {
 	Question  string `json:"question" jsonschema:"the question asked"`
 	Answer    string `json:"answer" jsonschema:"the verified answer; each claim is followed by the label of its source in brackets"`
 	Abstained bool   `json:"abstained" jsonschema:"true when the notes do not answer the question"`
+	// Grounding is "direct", "closest" or "none" (see oraculo.Answer).
+	Grounding string `json:"grounding,omitempty" jsonschema:"direct (the notes answer it), closest (only what comes closest, said so) or none (the notes do not say)"`
+	// Sentences and SupportedSentences count the answer's claims and
+	// those with a valid citation.
+	Sentences          int `json:"sentences" jsonschema:"how many sentences of the answer claim something"`
+	SupportedSentences int `json:"supported_sentences" jsonschema:"how many of them cite evidence the answer was written from; the others are marked (sin fuente) or (unsupported) in the answer"`
 	// Mode is "generated" or "extractive".
 	Mode      string      `json:"mode" jsonschema:"generated (written by the chat model) or extractive (the notes' own sentences)"`
 	Query     string      `json:"query" jsonschema:"what was searched: the question, or joined with the previous one for a follow-up"`
@@ -87,6 +93,7 @@ func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*
 	}
 	out := AskOutput{
 		Question: a.Question, Answer: a.Answer, Abstained: a.Abstained, Mode: a.Mode, Fallback: a.Fallback, Notice: a.Notice, Query: a.Query, FollowUp: a.FollowUp,
+		Grounding: a.Grounding, Sentences: a.Sentences, SupportedSentences: a.SupportedSentences,
 		Citations: make([]Citation, len(a.Citations)), Evidence: make([]Evidence, len(a.Evidence)),
 	}
 	links := t.linksFor(ctx)
@@ -170,6 +177,8 @@ func askText(out AskOutput, text string, links *link.Maker) string {
 	}
 	if out.Abstained {
 		b.WriteString("\n(The notes do not answer this question.)\n")
+	} else if out.SupportedSentences < out.Sentences {
+		fmt.Fprintf(&b, "\n(%d of %d sentences supported by the notes; the others are marked unsupported.)\n", out.SupportedSentences, out.Sentences)
 	}
 	for _, w := range out.Warnings {
 		fmt.Fprintf(&b, "\nWarning: %s\n", w)

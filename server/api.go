@@ -89,14 +89,16 @@ type askRequest struct {
 }
 
 // ask answers a question: the Answer as JSON (the shape of `ask --json`),
-// or, when streamed, server-sent events: "delta" events with the raw
-// generated text as it comes ({"text": ...}), then one "answer" event with
-// the verified Answer, or one "error" event ({"error": ...}). A "thinking"
+// or, when streamed, server-sent events: "delta" events with the verified
+// text as it grows ({"text": ...}), a sentence at a time once its
+// citations are checked, unsupported sentences marked (see
+// oraculo.AskOptions.OnVerified), then one "answer" event with the
+// verified Answer, or one "error" event ({"error": ...}). A "thinking"
 // event ({}) says that the model has started reasoning, which may take a
 // while: until the next delta, clients can say so. The reasoning itself is
-// never sent. The verified text may differ from the deltas (invalid
-// citations removed, or an extractive answer when the model failed):
-// clients show the answer event's text in the end.
+// never sent, nor the raw generation. The deltas join to the answer's
+// text, unless the chat model failed midway and the answer was extracted
+// from the notes: clients show the answer event's text in the end.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	var req askRequest
 	if !decode(w, r, &req, true) {
@@ -124,8 +126,17 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := startStream(w)
+	// The deltas are the verified text as it grows (see
+	// oraculo.AskOptions.OnVerified); sent is what the client has.
+	sent := ""
+	delta := func(text string) {
+		if rest, ok := strings.CutPrefix(text, sent); ok && rest != "" {
+			st.event("delta", map[string]string{"text": rest})
+			sent = text
+		}
+	}
 	a, err := s.runAsk(ctx, req.Question, opts, relay{
-		delta:    func(text string) { st.event("delta", map[string]string{"text": text}) },
+		verified: func(segs []oraculo.Segment) { delta(segmentsText(segs)) },
 		thinking: func() { st.event("thinking", struct{}{}) },
 		ping:     func() { st.comment("ping") },
 	})
@@ -133,7 +144,19 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		st.event("error", map[string]string{"error": s.streamError(r, err)})
 		return
 	}
+	if sent != "" {
+		delta(a.Answer)
+	}
 	st.event("answer", a)
+}
+
+// segmentsText is the text of segs.
+func segmentsText(segs []oraculo.Segment) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteString(s.Text)
+	}
+	return b.String()
 }
 
 // acceptsEventStream reports whether the client asked for server-sent

@@ -73,6 +73,11 @@ func TestOpenAINodeClient(t *testing.T) {
 			} `json:"citations"`
 			Detail bool `json:"detail"`
 		} `json:"generated"`
+		GeneratedPlain struct {
+			Content   string `json:"content"`
+			Sentences int    `json:"sentences"`
+			Supported int    `json:"supported"`
+		} `json:"generatedPlain"`
 		LongestLine int    `json:"longestLine"`
 		Streams     int    `json:"streams"`
 		Title       string `json:"title"`
@@ -105,6 +110,11 @@ func TestOpenAINodeClient(t *testing.T) {
 	}
 	if got := passageLink.ReplaceAllString(out.Generated.Content, "[$1]"); got != wantContent || len(out.Generated.Citations) != 1 || out.Generated.Citations[0].URL == "" || !out.Generated.Detail {
 		t.Errorf("generated streamed completion: %+v", out.Generated)
+	}
+	// The sentence whose invented citation was removed comes marked, whole
+	// and streamed (wantContent), and counted.
+	if got := passageLink.ReplaceAllString(out.GeneratedPlain.Content, "[$1]"); got != wantContent || out.GeneratedPlain.Sentences != 2 || out.GeneratedPlain.Supported != 1 {
+		t.Errorf("generated completion: %+v", out.GeneratedPlain)
 	}
 	t.Logf("%d event streams, longest line %d bytes", out.Streams, out.LongestLine)
 	if out.Streams != 2 || out.LongestLine == 0 || out.LongestLine > maxLine {

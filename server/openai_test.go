@@ -21,7 +21,7 @@ import (
 
 // wantContent is the message content for rawAnswer: the verified text and
 // the cited sources.
-const wantContent = "Norkiel cayó en combate contra los trolls. [Sesión 1] Luego se fueron a casa.\n\n**Fuentes:**\n1. [Sesión 1] · `Sesiones/Campaña.md`"
+const wantContent = "Norkiel cayó en combate contra los trolls. [Sesión 1] Luego se fueron a casa. _(sin fuente)_\n\n**Fuentes:**\n1. [Sesión 1] · `Sesiones/Campaña.md`"
 
 // conversationBody is an Open WebUI-like request: a system prompt, one
 // earlier exchange (the answer with its source list), the question.
@@ -455,7 +455,8 @@ func TestChatCompletionsStreamVerifiesAsItGoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	const first = "El puente ardió. Norkiel cayó en combate contra los trolls [Sesión 1]."
+	// The sentence whose citation was invented comes marked.
+	const first = "El puente ardió. _(sin fuente)_ Norkiel cayó en combate contra los trolls [Sesión 1]."
 	var got strings.Builder
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() && passageLink.ReplaceAllString(got.String(), "[$1]") != first {
@@ -488,7 +489,7 @@ func TestChatCompletionsStreamVerifiesAsItGoes(t *testing.T) {
 			content.WriteString(*c.Choices[0].Delta.Content)
 		}
 	}
-	want := "El puente ardió. Norkiel cayó en combate contra los trolls [Sesión 1]. Cruzaron el puente de Galerna. [Sesión 1] Y volvieron.\n\n**Fuentes:**\n1. [Sesión 1] · `Sesiones/Campaña.md`"
+	want := "El puente ardió. _(sin fuente)_ Norkiel cayó en combate contra los trolls [Sesión 1]. Cruzaron el puente de Galerna. [Sesión 1] Y volvieron.\n\n**Fuentes:**\n1. [Sesión 1] · `Sesiones/Campaña.md`"
 	if text := passageLink.ReplaceAllString(content.String(), "[$1]"); text != want {
 		t.Errorf("streamed content:\n%s\nwant:\n%s", text, want)
 	}

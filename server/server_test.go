@@ -636,6 +636,10 @@ func TestAskJSON(t *testing.T) {
 // invented that verification removes.
 const rawAnswer = "Norkiel cayó en combate contra los trolls. [Sesión 1] Luego se fueron a casa. [Sesión 99]"
 
+// verifiedAnswer is rawAnswer verified: the invented citation removed,
+// the sentence it left without support marked.
+const verifiedAnswer = "Norkiel cayó en combate contra los trolls. [Sesión 1] Luego se fueron a casa. _(sin fuente)_"
+
 func TestAskStream(t *testing.T) {
 	_, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
 	eng := testEngine(t, model)
@@ -671,13 +675,18 @@ func TestAskStream(t *testing.T) {
 				if a.Mode != "generated" || strings.Contains(a.Answer, "Sesión 99") || !strings.Contains(a.Answer, "[Sesión 1]") || len(a.Removed) != 1 {
 					t.Errorf("verified answer: %s", e.Data)
 				}
+				if a.Answer != verifiedAnswer || a.Sentences != 2 || a.SupportedSentences != 1 {
+					t.Errorf("answer %q, %d of %d sentences supported; want %q, 1 of 2", a.Answer, a.SupportedSentences, a.Sentences, verifiedAnswer)
+				}
 			case "":
 			default:
 				t.Fatalf("unexpected event %q: %s", e.Name, data)
 			}
 		}
-		if answers != 1 || text.String() != rawAnswer {
-			t.Errorf("%d answer events; deltas %q, want %q", answers, text.String(), rawAnswer)
+		// Only verified text is streamed, the sentence whose citation was
+		// invented marked.
+		if answers != 1 || text.String() != verifiedAnswer {
+			t.Errorf("%d answer events; deltas %q, want %q", answers, text.String(), verifiedAnswer)
 		}
 		if len(events) < 3 {
 			t.Errorf("the answer was not streamed in pieces: %s", data)
@@ -760,8 +769,8 @@ func TestAskStreamThinking(t *testing.T) {
 					t.Fatalf("unexpected event %q: %s", e.Name, data)
 				}
 			}
-			if order.String() != "TdTA" || text.String() != rawAnswer+" " {
-				t.Errorf("events %q (want thinking, deltas, thinking, answer), deltas %q", order.String(), text.String())
+			if order.String() != "TdTdA" || text.String() != verifiedAnswer {
+				t.Errorf("events %q (want thinking, deltas, thinking, the last delta, answer), deltas %q", order.String(), text.String())
 			}
 
 			for _, stream := range []bool{false, true} {

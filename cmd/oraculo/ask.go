@@ -170,10 +170,10 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer eng.Close()
 	opts := f.options(nil)
-	streamed := false
+	var shown verifiedText
 	if !*asJSON && isTerminal(stdout) {
-		opts.OnDelta = func(s string) { streamed = true; fmt.Fprint(stdout, termrender.EscapeText(s)) }
-		opts.OnThinking = thinkingNote(stderr, &streamed)
+		opts.OnVerified = shown.printTo(stdout, nil)
+		opts.OnThinking = thinkingNote(stderr, &shown.streamed)
 	}
 	a, err := eng.Ask(ctx, question, opts)
 	if err != nil {
@@ -182,8 +182,34 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *asJSON {
 		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, a, f.index, *publicURL, *obsidianVault, stderr)})
 	}
-	printAnswer(stdout, a, streamed)
+	printAnswer(stdout, a, shown.sent)
 	return nil
+}
+
+// verifiedText is what a terminal was shown of an answer as it streamed:
+// only its verified text, a sentence at a time (see
+// oraculo.AskOptions.OnVerified), never the raw generation.
+type verifiedText struct {
+	sent     string
+	streamed bool
+}
+
+// printTo returns the OnVerified that prints to w what is new in the
+// verified text, while ok (when set) says so.
+func (v *verifiedText) printTo(w io.Writer, ok func() bool) func([]oraculo.Segment) {
+	return func(segs []oraculo.Segment) {
+		if ok != nil && !ok() {
+			return
+		}
+		var b strings.Builder
+		for _, s := range segs {
+			b.WriteString(s.Text)
+		}
+		if rest, found := strings.CutPrefix(b.String(), v.sent); found && rest != "" {
+			fmt.Fprint(w, termrender.EscapeText(rest))
+			v.sent, v.streamed = b.String(), true
+		}
+	}
 }
 
 // askJSON is what ask --json prints: the Answer, and Markdown, its text
@@ -218,18 +244,21 @@ func thinkingNote(w io.Writer, streamed *bool) func() {
 	}
 }
 
-// printAnswer writes an answer for people: the verified text (unless it
-// was already streamed), what verification changed, and the sources.
-func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Evidence {
-	switch {
-	case streamed && a.Fallback != "":
-		// The model stopped midway: what it wrote stays above, and the
-		// answer extracted from the notes follows, saying why.
+// printAnswer writes an answer for people: the verified text (its end
+// when sent, its start, was streamed already), what verification changed,
+// and the sources.
+func printAnswer(w io.Writer, a *oraculo.Answer, sent string) []oraculo.Evidence {
+	switch rest, ok := strings.CutPrefix(a.Answer, sent); {
+	case ok:
+		fmt.Fprintln(w, termrender.EscapeText(rest))
+	case a.Fallback != "":
+		// The model stopped midway: what it wrote and was verified stays
+		// above, and the answer extracted from the notes follows, saying why.
 		fmt.Fprintf(w, "\n\n%s\n%s\n", msg("ask-fallback-"+a.Fallback), termrender.EscapeText(a.Answer))
-	case streamed:
-		fmt.Fprintln(w)
 	default:
-		fmt.Fprintln(w, termrender.EscapeText(a.Answer))
+		// The chat model failed midway and the answer was extracted from
+		// the notes: what was streamed stays true, and the answer follows.
+		fmt.Fprintf(w, "\n\n%s\n", termrender.EscapeText(a.Answer))
 	}
 	if a.FollowUp {
 		fmt.Fprintln(w, msg("ask-query", termrender.Escape(a.Query)))
@@ -241,8 +270,8 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 		}
 		fmt.Fprintln(w, msg("ask-removed", strings.Join(labels, " ")))
 	}
-	if n := len(a.Uncited); n > 0 && !a.Abstained {
-		fmt.Fprintln(w, msg("ask-uncited", n))
+	if a.SupportedSentences < a.Sentences && !a.Abstained {
+		fmt.Fprintln(w, msg("ask-unsupported", a.SupportedSentences, a.Sentences, strings.Trim(answer.Unsupported(a.Lang), "_")))
 	}
 	sources := a.CitedEvidence()
 	if len(sources) > 0 {
@@ -278,7 +307,10 @@ func printAnswer(w io.Writer, a *oraculo.Answer, streamed bool) []oraculo.Eviden
 	if a.Model != "" {
 		mode += " (" + a.Model + ")"
 	}
-	if a.Grounding != "" {
+	switch {
+	case a.Grounding == "direct" && a.SupportedSentences < a.Sentences:
+		mode += " · " + msg("grounding:partial", a.SupportedSentences, a.Sentences)
+	case a.Grounding != "":
 		mode += " · " + msg("grounding:"+a.Grounding)
 	}
 	rr := a.Rerank.Reranker
@@ -402,15 +434,11 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		opts := f.options(history)
 		askCtx, cancel := context.WithCancel(ctx)
-		streamed := false
+		var shown verifiedText
 		if interactive {
-			opts.OnDelta = func(s string) {
-				if askCtx.Err() == nil { // stopped: what still comes is dropped
-					streamed = true
-					fmt.Fprint(out, termrender.EscapeText(s))
-				}
-			}
-			opts.OnThinking = thinkingNote(stderr, &streamed)
+			// Stopped: what still comes is dropped.
+			opts.OnVerified = shown.printTo(out, func() bool { return askCtx.Err() == nil })
+			opts.OnThinking = thinkingNote(stderr, &shown.streamed)
 		}
 		stop := func() bool { return false }
 		if tty != nil {
@@ -436,7 +464,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintln(out, msg("error", engineText(err.Error())))
 			continue
 		}
-		sources = printAnswer(out, a, streamed)
+		sources = printAnswer(out, a, shown.sent)
 		last = a
 		history = append(history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
 	}

@@ -193,7 +193,7 @@ func TestChatOnATerminal(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_CHAT", "")
 	db := ingestSmall(t)
-	const reply = "Norkiel **cayó** en combate contra los trolls en el puente de Galerna [Sesión 1]. La batalla fue larga y nadie más cayó aquel día en el puente."
+	const reply = "Norkiel **cayó** en combate contra los trolls en el puente de Galerna [Sesión 1]. La batalla fue larga y nadie más cayó aquel día en el puente [Sesión 99]."
 	srv := chattest.NewOllama(t, func(chattest.Call) string { return reply })
 	args := []string{"--db", db, "--chat", "ollama", "--chat-url", srv.URL, "--chat-model", "fake", "--rerank", "none"}
 	const question = "¿Quién cayó en el puente?"
@@ -207,10 +207,16 @@ func TestChatOnATerminal(t *testing.T) {
 	if out := p.all(); !strings.Contains(out, "\x1b[1mcayó\x1b[0m") || strings.Contains(out, "**") {
 		t.Errorf("the answer's **bold** is not shown bold:\n%q", out)
 	}
+	// Only verified text reaches the terminal: the invented citation never,
+	// the sentence it leaves without support marked.
+	if out, _, _ := strings.Cut(p.all(), "Removed citations"); strings.Contains(out, "Sesión 99") || !strings.Contains(out, "(sin fuente)") {
+		t.Errorf("the terminal was shown unverified text, or an unsupported sentence unmarked:\n%q", out)
+	}
 
-	// Arrow-up recalls the question; the answer to it stalls after a few
-	// words, and Ctrl-C stops it.
-	srv.Fail(chattest.Fault{Stall: true, After: 3, Times: 1})
+	// Arrow-up recalls the question; the answer to it stalls after its
+	// first sentence (shown once verified: 14 words, and the next one
+	// begun), and Ctrl-C stops it.
+	srv.Fail(chattest.Fault{Stall: true, After: 15, Times: 1})
 	p.typeKeys("\x1b[A")
 	p.expect(question)
 	calls := len(srv.Calls())

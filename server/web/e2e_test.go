@@ -231,8 +231,17 @@ func TestChatPageEndToEnd(t *testing.T) {
 	if got := p.eval("removed citations", sel+`('[data-testid="removed-citations"]')?.textContent || ""`); !strings.Contains(got, "Sesión 119") {
 		t.Errorf("the note on removed citations is %q, want it to name [Sesión 119]", got)
 	}
-	if got := p.eval("the grounding", groundingJS); got != "direct ✓Respondido por las notas" {
-		t.Errorf("the grounding badge says %q, want direct, Respondido por las notas", got)
+	// The sentence whose only citation was invented is marked, and the
+	// badge counts the supported sentences: no green tick over it.
+	supported, sentences := p.eval("supported", sel+`('[data-testid="grounding"]').dataset.supported`), p.eval("sentences", sel+`('[data-testid="grounding"]').dataset.sentences`)
+	if got, want := p.eval("the grounding", groundingJS), "direct ◐Respondido en parte por las notas· "+supported+" de "+sentences+" frases con fuente"; got != want || supported == "0" || supported == sentences {
+		t.Errorf("the grounding badge says %q (%s of %s sentences supported), want %q", got, supported, sentences, want)
+	}
+	if got := p.eval("the unsupported mark", `(() => {
+		const m = document.querySelector('[data-testid="turn-answer"] [data-testid="answer-text"] [data-testid="unsupported"]');
+		return m ? m.textContent + " after " + m.parentElement.textContent : "";
+	})()`); !strings.HasPrefix(got, "sin fuente after ") || !strings.Contains(got, "Nadie sabe qué pasó después.") || strings.Contains(got, "Sesión 119") {
+		t.Errorf("the sentence whose citation was invented shows %q, want it marked sin fuente", got)
 	}
 
 	id := p.eval("the citation's evidence", sel+`('[data-testid="citation"]').dataset.evidence`)
@@ -318,8 +327,11 @@ func TestChatPageEndToEnd(t *testing.T) {
 	if got := p.eval("the language", `document.documentElement.lang + " " + document.querySelector('[data-testid="trace-toggle"]').textContent`); got != "en How this was found" {
 		t.Errorf("after the toggle: %q", got)
 	}
-	if got := p.eval("the grounding", groundingJS); got != "direct ✓Answered by the notes" {
-		t.Errorf("in English the grounding badge says %q, want direct, Answered by the notes", got)
+	if got, want := p.eval("the grounding", groundingJS), "direct ◐Answered in part by the notes· "+supported+" of "+sentences+" sentences supported"; got != want {
+		t.Errorf("in English the grounding badge says %q, want %q", got, want)
+	}
+	if got := p.eval("the unsupported mark", sel+`('[data-testid="unsupported"]')?.textContent || ""`); got != "unsupported" {
+		t.Errorf("in English the mark says %q, want unsupported", got)
 	}
 	p.do("new conversation", chromedp.Click(chromedp.CSS(`[data-testid="new-conversation"]`)))
 	if got := p.eval("turns", `document.querySelectorAll('[data-testid="turn"]').length + " " + (document.activeElement.dataset.testid || "")`); got != "0 question-input" {

@@ -86,6 +86,18 @@ for await (const chunk of generated) {
 }
 out.generated = { content: generatedContent, citations: last?.citations ?? null, detail: last?.oraculo ? true : false };
 
+// The same, whole: a sentence left without support comes marked in both.
+const generatedPlain = await client.chat.completions.create({
+  model: "oraculo",
+  messages: [{ role: "user", content: question }],
+  oraculo: { detail: true },
+});
+out.generatedPlain = {
+  content: generatedPlain.choices[0].message.content,
+  sentences: generatedPlain.oraculo?.sentences ?? null,
+  supported: generatedPlain.oraculo?.supported_sentences ?? null,
+};
+
 const title = await client.chat.completions.create({
   model: "oraculo",
   messages: [{

@@ -602,7 +602,9 @@ function scheduleDraft(turn) {
 // A citation group the server resolved is replaced, before the Markdown
 // is rendered, by "[" + CITE_MARK + its index + "]": a bracket group that
 // only answerCite turns back into the citation. The page itself never
-// decides what is a citation or what it names.
+// decides what is a citation or what it names. The server's mark after a
+// sentence without support (a segment with mark "unsupported") is such a
+// group too, drawn as a badge.
 const CITE_MARK = "\uE000";
 const CITE_TOKEN = /\[\uE000(\d+)\]/g;
 
@@ -618,7 +620,13 @@ function citedText(a) {
   let since = "";
   const groups = [];
   for (const s of a.segments) {
-    if (s.citations?.length) {
+    if (s.mark === "unsupported") {
+      // Its leading space stays text; the mark ends the claim.
+      const lead = s.text.match(/^\s*/)[0];
+      text += `${lead}[${CITE_MARK}${groups.length}]`;
+      groups.push({ ...s, unsupported: true });
+      since = "";
+    } else if (s.citations?.length) {
       text += `[${CITE_MARK}${groups.length}]`;
       groups.push({ ...s, claim: since.trim().slice(-CLAIM_CHARS) });
       since = "";
@@ -658,6 +666,9 @@ function answerCite(a, groups) {
     if (!inner.startsWith(CITE_MARK)) return null;
     const g = groups[Number(inner.slice(CITE_MARK.length))];
     if (!g) return null;
+    if (g.unsupported) {
+      return el("span", { class: "unsupported-mark", testid: "unsupported", title: t("unsupportedTitle"), text: t("unsupportedMark") });
+    }
     const group = el("span", { class: "cite-group" });
     g.citations.forEach((c, i) => {
       if (i > 0) group.append(" ");
@@ -823,16 +834,33 @@ const GROUNDING = {
   none: { key: "groundingNone", mark: "∅" },
 };
 
-/** groundingBadge says how squarely the notes answer; null from older servers. */
+/**
+ * groundingBadge says how squarely the notes answer, and for a direct
+ * answer how many of its sentences cite them; null from older servers.
+ */
 function groundingBadge(a) {
-  const g = GROUNDING[a.grounding];
+  let g = GROUNDING[a.grounding];
   if (!g) return null;
-  return el(
+  const n = Number(a.sentences) || 0;
+  const supported = Math.min(Number(a.supported_sentences) || 0, n);
+  const partial = a.grounding === "direct" && supported < n;
+  if (partial) g = { key: "groundingPartial", mark: "◐" };
+  const badge = el(
     "span",
-    { class: `badge grounding grounding-${a.grounding}`, testid: "grounding", "data-grounding": a.grounding },
+    {
+      class: `badge grounding grounding-${partial ? "partial" : a.grounding}`,
+      testid: "grounding",
+      "data-grounding": a.grounding,
+      "data-sentences": String(n),
+      "data-supported": String(supported),
+    },
     el("span", { class: "grounding-mark", "aria-hidden": "true", text: g.mark }),
     el("span", { text: t(g.key) }),
   );
+  if (a.grounding === "direct" && n > 0) {
+    badge.append(el("span", { class: "grounding-count", testid: "supported-count", text: `· ${t("supportedCount", supported, n)}` }));
+  }
+  return badge;
 }
 
 /** FALLBACK names the text for an answer the model did not write (Answer.fallback). */

@@ -182,7 +182,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *asJSON {
 		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, a, f.index, *publicURL, *obsidianVault, stderr)})
 	}
-	printAnswer(stdout, a, shown.sent)
+	printAnswer(stdout, a, shown)
 	return nil
 }
 
@@ -192,11 +192,16 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 type verifiedText struct {
 	sent     string
 	streamed bool
+	// live is set once the answer is streamed to the terminal: a
+	// fallback to the extractive answer is then said, as the reader
+	// waited for the model.
+	live bool
 }
 
 // printTo returns the OnVerified that prints to w what is new in the
 // verified text, while ok (when set) says so.
 func (v *verifiedText) printTo(w io.Writer, ok func() bool) func([]oraculo.Segment) {
+	v.live = true
 	return func(segs []oraculo.Segment) {
 		if ok != nil && !ok() {
 			return
@@ -245,16 +250,21 @@ func thinkingNote(w io.Writer, streamed *bool) func() {
 }
 
 // printAnswer writes an answer for people: the verified text (its end
-// when sent, its start, was streamed already), what verification changed,
-// and the sources.
-func printAnswer(w io.Writer, a *oraculo.Answer, sent string) []oraculo.Evidence {
-	switch rest, ok := strings.CutPrefix(a.Answer, sent); {
+// when the start was streamed already), what verification changed, and
+// the sources.
+func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.Evidence {
+	rest, ok := strings.CutPrefix(a.Answer, shown.sent)
+	switch {
+	case a.Fallback != "" && shown.live:
+		// The model did not answer (in time): what it wrote and was
+		// verified stays above, and the answer extracted from the notes
+		// follows, saying why.
+		if shown.sent != "" {
+			fmt.Fprint(w, "\n\n")
+		}
+		fmt.Fprintf(w, "%s\n%s\n", msg("ask-fallback-"+a.Fallback), termrender.EscapeText(a.Answer))
 	case ok:
 		fmt.Fprintln(w, termrender.EscapeText(rest))
-	case a.Fallback != "":
-		// The model stopped midway: what it wrote and was verified stays
-		// above, and the answer extracted from the notes follows, saying why.
-		fmt.Fprintf(w, "\n\n%s\n%s\n", msg("ask-fallback-"+a.Fallback), termrender.EscapeText(a.Answer))
 	default:
 		// The chat model failed midway and the answer was extracted from
 		// the notes: what was streamed stays true, and the answer follows.
@@ -464,7 +474,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintln(out, msg("error", engineText(err.Error())))
 			continue
 		}
-		sources = printAnswer(out, a, shown.sent)
+		sources = printAnswer(out, a, shown)
 		last = a
 		history = append(history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
 	}

@@ -309,9 +309,9 @@ func TestChatCtrlCTwiceLeaves(t *testing.T) {
 	}
 }
 
-// A model that stalls midway on a terminal: what it wrote stays, and the
-// answer extracted from the notes follows, saying why, within the
-// inactivity deadline the flag sets.
+// A model that stalls midway on a terminal: what it wrote but had not
+// cited is never shown, and the answer extracted from the notes follows,
+// saying why, within the inactivity deadline the flag sets.
 func TestChatModelStallsOnATerminal(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_CHAT", "")
@@ -325,13 +325,15 @@ func TestChatModelStallsOnATerminal(t *testing.T) {
 	p.expect(chatPrompt)
 	start := time.Now()
 	p.typeKeys("¿Quién cayó en el puente?\r")
-	p.expect("Norkiel cayó en")
 	p.expect("(The model did not answer in time")
 	p.expect("- Norkiel cayó en combate contra los trolls")
 	p.expect("Sources:")
 	p.expect(chatPrompt)
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("the answer took %v", took)
+	}
+	if out := p.all(); strings.Index(out, "Norkiel") < strings.Index(out, "(The model did not answer in time") {
+		t.Errorf("the model's uncited text was shown before the notice:\n%q", out)
 	}
 	p.typeKeys("\x04")
 	if code := p.exited(); code != 0 {

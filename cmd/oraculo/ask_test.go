@@ -100,8 +100,11 @@ func TestEngineTextInSpanish(t *testing.T) {
 		"unknown id 17":       "el modelo nombró un candidato inexistente (17)",
 		"model error: boom":   "error del modelo: boom",
 		"something else":      "something else",
-		"the chat model failed (x: y); answering from the notes' own sentences":                 "el modelo de chat falló (x: y); respondo con frases de las propias notas",
-		"the chat model did not answer in time (x: y); answering from the notes' own sentences": "el modelo de chat no respondió a tiempo (x: y); respondo con frases de las propias notas",
+		"the chat model failed (x: y); answering from the notes' own sentences":                                                    "el modelo de chat falló (x: y); respondo con frases de las propias notas",
+		"the chat model did not answer in time (x: y); answering from the notes' own sentences":                                    "el modelo de chat no respondió a tiempo (x: y); respondo con frases de las propias notas",
+		`the index "/m/o.db" is read-only: it is on a read-only file system`:                                                       `el índice "/m/o.db" es de solo lectura: está en un sistema de archivos de solo lectura`,
+		`another ingest of this index is running: "/m/o.db": pid 42 (oraculo ingest notas) since 2026-12-02 07:00:00 UTC holds it`: `otra ingesta de este índice está en curso: "/m/o.db": la lleva el proceso 42 (oraculo ingest notas) desde 2026-12-02 07:00:00 UTC`,
+		`another ingest of this index is running: "/m/o.db": another process holds it`:                                             `otra ingesta de este índice está en curso: "/m/o.db": la lleva otro proceso`,
 	} {
 		if got := engineText(in); got != want {
 			t.Errorf("engineText(%q) = %q, want %q", in, got, want)

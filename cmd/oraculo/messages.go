@@ -398,6 +398,11 @@ var engineTexts = []struct {
 	{regexp.MustCompile(`^the chat model failed \((.*)\); answering from the notes' own sentences$`), "el modelo de chat falló ($1); respondo con frases de las propias notas"},
 	{regexp.MustCompile(`^the chat model did not answer in time \((.*)\); answering from the notes' own sentences$`), "el modelo de chat no respondió a tiempo ($1); respondo con frases de las propias notas"},
 	{regexp.MustCompile(`^no (chat )?model$`), "no hay modelo de chat"},
+	{regexp.MustCompile(`^the index ("[^"]*") is read-only: it is on a read-only file system$`), "el índice $1 es de solo lectura: está en un sistema de archivos de solo lectura"},
+	{regexp.MustCompile(`^the index ("[^"]*") is read-only: opened read-only$`), "el índice $1 es de solo lectura: se abrió solo para leer"},
+	{regexp.MustCompile(`^the index ("[^"]*") is read-only: cannot write (.*)$`), "el índice $1 es de solo lectura: no se puede escribir $2"},
+	{regexp.MustCompile(`^another ingest of this index is running: ("[^"]*"): pid (\d+) \((.*)\) since (.*) holds it$`), "otra ingesta de este índice está en curso: $1: la lleva el proceso $2 ($3) desde $4"},
+	{regexp.MustCompile(`^another ingest of this index is running: ("[^"]*"): another process holds it$`), "otra ingesta de este índice está en curso: $1: la lleva otro proceso"},
 	// Errors the engine and the index give most often.
 	{regexp.MustCompile(`^index ("[^"]*") does not exist: run ` + "`oraculo ingest`" + ` first: the index has no notes yet$`), "el índice $1 no existe: ejecuta antes `oraculo ingest`: el índice aún no tiene notas"},
 	{regexp.MustCompile(`^reading notes folder ("[^"]*"): stat [^:]*: no such file or directory$`), "no encuentro la carpeta de notas $1"},

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/chat/chattest"
 	"github.com/oraculo/oraculo/mcpserver"
 )
@@ -210,7 +212,10 @@ func TestShedQueue(t *testing.T) {
 // its slot while it streams, so that another gets 503; the slot is free
 // again when the stream ends, and when its client goes away mid-stream.
 func TestShedStreamHoldsSlot(t *testing.T) {
-	fake, withModel := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	fake, _ := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	// The stalled reply must outlast the test, not end in the model's
+	// inactivity deadline (which would answer from the notes).
+	withModel := oraculo.WithChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: fake.URL, Model: "fake", IdleTimeout: time.Hour}))
 	eng := testEngine(t, withModel)
 	ts, srv := shedServer(t, Config{Engine: eng, Limits: Limits{Model: 1, Queue: -1, QueueWait: time.Second}})
 	g := srv.gates[classModel]
@@ -233,6 +238,7 @@ func TestShedStreamHoldsSlot(t *testing.T) {
 
 	// A stalled stream holds it; its client leaving frees it.
 	fake.Fail(chattest.Fault{Stall: true, After: 1})
+	before := len(fake.Calls())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	body, _ := json.Marshal(ask)
@@ -246,16 +252,17 @@ func TestShedStreamHoldsSlot(t *testing.T) {
 	if streamResp.StatusCode != http.StatusOK {
 		t.Fatalf("stalled stream: status %d", streamResp.StatusCode)
 	}
-	// Read until the model has started (a delta), so the answer is underway.
-	buf := make([]byte, 4096)
-	var got strings.Builder
-	for !strings.Contains(got.String(), "event: delta") {
-		n, err := streamResp.Body.Read(buf)
-		got.Write(buf[:n])
-		if err != nil {
-			t.Fatalf("reading the stalled stream: %v (%q)", err, got.String())
+	// Wait until the model has been asked to write the answer, so the
+	// answer is underway (only verified text is streamed: the stalled
+	// reply has none to send).
+	waitFor("the model writes the answer", func() bool {
+		for _, c := range fake.Calls()[before:] {
+			if !c.JSON && c.Stream {
+				return true
+			}
 		}
-	}
+		return false
+	})
 	if g.running() != 1 {
 		t.Fatalf("%d model slots taken during the stream, want 1", g.running())
 	}

@@ -64,11 +64,10 @@ func (st *stream) comment(text string) {
 func (st *stream) flush() { _ = st.rc.Flush() }
 
 // relay is what runAsk passes on, each from the goroutine that writes the
-// response: the raw deltas, the news that the model is thinking, the
-// verified text so far (see oraculo.AskOptions), and a heartbeat. Nil
-// callbacks are not asked for.
+// response: the news that the model is thinking, the verified text so
+// far (see oraculo.AskOptions), and a heartbeat; the raw generation is
+// never relayed. Nil callbacks are not asked for.
 type relay struct {
-	delta    func(string)
 	thinking func()
 	verified func([]oraculo.Segment)
 	ping     func()
@@ -87,9 +86,6 @@ func (s *Server) runAsk(ctx context.Context, question string, opts oraculo.AskOp
 		case events <- f:
 		case <-ctx.Done():
 		}
-	}
-	if rl.delta != nil {
-		opts.OnDelta = func(text string) { send(func() { rl.delta(text) }) }
 	}
 	if rl.thinking != nil {
 		opts.OnThinking = func() { send(rl.thinking) }

@@ -534,6 +534,16 @@ func citation(c answer.Citation, byChunk map[int64]Hit) Citation {
 	return out
 }
 
+// SegmentsText is the text segs make together: the verified text so far
+// that [AskOptions.OnVerified] is given, marks included.
+func SegmentsText(segs []Segment) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
 // segments turns the segments of a verified text into the public shape.
 func segments(segs []answer.Segment, byChunk map[int64]Hit) []Segment {
 	out := make([]Segment, 0, len(segs))

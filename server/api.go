@@ -136,7 +136,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a, err := s.runAsk(ctx, req.Question, opts, relay{
-		verified: func(segs []oraculo.Segment) { delta(segmentsText(segs)) },
+		verified: func(segs []oraculo.Segment) { delta(oraculo.SegmentsText(segs)) },
 		thinking: func() { st.event("thinking", struct{}{}) },
 		ping:     func() { st.comment("ping") },
 	})
@@ -148,15 +148,6 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		delta(a.Answer)
 	}
 	st.event("answer", a)
-}
-
-// segmentsText is the text of segs.
-func segmentsText(segs []oraculo.Segment) string {
-	var b strings.Builder
-	for _, s := range segs {
-		b.WriteString(s.Text)
-	}
-	return b.String()
 }
 
 // acceptsEventStream reports whether the client asked for server-sent

@@ -206,13 +206,10 @@ func (v *verifiedText) printTo(w io.Writer, ok func() bool) func([]oraculo.Segme
 		if ok != nil && !ok() {
 			return
 		}
-		var b strings.Builder
-		for _, s := range segs {
-			b.WriteString(s.Text)
-		}
-		if rest, found := strings.CutPrefix(b.String(), v.sent); found && rest != "" {
+		text := oraculo.SegmentsText(segs)
+		if rest, found := strings.CutPrefix(text, v.sent); found && rest != "" {
 			fmt.Fprint(w, termrender.EscapeText(rest))
-			v.sent, v.streamed = b.String(), true
+			v.sent, v.streamed = text, true
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/ingest"
+	"github.com/oraculo/oraculo/internal/cpuclock"
 	"github.com/oraculo/oraculo/internal/synth"
 	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/visibility"
@@ -159,7 +160,7 @@ func BenchmarkIngestWikilinks(b *testing.B) {
 			}
 			ctx := context.Background()
 			b.SetBytes(size)
-			cpu := processCPU()
+			cpu := cpuclock.Process()
 			b.ResetTimer()
 			for i := range b.N {
 				eng, err := oraculo.Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("w%d.db", i)))
@@ -175,7 +176,7 @@ func BenchmarkIngestWikilinks(b *testing.B) {
 				}
 				eng.Close()
 			}
-			b.ReportMetric((processCPU()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cpuclock.Process()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }

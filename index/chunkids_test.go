@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/oraculo/oraculo/internal/cpuclock"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -162,24 +161,15 @@ func BenchmarkMigrationToV13(b *testing.B) {
 			b.Fatal(err)
 		}
 		db.Close()
-		cpu0 := cpuSeconds()
+		cpu0 := cpuclock.Process().Seconds()
 		b.StartTimer()
 		ix, err := Open(ctx, path)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		cpu += cpuSeconds() - cpu0
+		cpu += cpuclock.Process().Seconds() - cpu0
 		ix.Close()
 		b.StartTimer()
 	}
-}
-
-// cpuSeconds is the CPU time this process has used, user and system.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

@@ -27,6 +27,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/oraculo/oraculo/internal/cpuclock"
 )
 
 const benchDims = 1024
@@ -242,13 +244,13 @@ func BenchmarkHNSWBuild(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%s/%s", kind, benchName(n), mode), func(b *testing.B) {
 					d := hnswData(b, kind, n)
 					b.ResetTimer()
-					cpu0 := processCPU()
+					cpu0 := cpuclock.Process()
 					var h *HNSW
 					for range b.N {
 						h = buildBench(b, d, batch)
 					}
 					b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/build")
-					b.ReportMetric((processCPU()-cpu0).Seconds()/float64(b.N), "cpu-s/build")
+					b.ReportMetric((cpuclock.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/build")
 					if batch {
 						hbMu.Lock()
 						hgCache[fmt.Sprint(kind, n)] = h

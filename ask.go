@@ -212,7 +212,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		return nil, err
 	}
 	ctx = withView(ctx, vw)
-	terms := vw.analyzer.Terms
+	terms := vw.questionAnalyzer(question).Terms
 	a := newAnswer(question, opts.Lang)
 	conv, err := e.converse(ctx, question, opts.History)
 	if err != nil {
@@ -572,5 +572,9 @@ func (e *Engine) namesSomeone(ctx context.Context) (func(string) bool, error) {
 // annotationPrompt is the version key of annotations: the prompt's
 // version and the notes' language.
 func (e *Engine) annotationPrompt() string {
-	return answer.AnnotationPromptVersion + "-" + e.Settings().Lang
+	// The notes' one language, or the main one (Spanish) when each note's
+	// is recognised: annotations made before keep their key.
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return answer.AnnotationPromptVersion + "-" + e.analyzer.Lang()
 }

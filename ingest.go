@@ -141,9 +141,9 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 // ValidateIngestOptions checks the explicit choices in opts without touching
 // an index, so that a typo fails before any file is created.
 func ValidateIngestOptions(opts IngestOptions) error {
-	if opts.Lang != "" {
+	if opts.Lang != "" && !isAuto(opts.Lang) {
 		if _, err := analysis.New(opts.Lang); err != nil {
-			return err
+			return fmt.Errorf("%w, or %q to recognise each note's", err, LangAuto)
 		}
 	}
 	if opts.MaxWords < 0 {
@@ -461,8 +461,10 @@ func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *
 func (e *Engine) ingestRoot(ctx context.Context, root string, rules visibility.Rules, fence *ingest.Fence, opts IngestOptions, rep *IngestReport) error {
 	cfg := ingest.Config{
 		Stamp:    e.stamp(),
-		Chunking: chunk.Options{MaxWords: e.settings.MaxWords, OverlapWords: e.settings.OverlapWords, Lang: e.settings.Lang},
+		Chunking: chunk.Options{MaxWords: e.settings.MaxWords, OverlapWords: e.settings.OverlapWords, Lang: e.analyzer.Lang()},
 		Terms:    e.analyzer.Terms,
+		Detect:   e.noteLang(),
+		Langs:    e.langAnalyses(),
 		Decide:   func(r store.VisibilityRecord) visibility.Decision { return decideStored(rules, r) },
 		Fence:    fence,
 		Workers:  opts.Workers,

@@ -55,8 +55,16 @@ import (
 // $ORACULO_DB names it.
 const DefaultDBPath = ".oraculo/oraculo.db"
 
-// DefaultLang is the notes' language of a new index.
+// DefaultLang is the language notes are analysed in when nothing tells
+// another: a note too short to tell, a store that does not keep each
+// note's language. A new index's setting is [LangAuto]: each note's
+// language recognised.
 const DefaultLang = "es"
+
+// LangAuto is the language setting under which each note's language is
+// recognised from its text at ingest ([analysis.NoteLang]) and the note
+// analysed in it; "es" or "en" analyses every note in that language.
+const LangAuto = "auto"
 
 // DBPath resolves the index path: the explicit one, else $ORACULO_DB, else
 // DefaultDBPath.
@@ -73,6 +81,8 @@ func DBPath(explicit string) string {
 // Settings are the corpus-wide choices stored in the index: every note is
 // analysed and cut with them, and questions are analysed the same way.
 type Settings struct {
+	// Lang is "auto" (each note in its own language, recognised), "es"
+	// or "en" (every note in that language).
 	Lang         string `json:"lang"`
 	MaxWords     int    `json:"max_words"`
 	OverlapWords int    `json:"overlap_words"`
@@ -223,7 +233,18 @@ func (e *Engine) saveSettings(ctx context.Context) error {
 
 // stamp names everything that decides a document's stored chunks and terms.
 func (e *Engine) stamp() string {
-	return fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
+	return e.stampFor(e.analyzer)
+}
+
+// stampFor is the stamp of the notes analysed by a. Under [LangAuto] it
+// also names the revision of the recognition of a note's language, which
+// its content alone decides.
+func (e *Engine) stampFor(a *analysis.Analyzer) string {
+	s := fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, a.Version())
+	if e.settings.Lang == LangAuto {
+		s += fmt.Sprintf(" lang=auto-%d", analysis.NoteLangRevision)
+	}
+	return s
 }
 
 // absRoot makes an ingested folder's identity stable however it was typed.

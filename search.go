@@ -141,7 +141,7 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 	wanted := func(name string) bool { return want == nil || want[name] }
 	var paths []retrieve.Path
 	if wanted(retrieve.PathBM25) {
-		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Options: index.BM25Options{Public: player, Filter: f}})
+		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Langs: v.langs, ByLang: v.noteLangs != nil, Options: index.BM25Options{Public: player, Filter: f}})
 	}
 	var st *denseState
 	if wanted(retrieve.PathDense) {
@@ -417,7 +417,7 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	if err != nil {
 		return nil, err
 	}
-	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.settings.Lang, question)
+	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.questionLang(question), question)
 	hits := fusedHits(fuse.RRF(lists, fuse.DefaultK, limit), byID, len(lists) == 1, narrative)
 	if arc {
 		hits = spread(hits)

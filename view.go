@@ -27,6 +27,11 @@ type view struct {
 	settings   Settings
 	analyzer   *analysis.Analyzer
 	embedder   embed.Embedder
+	// langs are the analysers of the notes' languages, the most notes'
+	// first (analyzer is then langs[0]); noteLangs counts the notes of
+	// each, nil when the store does not keep them.
+	langs     []*analysis.Analyzer
+	noteLangs map[string]int
 
 	dense      lazy[*denseState]
 	entities   [2]lazy[*entityState] // the DM's compendium, the players'
@@ -103,6 +108,9 @@ func (e *Engine) snapshot(ctx context.Context) (*view, error) {
 		return nil, err
 	}
 	v := &view{engine: e, generation: gen, settings: s, analyzer: a, embedder: e.Embedder()}
+	if err := e.readLangs(ctx, v); err != nil {
+		return nil, err
+	}
 	e.view.Store(v)
 	return v, nil
 }
@@ -127,7 +135,7 @@ func (e *Engine) invalidate() {
 // readSettings reads the corpus settings stored in the index (defaults for
 // those never stored) and the analyser they call for.
 func (e *Engine) readSettings(ctx context.Context) (Settings, *analysis.Analyzer, error) {
-	s := Settings{Lang: DefaultLang, MaxWords: chunk.DefaultMaxWords, OverlapWords: chunk.DefaultOverlapWords}
+	s := Settings{Lang: LangAuto, MaxWords: chunk.DefaultMaxWords, OverlapWords: chunk.DefaultOverlapWords}
 	if v, err := e.idx.Meta(ctx, "lang"); err != nil {
 		return s, nil, err
 	} else if v != "" {
@@ -157,6 +165,13 @@ func checkSettings(s Settings) (Settings, *analysis.Analyzer, error) {
 	}
 	if s.OverlapWords < 0 || s.OverlapWords >= s.MaxWords {
 		return s, nil, fmt.Errorf("overlap words must be between 0 and max words - 1 (%d), got %d", s.MaxWords-1, s.OverlapWords)
+	}
+	if isAuto(s.Lang) {
+		// The analyser of the notes' main language, until a view
+		// counts them: Spanish.
+		a, err := analysis.New(DefaultLang)
+		s.Lang = LangAuto
+		return s, a, err
 	}
 	a, err := analysis.New(s.Lang)
 	if err != nil {

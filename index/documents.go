@@ -116,8 +116,8 @@ func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error)
 		sql  string
 	}{
 		{&w.insDoc, `INSERT INTO documents(root, path, sha256, size, title, metadata, visibility, stamp, ingested_at,
-			restricted, dm_reason, dm_detail, link, front_raw)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			restricted, dm_reason, dm_detail, link, front_raw, lang)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.insChunk, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
 			word_start, word_end, byte_start, byte_end, page_start, page_end, text, hash, embed_hash)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING`},
@@ -172,7 +172,7 @@ func (w *documentWriter) replace(ctx context.Context, d *DocumentRecord) error {
 		reason = "unknown"
 	}
 	res, err := w.insDoc.ExecContext(ctx, d.Root, d.Path, d.SHA256, d.Size, d.Title, string(meta), d.Visibility, d.Stamp, time.Now().Unix(),
-		d.DMOnly, reason, d.DMDetail, d.Link, d.FrontRaw)
+		d.DMOnly, reason, d.DMDetail, d.Link, d.FrontRaw, d.Lang)
 	if err != nil {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}

@@ -303,6 +303,17 @@ var migrations = []string{
 		old TEXT PRIMARY KEY,
 		uid TEXT NOT NULL
 	) WITHOUT ROWID;`,
+	// v14: each note's language (issue 27), recognised at ingest and used
+	// for its analysis. The notes stored before were analysed in the
+	// index's one language, which they keep until the next ingest. An
+	// index whose setting was Spanish (the default, unless chosen, which
+	// cannot be told apart) recognises each note's language from then on:
+	// its next ingest analyses every note again, in its own language. An
+	// index set to English was so by choice, and stays so.
+	`ALTER TABLE documents ADD COLUMN lang TEXT NOT NULL DEFAULT '';
+	UPDATE documents SET lang = coalesce((SELECT CASE value WHEN 'en' THEN 'en' ELSE 'es' END FROM meta WHERE key = 'lang'), 'es');
+	UPDATE meta SET value = 'auto' WHERE key = 'lang' AND value IN ('es', 'spanish', '');
+	CREATE INDEX documents_lang ON documents(lang);`,
 }
 
 // migrationCode[i], when set, runs after migrations[i], in the same

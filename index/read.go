@@ -123,6 +123,9 @@ func (ix *Index) Stats(ctx context.Context) (Stats, error) {
 	if s.DocumentsByType, err = ix.documentsByType(ctx); err != nil {
 		return s, err
 	}
+	if s.Langs, err = ix.NoteLangs(ctx); err != nil {
+		return s, err
+	}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if fi, err := os.Stat(ix.path + suffix); err == nil {
 			s.Bytes += fi.Size()
@@ -174,4 +177,23 @@ func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, error
 		return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
 	}
 	return c, nil
+}
+
+// NoteLangs counts the notes by the language they were analysed in.
+func (ix *Index) NoteLangs(ctx context.Context) (map[string]int, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT lang, count(*) FROM documents GROUP BY lang`)
+	if err != nil {
+		return nil, fmt.Errorf("counting notes by language: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var lang string
+		var n int
+		if err := rows.Scan(&lang, &n); err != nil {
+			return nil, fmt.Errorf("counting notes by language: %w", err)
+		}
+		out[lang] = n
+	}
+	return out, rows.Err()
 }

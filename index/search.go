@@ -109,7 +109,7 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	if err != nil || plan.match == "" {
 		return nil, err
 	}
-	pool := newParagraphPool(tx, plan, hw, opts.Public, opts.Filter)
+	pool := newParagraphPool(tx, plan, hw, opts.Public, opts.Filter).inLang(opts.Lang)
 	var order []int64
 	best := map[int64]bestChild{}
 	for limit := BM25Pool; ; limit *= 4 {
@@ -231,6 +231,19 @@ func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f Filt
 	if plan.fromRowid > 0 {
 		p.filter += ` AND rowid >= ?`
 		p.args = append(p.args, plan.fromRowid)
+	}
+	return p
+}
+
+// inLang keeps only the paragraphs of notes analysed in lang ("" keeps
+// every one) and returns p. The paragraphs of the notes in other
+// languages are left out, in the fixed join order of notHidden: in a
+// vault of one main language, those of the few notes in another.
+func (p *paragraphPool) inLang(lang string) *paragraphPool {
+	if lang != "" {
+		p.filter += ` AND rowid NOT IN (SELECT c.id FROM documents d CROSS JOIN chunks k ON k.doc_id = d.id
+			CROSS JOIN children c ON c.chunk_id = k.id WHERE d.lang != ?)`
+		p.args = append(p.args, lang)
 	}
 	return p
 }

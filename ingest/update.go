@@ -25,6 +25,14 @@ type Config struct {
 	Chunking chunk.Options
 	// Terms analyses a text into the terms the keyword index stores.
 	Terms func(text string) []string
+	// Detect, when set with Langs, recognises each note's language from
+	// its title and text: the note is then cut (its labels), analysed and stamped as
+	// Langs says for that language, and stored with it; Stamp and Terms
+	// serve a language Langs lacks. Without it every note is in
+	// Chunking.Lang.
+	Detect func(text string) string
+	// Langs are the analyses by language, for Detect.
+	Langs map[string]LangAnalysis
 	// Decide decides who may see a note, from what the store keeps of it
 	// (so that a later decision from the store agrees with this one).
 	Decide func(store.VisibilityRecord) visibility.Decision
@@ -48,6 +56,45 @@ type Config struct {
 	// stored (so in bursts, one a write), on the goroutine that called
 	// Update.
 	Progress func(Progress)
+}
+
+// LangAnalysis is how the notes of one language are analysed.
+type LangAnalysis struct {
+	// Stamp names the chunking and analysis settings of the language's
+	// notes, as [Config.Stamp] does.
+	Stamp string
+	// Terms analyses a text in the language.
+	Terms func(text string) []string
+}
+
+// analysis returns the language of a note's text and how it is analysed.
+func (c *Config) analysis(text string) (string, LangAnalysis) {
+	if c.Detect != nil && len(c.Langs) > 0 {
+		lang := c.Detect(text)
+		if la, ok := c.Langs[lang]; ok {
+			return lang, la
+		}
+	}
+	return c.Chunking.Lang, LangAnalysis{Stamp: c.Stamp, Terms: c.Terms}
+}
+
+// current reports whether a note stored with stamp was cut and analysed
+// as it would be now (its content unchanged): the stamp is that of one of
+// the languages, and a note's language is recognised from its content
+// alone.
+func (c *Config) current(stamp string) bool {
+	if stamp == c.Stamp && c.Terms != nil {
+		return true
+	}
+	if c.Detect == nil {
+		return false
+	}
+	for _, la := range c.Langs {
+		if stamp == la.Stamp {
+			return true
+		}
+	}
+	return false
 }
 
 // The bounds of one write to the store. Writing many notes in one
@@ -112,8 +159,8 @@ type Result struct {
 // stored (a file that failed does not undo the notes before it); only a
 // complete walk removes notes. The error of a file names it.
 func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config) (*Result, error) {
-	if cfg.Terms == nil || cfg.Decide == nil {
-		return nil, errors.New("ingest: updating a folder needs Terms and Decide")
+	if (cfg.Terms == nil && (cfg.Detect == nil || len(cfg.Langs) == 0)) || cfg.Decide == nil {
+		return nil, errors.New("ingest: updating a folder needs Terms (or Detect and Langs) and Decide")
 	}
 	fence := cfg.Fence
 	if fence == nil {
@@ -374,7 +421,7 @@ func (u *update) prepare(f File) prepared {
 	}
 	decision := u.cfg.Decide(vis)
 	note.Warnings = append(note.Warnings, decision.Warnings...)
-	if st, ok := u.states[f.Path]; ok && st.SHA256 == note.SHA256 && st.Stamp == u.cfg.Stamp {
+	if st, ok := u.states[f.Path]; ok && st.SHA256 == note.SHA256 && u.cfg.current(st.Stamp) {
 		p.unchanged = true
 		return p
 	}
@@ -384,19 +431,26 @@ func (u *update) prepare(f File) prepared {
 	}
 	doc := chunk.Document{Path: f.Path, Title: note.Title, Text: note.Body}
 	doc.Title = chunk.DocTitle(doc)
-	chunks, err := chunk.Split(doc, u.cfg.Chunking)
+	lang, la := u.cfg.analysis(doc.Title + "\n" + note.Body)
+	if la.Terms == nil {
+		p.err = fmt.Errorf("analysing %q: no analysis for its language %q", f.Path, lang)
+		return p
+	}
+	chunking := u.cfg.Chunking
+	chunking.Lang = lang
+	chunks, err := chunk.Split(doc, chunking)
 	if err != nil {
 		p.err = fmt.Errorf("chunking %q: %w", f.Path, err)
 		return p
 	}
 	p.record = &store.DocumentRecord{
 		Root: u.root, Path: f.Path, SHA256: note.SHA256, Size: note.Size, Title: doc.Title,
-		Metadata: note.Metadata, Visibility: note.Visibility, Stamp: u.cfg.Stamp,
+		Metadata: note.Metadata, Visibility: note.Visibility, Stamp: la.Stamp, Lang: lang,
 		DMOnly: decision.DMOnly, DMReason: decision.Reason, DMDetail: decision.Detail, Link: vis.Link, FrontRaw: vis.FrontRaw,
 		Chunks: make([]store.ChunkRecord, 0, len(chunks)),
 	}
 	for _, c := range chunks {
-		cr := u.chunkRecord(f.Path, c)
+		cr := chunkRecord(f.Path, c, la.Terms)
 		if first, last := note.PageRange(c.ByteStart, c.ByteEnd); first > 0 {
 			cr.PageStart, cr.PageEnd = first, last
 			cr.Label = PageLabel(cr.Label, first, last)
@@ -407,8 +461,8 @@ func (u *update) prepare(f File) prepared {
 }
 
 // chunkRecord is what the store keeps of one chunk: its text, where it
-// lies, and its analysed heading path and paragraphs.
-func (u *update) chunkRecord(path string, c chunk.Chunk) store.ChunkRecord {
+// lies, and its heading path and paragraphs analysed by terms.
+func chunkRecord(path string, c chunk.Chunk, terms func(string) []string) store.ChunkRecord {
 	cr := store.ChunkRecord{
 		ChunkData: store.ChunkData{
 			UID: store.ChunkUID(path, c.Ordinal, c.Text), Hash: textHash(c.Text),
@@ -417,13 +471,13 @@ func (u *update) chunkRecord(path string, c chunk.Chunk) store.ChunkRecord {
 			WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
 			Text: c.Text,
 		},
-		HeadingTerms: strings.Join(u.cfg.Terms(strings.Join(c.Headings, "\n")), " "),
+		HeadingTerms: strings.Join(terms(strings.Join(c.Headings, "\n")), " "),
 		EmbedHash:    textHash(store.EmbedText(c.Headings, c.Text)),
 	}
 	for _, ch := range c.Children {
 		cr.Children = append(cr.Children, store.ChildRecord{
 			Ordinal: ch.Ordinal, ByteStart: ch.ByteStart, ByteEnd: ch.ByteEnd,
-			Terms: strings.Join(u.cfg.Terms(ch.Text), " "),
+			Terms: strings.Join(terms(ch.Text), " "),
 		})
 	}
 	return cr

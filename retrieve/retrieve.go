@@ -70,7 +70,17 @@ const FixedDepth = 80
 type BM25 struct {
 	Index    store.KeywordSearcher
 	Analyzer *analysis.Analyzer
-	Options  store.BM25Options
+	// Langs, when it holds more than one analyser, are the languages of
+	// the notes, and the question is analysed in each (Analyzer is then
+	// unused). With ByLang, each language's terms are matched against the
+	// notes of that language only ([store.BM25Options.Lang]), and the
+	// lists merged by score: one BM25 over one collection, whose
+	// languages' terms do not meet. Without it (a store that does not
+	// keep each note's language), the terms of every language are
+	// searched together.
+	Langs   []*analysis.Analyzer
+	ByLang  bool
+	Options store.BM25Options
 }
 
 // Name implements [Path].
@@ -78,7 +88,7 @@ func (BM25) Name() string { return PathBM25 }
 
 // Retrieve implements [Path].
 func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, error) {
-	matches, err := p.Index.SearchBM25(ctx, p.Analyzer.Terms(question), n, p.Options)
+	matches, err := p.search(ctx, question, n)
 	if err != nil {
 		return nil, fmt.Errorf("bm25 path: %w", err)
 	}
@@ -87,6 +97,49 @@ func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, e
 		out[i] = Result{Chunk: m.Chunk, Score: m.Score, Passage: m.Passage}
 	}
 	return out, nil
+}
+
+// search runs the keyword searches of a question, one per language when
+// the notes have several, and merges them.
+func (p BM25) search(ctx context.Context, question string, n int) ([]store.Match, error) {
+	switch {
+	case len(p.Langs) == 0:
+		return p.Index.SearchBM25(ctx, p.Analyzer.Terms(question), n, p.Options)
+	case len(p.Langs) == 1:
+		return p.Index.SearchBM25(ctx, p.Langs[0].Terms(question), n, p.Options)
+	case !p.ByLang:
+		var terms []string
+		for _, a := range p.Langs {
+			terms = append(terms, a.Terms(question)...)
+		}
+		return p.Index.SearchBM25(ctx, terms, n, p.Options)
+	}
+	var all []store.Match
+	for _, a := range p.Langs {
+		opts := p.Options
+		opts.Lang = a.Lang()
+		ms, err := p.Index.SearchBM25(ctx, a.Terms(question), n, opts)
+		if err != nil {
+			return nil, fmt.Errorf("searching the notes in %q: %w", a.Lang(), err)
+		}
+		all = append(all, ms...)
+	}
+	// A note is in one language, so each chunk is in one list. Each
+	// list's first n are those of any longer one, and so are the merged
+	// first n; ties keep the languages' order.
+	slices.SortStableFunc(all, func(a, b store.Match) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	if len(all) > n {
+		all = all[:n]
+	}
+	return all, nil
 }
 
 // queryTimeout bounds the wait for a question's vector: a search must not

@@ -64,6 +64,11 @@ type BM25Options struct {
 	// Filter keeps only the paragraphs of the chunks it lets through, in
 	// the query itself.
 	Filter Filter
+	// Lang, when set, keeps only the paragraphs of notes analysed in that
+	// language ([DocumentRecord.Lang]), in the query itself: the terms
+	// searched are the question analysed in the same language. A store
+	// without [LangCounter] ignores it.
+	Lang string
 }
 
 // Filter restricts a search to some chunks before anything is ranked: the
@@ -95,4 +100,7 @@ type Stats struct {
 	// Bytes is the store's size on disk, 0 when it is not local.
 	Bytes  int64 `json:"index_bytes"`
 	Schema int   `json:"schema_version"`
+	// Langs counts the documents by the language they were analysed in
+	// ("es", "en"); nil when the store does not keep it.
+	Langs map[string]int `json:"langs,omitempty"`
 }

@@ -29,7 +29,10 @@ type DocumentRecord struct {
 	FrontRaw string
 	// Stamp names the analysis and chunking settings that produced the
 	// chunks; a document whose stamp differs from the current one is redone.
-	Stamp  string
+	Stamp string
+	// Lang is the language the note was analysed in ("es", "en"): the
+	// keyword search matches it with the question analysed in the same.
+	Lang   string
 	Chunks []ChunkRecord
 }
 

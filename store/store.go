@@ -261,6 +261,17 @@ type DocumentWriter interface {
 	Redecide(ctx context.Context, decide Decider, meta map[string]string) (int, error)
 }
 
+// LangCounter is a store that keeps each note's language
+// ([DocumentRecord.Lang]) and searches by it ([BM25Options.Lang]). The
+// engine searches each language's notes with the question analysed in
+// that language when the store has this role; without it, one search
+// with the question analysed in every language the index's setting
+// allows, its terms together.
+type LangCounter interface {
+	// NoteLangs counts the notes by the language they were analysed in.
+	NoteLangs(ctx context.Context) (map[string]int, error)
+}
+
 // RootMover is a store that can give the notes of one folder to another,
 // unchanged, ids included: an ingest of a vault that moved re-reads
 // nothing. SQLite's index is one; a store that is not writes the moved

@@ -70,7 +70,7 @@ func (e *Engine) readLangs(ctx context.Context, v *view) error {
 	if err != nil {
 		return err
 	}
-	v.noteLangs = counts
+	v.byLang = counter.SearchesByLang()
 	var langs []string
 	for lang, n := range counts {
 		if n > 0 && lang != "" {

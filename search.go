@@ -141,7 +141,7 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 	wanted := func(name string) bool { return want == nil || want[name] }
 	var paths []retrieve.Path
 	if wanted(retrieve.PathBM25) {
-		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Langs: v.langs, ByLang: v.noteLangs != nil, Options: index.BM25Options{Public: player, Filter: f}})
+		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Langs: v.langs, ByLang: v.byLang, Options: index.BM25Options{Public: player, Filter: f}})
 	}
 	var st *denseState
 	if wanted(retrieve.PathDense) {

@@ -28,10 +28,10 @@ type view struct {
 	analyzer   *analysis.Analyzer
 	embedder   embed.Embedder
 	// langs are the analysers of the notes' languages, the most notes'
-	// first (analyzer is then langs[0]); noteLangs counts the notes of
-	// each, nil when the store does not keep them.
-	langs     []*analysis.Analyzer
-	noteLangs map[string]int
+	// first (analyzer is then langs[0]); byLang, that the store searches
+	// each language's notes apart ([store.LangCounter]).
+	langs  []*analysis.Analyzer
+	byLang bool
 
 	dense      lazy[*denseState]
 	entities   [2]lazy[*entityState] // the DM's compendium, the players'

@@ -179,6 +179,10 @@ func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, error
 	return c, nil
 }
 
+// SearchesByLang implements [store.LangCounter]: SearchBM25 applies
+// [BM25Options.Lang].
+func (ix *Index) SearchesByLang() bool { return true }
+
 // NoteLangs counts the notes by the language they were analysed in.
 func (ix *Index) NoteLangs(ctx context.Context) (map[string]int, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT lang, count(*) FROM documents GROUP BY lang`)

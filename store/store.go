@@ -261,15 +261,19 @@ type DocumentWriter interface {
 	Redecide(ctx context.Context, decide Decider, meta map[string]string) (int, error)
 }
 
-// LangCounter is a store that keeps each note's language
-// ([DocumentRecord.Lang]) and searches by it ([BM25Options.Lang]). The
-// engine searches each language's notes with the question analysed in
-// that language when the store has this role; without it, one search
-// with the question analysed in every language the index's setting
-// allows, its terms together.
+// LangCounter is a store that knows each note's language
+// ([DocumentRecord.Lang]), kept or derived. The engine analyses a
+// question in each language the notes have; when the store also searches
+// by language ([BM25Options.Lang]), each language's notes are searched
+// with the question analysed in that language, else the terms of every
+// language are searched together. Without this role, the question is
+// analysed in every language the index's setting allows.
 type LangCounter interface {
 	// NoteLangs counts the notes by the language they were analysed in.
 	NoteLangs(ctx context.Context) (map[string]int, error)
+	// SearchesByLang reports whether SearchBM25 applies
+	// [BM25Options.Lang].
+	SearchesByLang() bool
 }
 
 // RootMover is a store that can give the notes of one folder to another,

@@ -90,6 +90,9 @@ func cmdDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errDoctorFailed
 	}
 	say("✓", msg("doctor-index"), msg("doctor-index-ok", st.Path, st.Documents, st.Chunks, strings.Join(st.Retrieval.Paths, ", ")))
+	if st.Documents > 0 && len(st.Langs) > 0 {
+		say("✓", msg("doctor-langs"), langDoctor(st.Settings.Lang, st.Langs))
+	}
 
 	if em := eng.Embedder(); em == nil {
 		say("–", msg("doctor-embedder"), msg("doctor-embedder-off"))

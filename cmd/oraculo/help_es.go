@@ -58,7 +58,7 @@ var flagUsageES = map[string]string{
 	"eval/k":                 "profundidad de búsqueda: cuántos fragmentos devuelve cada configuración",
 	"kind":                   "solo entidades de este tipo (pc, npc, place, faction, god, item, other)",
 	"lang":                   "idioma de la respuesta: es o en (por defecto: el de la pregunta)",
-	"ingest/lang":            "idioma de las notas: es o en (por defecto: el del índice, es para uno nuevo)",
+	"ingest/lang":            "idioma de las notas: auto (el de cada nota, reconocido), es o en (todas en ese) (por defecto: el del índice, auto para uno nuevo)",
 	"max-file-mb":            "omitir archivos de más de tantos MB",
 	"max-words":              "máximo de palabras por fragmento (por defecto: el del índice, 1200 para uno nuevo)",
 	"n":                      "cuántas preguntas ejecutar, repitiendo las del archivo si tiene menos (por defecto: todas las del archivo, o 100 hechas del índice)",

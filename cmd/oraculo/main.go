@@ -274,7 +274,7 @@ func isTerminal(w io.Writer) bool {
 
 func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, ix := newIndexFlags("ingest", stderr)
-	corpusLang := fs.String("lang", "", "language of the notes: es or en (default: the index's, es for a new one)")
+	corpusLang := fs.String("lang", "", "language of the notes: auto (each note's own, recognised), es or en (every note in it) (default: the index's, auto for a new one)")
 	maxWords := fs.Int("max-words", 0, "most words in a chunk (default: the index's, 1200 for a new one)")
 	overlap := fs.Int("overlap-words", -1, "overlap of blind windows in words (default: the index's, or a tenth of --max-words)")
 	maxMB := fs.Float64("max-file-mb", 16, "skip files larger than this many MB")

@@ -27,7 +27,7 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	}
 	s := r.Stats
 	fmt.Fprintln(w, msg("index-summary", dbPath, s.Documents, s.Sessions, s.Chunks, s.Children, indexSize(dbPath, s.Bytes, msg("size-on-disk", humanBytes(s.Bytes)))))
-	fmt.Fprintln(w, msg("settings", r.Settings.Lang, r.Settings.MaxWords, r.Settings.OverlapWords))
+	fmt.Fprintln(w, msg("settings", langSetting(r.Settings.Lang, s.Langs), r.Settings.MaxWords, r.Settings.OverlapWords))
 	if r.FollowLinksOutside {
 		fmt.Fprintln(w, msg("links-outside-followed"))
 	}
@@ -254,7 +254,7 @@ func printStats(w io.Writer, s oraculo.Stats) {
 		{msg("stats-chunks"), fmt.Sprint(s.Chunks)},
 		{msg("stats-children"), fmt.Sprint(s.Children)},
 		{msg("stats-size"), indexSize(s.Path, s.Bytes, humanBytes(s.Bytes))},
-		{msg("stats-lang"), s.Settings.Lang},
+		{msg("stats-lang"), langSetting(s.Settings.Lang, s.Langs)},
 		{msg("stats-cap"), fmt.Sprintf("%d / %d", s.Settings.MaxWords, s.Settings.OverlapWords)},
 		{msg("stats-schema"), fmt.Sprint(s.Schema)},
 		{msg("stats-entities"), fmt.Sprint(s.Entities)},

@@ -150,8 +150,10 @@ func (s *Store) countWhere(ctx context.Context, class string, where *filters.Whe
 // not this process's to measure.
 func (s *Store) Stats(ctx context.Context) (store.Stats, error) {
 	st := store.Stats{DocumentsByType: map[string]int{}, Schema: SchemaVersion}
-	err := s.each(ctx, documentClass, []string{propPath}, func(o object) error {
+	st.Langs = map[string]int{}
+	err := s.each(ctx, documentClass, []string{propPath, propStamp}, func(o object) error {
 		st.Documents++
+		st.Langs[stampLang(o.text(propStamp))]++
 		ext := strings.ToLower(strings.TrimPrefix(path.Ext(o.text(propPath)), "."))
 		if ext == "" {
 			ext = "none"
@@ -329,4 +331,36 @@ func (s *Store) DMOnlyCounts(ctx context.Context) (map[string]int, error) {
 		out[reason]++
 	}
 	return out, nil
+}
+
+// NoteLangs counts the notes by the language they were analysed in,
+// derived from their stamps (the engine's "analysis=es-1+u15.0.0"): the
+// notes' objects do not keep it apart.
+func (s *Store) NoteLangs(ctx context.Context) (map[string]int, error) {
+	out := map[string]int{}
+	err := s.each(ctx, documentClass, []string{propStamp}, func(o object) error {
+		out[stampLang(o.text(propStamp))]++
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("counting notes by language: %w", err)
+	}
+	return out, nil
+}
+
+// SearchesByLang implements [store.LangCounter]: SearchBM25 ignores
+// [store.BM25Options.Lang], the paragraphs' objects not knowing their
+// note's language.
+func (s *Store) SearchesByLang() bool { return false }
+
+// stampLang is the language named by a note's stamp, "" when it names
+// none.
+func stampLang(stamp string) string {
+	for _, f := range strings.Fields(stamp) {
+		if a, ok := strings.CutPrefix(f, "analysis="); ok {
+			lang, _, _ := strings.Cut(a, "-")
+			return lang
+		}
+	}
+	return ""
 }

@@ -109,7 +109,11 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	if err != nil || plan.match == "" {
 		return nil, err
 	}
-	pool := newParagraphPool(tx, plan, hw, opts.Public, opts.Filter).inLang(opts.Lang)
+	few, err := fewNotesIn(ctx, tx, opts.Lang)
+	if err != nil {
+		return nil, fmt.Errorf("searching %q: %w", query, err)
+	}
+	pool := newParagraphPool(tx, plan, hw, opts.Public, opts.Filter).inLang(opts.Lang, few)
 	var order []int64
 	best := map[int64]bestChild{}
 	for limit := BM25Pool; ; limit *= 4 {
@@ -236,16 +240,33 @@ func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f Filt
 }
 
 // inLang keeps only the paragraphs of notes analysed in lang ("" keeps
-// every one) and returns p. The paragraphs of the notes in other
-// languages are left out, in the fixed join order of notHidden: in a
-// vault of one main language, those of the few notes in another.
-func (p *paragraphPool) inLang(lang string) *paragraphPool {
-	if lang != "" {
+// every one) and returns p, in the fixed join order of notHidden: the
+// paragraphs of lang's notes when few notes are in it (see fewNotesIn),
+// else all but those of the notes in other languages, so that the list
+// the query reads is the short one.
+func (p *paragraphPool) inLang(lang string, few bool) *paragraphPool {
+	switch {
+	case lang == "":
+	case few:
+		p.filter += ` AND rowid IN (SELECT c.id FROM documents d CROSS JOIN chunks k ON k.doc_id = d.id
+			CROSS JOIN children c ON c.chunk_id = k.id WHERE d.lang = ?)`
+		p.args = append(p.args, lang)
+	default:
 		p.filter += ` AND rowid NOT IN (SELECT c.id FROM documents d CROSS JOIN chunks k ON k.doc_id = d.id
 			CROSS JOIN children c ON c.chunk_id = k.id WHERE d.lang != ?)`
 		p.args = append(p.args, lang)
 	}
 	return p
+}
+
+// fewNotesIn reports whether fewer than half the notes are in lang.
+func fewNotesIn(ctx context.Context, db queryer, lang string) (bool, error) {
+	if lang == "" {
+		return false, nil
+	}
+	var in, all int
+	err := queryRow(ctx, db, `SELECT (SELECT count(*) FROM documents WHERE lang = ?), (SELECT count(*) FROM documents)`, lang).Scan(&in, &all)
+	return 2*in < all, err
 }
 
 // top returns the best limit paragraphs (fewer when the plan scores

@@ -10,6 +10,11 @@ import (
 	"github.com/oraculo/oraculo/store"
 )
 
+// langChosenKey is the index setting that says the language setting was
+// chosen (a language, not [LangAuto]) since each note's language is
+// recognised: see readSettings.
+const langChosenKey = "lang_chosen"
+
 // isAuto reports whether a language setting asks for each note's language
 // to be recognised: "auto", or nothing said.
 func isAuto(lang string) bool {

@@ -115,7 +115,7 @@ func TestUpgradeFromV13ReanalysesNotes(t *testing.T) {
 	}
 	eng.Close()
 	ix := openIndex(t, db)
-	for _, q := range []string{`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `PRAGMA user_version = 13`} {
+	for _, q := range []string{`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
 		if _, err := ix.DB().Exec(q); err != nil {
 			t.Fatalf("making a schema 13 index: %s: %v", q, err)
 		}
@@ -136,6 +136,39 @@ func TestUpgradeFromV13ReanalysesNotes(t *testing.T) {
 	}
 	if rep.Indexed != 4 {
 		t.Errorf("first ingest after the upgrade: %d notes indexed again, want 4", rep.Indexed)
+	}
+	checkMixed(t, eng, rep.Stats.Langs)
+}
+
+// TestStoredSpanishWithoutChoiceIsAuto: a store that kept "es" from
+// before (Weaviate has no schema migrations) recognises each note's
+// language; "es" chosen since stays.
+func TestStoredSpanishWithoutChoiceIsAuto(t *testing.T) {
+	ctx := context.Background()
+	notes := mixedVault(t)
+	eng, db := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{Lang: "es"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := eng.Settings().Lang; got != "es" {
+		t.Fatalf("chosen Spanish reads %q", got)
+	}
+	eng.Close()
+	if got := reopen(t, db).Settings().Lang; got != "es" {
+		t.Errorf("chosen Spanish, reopened, reads %q", got)
+	}
+	ix := openIndex(t, db)
+	if _, err := ix.DB().Exec(`DELETE FROM meta WHERE key = 'lang_chosen'`); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	eng = reopen(t, db)
+	if got := eng.Settings().Lang; got != oraculo.LangAuto {
+		t.Errorf("Spanish stored by an older program reads %q, want %q", got, oraculo.LangAuto)
+	}
+	rep, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	checkMixed(t, eng, rep.Stats.Langs)
 }

@@ -219,7 +219,12 @@ func (e *Engine) apply(s Settings) error {
 }
 
 func (e *Engine) saveSettings(ctx context.Context) error {
+	chosen := ""
+	if e.settings.Lang != LangAuto {
+		chosen = "1"
+	}
 	for k, v := range map[string]string{
+		langChosenKey:   chosen,
 		"lang":          e.settings.Lang,
 		"max_words":     strconv.Itoa(e.settings.MaxWords),
 		"overlap_words": strconv.Itoa(e.settings.OverlapWords),

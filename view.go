@@ -141,6 +141,17 @@ func (e *Engine) readSettings(ctx context.Context) (Settings, *analysis.Analyzer
 	} else if v != "" {
 		s.Lang = v
 	}
+	// "es" stored before each note's language was recognised was the
+	// default, never told apart from a choice: it means each note's now
+	// (SQLite's schema 14 rewrites it; a store without migrations, such
+	// as Weaviate, is read so). A language chosen since says so.
+	if s.Lang == "es" {
+		if chosen, err := e.idx.Meta(ctx, langChosenKey); err != nil {
+			return s, nil, err
+		} else if chosen == "" {
+			s.Lang = LangAuto
+		}
+	}
 	for key, dst := range map[string]*int{"max_words": &s.MaxWords, "overlap_words": &s.OverlapWords} {
 		v, err := e.idx.Meta(ctx, key)
 		if err != nil {

@@ -143,7 +143,7 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 func ValidateIngestOptions(opts IngestOptions) error {
 	if opts.Lang != "" && !isAuto(opts.Lang) {
 		if _, err := analysis.New(opts.Lang); err != nil {
-			return fmt.Errorf("%w, or %q to recognise each note's", err, LangAuto)
+			return fmt.Errorf("%w, or %q to recognise each note's language", err, LangAuto)
 		}
 	}
 	if opts.MaxWords < 0 {

@@ -422,6 +422,7 @@ var engineTexts = []struct {
 	{regexp.MustCompile(`^invalid value ("[^"]*") for flag (\S+): (.*)$`), "valor no válido $1 para la opción $2: $3"},
 	{regexp.MustCompile(`^config file (.*)$`), "archivo de configuración $1"},
 	{regexp.MustCompile(`^analysis: unsupported language ("[^"]*") \(want "es" or "en"\)$`), "idioma no admitido $1: es o en"},
+	{regexp.MustCompile(`^analysis: unsupported language ("[^"]*") \(want "es" or "en"\), or "auto" to recognise each note's language$`), "idioma no admitido $1: es o en, o auto para reconocer el de cada nota"},
 	{regexp.MustCompile(`^unknown chat provider ("[^"]*") \(ollama, openai or none\)$`), "proveedor de chat desconocido $1 (ollama, openai o none)"},
 	{regexp.MustCompile(`^unknown embedder ("[^"]*") \(ollama, openai, hashing or none\)$`), "proveedor de embeddings desconocido $1 (ollama, openai, hashing o none)"},
 	{regexp.MustCompile(`^unknown reranker ("[^"]*") \(auto, llm, cross or none\)$`), "reordenador desconocido $1 (auto, llm, cross o none)"},

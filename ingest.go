@@ -24,8 +24,9 @@ import (
 // IngestOptions tune one ingest run. Zero values keep the index's stored
 // settings (or the defaults for a new index).
 type IngestOptions struct {
-	// Lang is the notes' language ("es" or "en"). Changing it re-analyses
-	// every note.
+	// Lang is the notes' language: "auto" (each note's own, recognised;
+	// the default of a new index), "es" or "en" (every note in it); ""
+	// keeps the index's. Changing it re-analyses every note.
 	Lang string
 	// MaxWords and OverlapWords are the chunking cap and window overlap.
 	// Changing them re-chunks every note.

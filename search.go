@@ -3,8 +3,10 @@ package oraculo
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +72,10 @@ const (
 // Recall@1 0.375 → 0.500, MRR@50 0.585 → 0.665, Recall@8 unchanged;
 // BM25 alone (score space) Recall@1 0.357 → 0.464 at 0.5 (0.393 at 0.25).
 const NarrativeBoost = 0.5
+
+// EntityMargin is how far the entity path may lift a chunk: by at most
+// this share of the best base score (see [fuse.Reorder]).
+var EntityMargin = envFloat("ORACULO_EM", 0.1)
 
 // Trace records the time spent in each stage of one search.
 type Trace struct {
@@ -418,7 +424,7 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 		return nil, err
 	}
 	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.settings.Lang, question)
-	hits := fusedHits(fuse.RRF(lists, fuse.DefaultK, limit), byID, len(lists) == 1, narrative)
+	hits := fusedHits(combine(lists, byID, narrative, limit), byID, narrative)
 	if arc {
 		hits = spread(hits)
 	}
@@ -477,9 +483,9 @@ func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retri
 			// taken on the rows as they were just read.
 			results = slices.DeleteFunc(results, func(r retrieve.Result) bool { return r.Chunk.Restricted })
 		}
-		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Weight: FusionWeight(p.Name())}
+		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Scores: make([]float64, len(results)), Weight: FusionWeight(p.Name())}
 		for i, r := range results {
-			l.IDs[i] = r.Chunk.ID
+			l.IDs[i], l.Scores[i] = r.Chunk.ID, r.Score
 			if old, ok := byID[r.Chunk.ID]; !ok || old.Passage == "" {
 				byID[r.Chunk.ID] = r
 			}
@@ -489,28 +495,61 @@ func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retri
 	return lists, byID, nil
 }
 
-// fusedHits turns fused candidates into hits. With one path its own score
-// is kept (it says more than 1/(60+rank)); with the narrative prior,
-// session chunks are boosted and the hits sorted again.
-func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, onePath, narrative bool) []Hit {
+// combine ranks what the paths found. The paths other than the entity
+// path are the base: one path keeps its own scores (they say more than
+// 1/(60+rank)), several are fused by reciprocal rank; the narrative
+// prior multiplies the base score of session chunks. The entity path then
+// reorders the base within EntityMargin (see [fuse.Reorder]): it lifts a
+// chunk that names the question's entities over one whose base lead is
+// smaller than that, never over a clear lead, and what only it found
+// comes after. At most limit candidates are kept.
+func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, limit int) []fuse.Candidate {
+	var base []fuse.List
+	var entity *fuse.List
+	for i := range lists {
+		if lists[i].Path == retrieve.PathEntity && len(lists) > 1 {
+			entity = &lists[i]
+		} else {
+			base = append(base, lists[i])
+		}
+	}
+	var cands []fuse.Candidate
+	if len(base) == 1 {
+		l := base[0]
+		cands = make([]fuse.Candidate, len(l.IDs))
+		for i, id := range l.IDs {
+			cands[i] = fuse.Candidate{ID: id, Score: l.Scores[i], Ranks: map[string]int{l.Path: i + 1}}
+		}
+	} else {
+		cands = fuse.RRF(base, fuse.DefaultK, 0)
+	}
+	if narrative {
+		for i := range cands {
+			if byID[cands[i].ID].Chunk.InSession {
+				cands[i].Score *= 1 + NarrativeBoost
+			}
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
+	}
+	if entity != nil {
+		cands = fuse.Reorder(cands, *entity, entity.Scores, EntityMargin, 0)
+	}
+	if limit > 0 && len(cands) > limit {
+		cands = cands[:limit]
+	}
+	return cands
+}
+
+// fusedHits turns ranked candidates into hits, marking the chunks the
+// narrative prior applied to.
+func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative bool) []Hit {
 	hits := make([]Hit, len(fused))
 	for i, c := range fused {
 		r := byID[c.ID]
-		score := c.Score
-		if onePath {
-			score = r.Score
-		}
-		hits[i] = hitFrom(r.Chunk, i+1, score, c.Ranks)
+		hits[i] = hitFrom(r.Chunk, i+1, c.Score, c.Ranks)
 		hits[i].Passage = r.Passage
 		if narrative && r.Chunk.InSession {
 			hits[i].Prior = 1 + NarrativeBoost
-			hits[i].Score *= hits[i].Prior
-		}
-	}
-	if narrative {
-		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-		for i := range hits {
-			hits[i].Rank = i + 1
 		}
 	}
 	return hits
@@ -792,4 +831,11 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.Settings(), Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm, Retrieval: r}, nil
+}
+
+func envFloat(name string, def float64) float64 {
+	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
+		return v
+	}
+	return def
 }

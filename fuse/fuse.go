@@ -15,6 +15,9 @@ const MaxCandidates = 40
 type List struct {
 	Path string
 	IDs  []int64
+	// Scores are the path's own scores, parallel to IDs, when it has
+	// them (RRF does not read them; Reorder does).
+	Scores []float64
 	// Weight multiplies the list's contributions, 1/(k + rank); 0 means 1.
 	// A weight low enough (below k/(k + depth)) makes the list reorder
 	// what the others found rather than add candidates before theirs.

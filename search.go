@@ -3,10 +3,8 @@ package oraculo
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -73,9 +71,24 @@ const (
 // BM25 alone (score space) Recall@1 0.357 → 0.464 at 0.5 (0.393 at 0.25).
 const NarrativeBoost = 0.5
 
-// EntityMargin is how far the entity path may lift a chunk: by at most
-// this share of the best base score (see [fuse.Reorder]).
-var EntityMargin = envFloat("ORACULO_EM", 0.1)
+// EntityMargin is how far the entity path may lift a chunk for a lookup
+// question: by at most this share of the best base score (see
+// [fuse.Reorder]), a tie-break among chunks BM25 scored within a tenth of
+// each other; never over a clear lead. In reciprocal rank fusion at weight
+// 0.25 (before issue 27) it lifted BM25's 4th to 20th over its first when
+// they named the question's entity: on the five dev sets it lost 9
+// questions at Recall@1 for 5 won, a name used as a common word
+// ("Definición", "Estados Unidos") costing the top rank. Measured with BM25
+// (pooled over the five sets, questions won/lost at Recall@1 against BM25
+// alone): 0 → 0/0, 0.05 → 0/0, 0.1 → 0/0 with MRR@50 and multi-source
+// coverage@8 up, 0.2 → 1/2, 0.3 → 2/3.
+const EntityMargin = 0.1
+
+// ArcEntityMargin is EntityMargin for an arc question (someone's role or
+// history over the campaign): such a question is about the entities it
+// names, so their evidence weighs as much as BM25's. Measured as
+// EntityMargin: 0.2 → 0/0, 0.3 and 0.5 → 1/0, 1 → 2/0.
+const ArcEntityMargin = 1.0
 
 // Trace records the time spent in each stage of one search.
 type Trace struct {
@@ -118,6 +131,8 @@ type Hit struct {
 	// chunk spans, absent for notes.
 	PageStart int `json:"page_start,omitempty"`
 	PageEnd   int `json:"page_end,omitempty"`
+	// Lift is what the entity path added to Score (see EntityMargin).
+	Lift float64 `json:"-"`
 
 	chunk int64 // the chunk's row id in the index
 }
@@ -424,7 +439,11 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 		return nil, err
 	}
 	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.settings.Lang, question)
-	hits := fusedHits(combine(lists, byID, narrative, limit), byID, narrative)
+	margin := EntityMargin
+	if arc {
+		margin = ArcEntityMargin
+	}
+	hits := fusedHits(combine(lists, byID, narrative, margin, limit), byID, narrative)
 	if arc {
 		hits = spread(hits)
 	}
@@ -503,7 +522,7 @@ func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retri
 // chunk that names the question's entities over one whose base lead is
 // smaller than that, never over a clear lead, and what only it found
 // comes after. At most limit candidates are kept.
-func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, limit int) []fuse.Candidate {
+func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, margin float64, limit int) []fuse.Candidate {
 	var base []fuse.List
 	var entity *fuse.List
 	for i := range lists {
@@ -532,7 +551,7 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
 	}
 	if entity != nil {
-		cands = fuse.Reorder(cands, *entity, entity.Scores, EntityMargin, 0)
+		cands = fuse.Reorder(cands, *entity, entity.Scores, margin, 0)
 	}
 	if limit > 0 && len(cands) > limit {
 		cands = cands[:limit]
@@ -547,7 +566,7 @@ func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative
 	for i, c := range fused {
 		r := byID[c.ID]
 		hits[i] = hitFrom(r.Chunk, i+1, c.Score, c.Ranks)
-		hits[i].Passage = r.Passage
+		hits[i].Passage, hits[i].Lift = r.Passage, c.Lift
 		if narrative && r.Chunk.InSession {
 			hits[i].Prior = 1 + NarrativeBoost
 		}
@@ -556,8 +575,10 @@ func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative
 }
 
 // FusionWeight is what a path's reciprocal ranks are multiplied by in
-// fusion: 1, except the entity path's (retrieve.EntityWeight), which
-// reorders what the other paths found rather than adding candidates.
+// reciprocal rank fusion. The paths other than the entity path are fused
+// so, each at 1; the entity path reorders what they found instead (see
+// EntityMargin), and its weight, retrieve.EntityWeight, is the one it had
+// when it was fused by rank.
 func FusionWeight(path string) float64 {
 	if path == retrieve.PathEntity {
 		return retrieve.EntityWeight
@@ -831,11 +852,4 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	return Stats{Stats: s, Path: e.idx.Path(), Settings: e.Settings(), Entities: ents, Vectors: vecs, Annotations: notes, DMOnly: dm, Retrieval: r}, nil
-}
-
-func envFloat(name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
-		return v
-	}
-	return def
 }

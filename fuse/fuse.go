@@ -31,6 +31,8 @@ type Candidate struct {
 	Score float64
 	// Ranks maps each path that found the candidate to its 1-based rank there.
 	Ranks map[string]int
+	// Lift is what [Reorder] added to Score (0 from RRF).
+	Lift float64
 }
 
 // RRF fuses the lists with constant k (DefaultK when k <= 0) and returns at

@@ -53,10 +53,11 @@ func Reorder(base []Candidate, l List, scores []float64, margin float64, limit i
 		seen[id] = true
 		if j, ok := at[id]; ok {
 			out[j].Ranks[l.Path] = i + 1
-			out[j].Score += margin * share(i)
+			out[j].Lift = margin * share(i)
+			out[j].Score += out[j].Lift
 			continue
 		}
-		extra = append(extra, Candidate{ID: id, Score: margin * share(i), Ranks: map[string]int{l.Path: i + 1}})
+		extra = append(extra, Candidate{ID: id, Score: margin * share(i), Lift: margin * share(i), Ranks: map[string]int{l.Path: i + 1}})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	out = append(out, extra...)

@@ -15,6 +15,7 @@ import (
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/internal/termrender"
+	"github.com/oraculo/oraculo/retrieve"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -175,6 +176,11 @@ func explainRanks(h oraculo.Hit) string {
 }
 
 func explainFusion(h oraculo.Hit) string {
+	if _, ok := h.Paths[retrieve.PathEntity]; ok && len(h.Paths) > 1 {
+		base := maps.Clone(h.Paths)
+		delete(base, retrieve.PathEntity)
+		return msg("explain-lift", pathsText(base), h.Score-h.Lift, h.Paths[retrieve.PathEntity], h.Lift, h.Score)
+	}
 	if len(h.Paths) < 2 {
 		base := h.Score
 		if h.Prior > 0 {

@@ -131,8 +131,11 @@ type Hit struct {
 	// chunk spans, absent for notes.
 	PageStart int `json:"page_start,omitempty"`
 	PageEnd   int `json:"page_end,omitempty"`
-	// Lift is what the entity path added to Score (see EntityMargin).
-	Lift float64 `json:"-"`
+	// Lift is what the entity path added to Score (see EntityMargin);
+	// Shared says that Score is a share of the best base score, as it is
+	// when the entity path reordered the other paths' candidates.
+	Lift   float64 `json:"-"`
+	Shared bool    `json:"-"`
 
 	chunk int64 // the chunk's row id in the index
 }
@@ -443,7 +446,8 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	if arc {
 		margin = ArcEntityMargin
 	}
-	hits := fusedHits(combine(lists, byID, narrative, margin, limit), byID, narrative)
+	reordered := len(lists) > 1 && slices.ContainsFunc(lists, func(l fuse.List) bool { return l.Path == retrieve.PathEntity })
+	hits := fusedHits(combine(lists, byID, narrative, margin, limit), byID, narrative, reordered)
 	if arc {
 		hits = spread(hits)
 	}
@@ -551,6 +555,13 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
 	}
 	if entity != nil {
+		if len(base) > 1 && len(cands) > 0 && cands[0].Score > 0 {
+			// Fused by rank, the base's scores lie close together (a
+			// chunk first in one path and fifth in the other is within 5%
+			// of one first in both): the margin is then a share of what
+			// one path's first rank is worth, 1/(k+1).
+			margin *= 1 / float64(fuse.DefaultK+1) / cands[0].Score
+		}
 		cands = fuse.Reorder(cands, *entity, entity.Scores, margin, 0)
 	}
 	if limit > 0 && len(cands) > limit {
@@ -561,12 +572,12 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 
 // fusedHits turns ranked candidates into hits, marking the chunks the
 // narrative prior applied to.
-func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative bool) []Hit {
+func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative, shared bool) []Hit {
 	hits := make([]Hit, len(fused))
 	for i, c := range fused {
 		r := byID[c.ID]
 		hits[i] = hitFrom(r.Chunk, i+1, c.Score, c.Ranks)
-		hits[i].Passage, hits[i].Lift = r.Passage, c.Lift
+		hits[i].Passage, hits[i].Lift, hits[i].Shared = r.Passage, c.Lift, shared
 		if narrative && r.Chunk.InSession {
 			hits[i].Prior = 1 + NarrativeBoost
 		}

@@ -176,10 +176,13 @@ func explainRanks(h oraculo.Hit) string {
 }
 
 func explainFusion(h oraculo.Hit) string {
-	if _, ok := h.Paths[retrieve.PathEntity]; ok && len(h.Paths) > 1 {
+	if h.Shared {
 		base := maps.Clone(h.Paths)
 		delete(base, retrieve.PathEntity)
-		return msg("explain-lift", pathsText(base), h.Score-h.Lift, h.Paths[retrieve.PathEntity], h.Lift, h.Score)
+		if r, ok := h.Paths[retrieve.PathEntity]; ok {
+			return msg("explain-lift", pathsText(base), h.Score-h.Lift, r, h.Lift, h.Score)
+		}
+		return msg("explain-share", pathsText(base), h.Score)
 	}
 	if len(h.Paths) < 2 {
 		base := h.Score

@@ -223,7 +223,9 @@ func (e *Engine) saveSettings(ctx context.Context) error {
 
 // stamp names everything that decides a document's stored chunks and terms.
 func (e *Engine) stamp() string {
-	return fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
+	// "names": the note's name leads its heading terms (issue 27); an
+	// index written before is analysed again on its next ingest.
+	return fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s names", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
 }
 
 // absRoot makes an ingested folder's identity stable however it was typed.

@@ -446,7 +446,9 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	if arc {
 		margin = ArcEntityMargin
 	}
-	reordered := len(lists) > 1 && slices.ContainsFunc(lists, func(l fuse.List) bool { return l.Path == retrieve.PathEntity })
+	// The entity path reorders only when it found something (the
+	// question names an entity): otherwise the base's scores stand.
+	reordered := len(lists) > 1 && slices.ContainsFunc(lists, func(l fuse.List) bool { return l.Path == retrieve.PathEntity && len(l.IDs) > 0 })
 	hits := fusedHits(combine(lists, byID, narrative, margin, limit), byID, narrative, reordered)
 	if arc {
 		hits = spread(hits)
@@ -530,10 +532,11 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 	var base []fuse.List
 	var entity *fuse.List
 	for i := range lists {
-		if lists[i].Path == retrieve.PathEntity && len(lists) > 1 {
-			entity = &lists[i]
-		} else {
+		switch {
+		case lists[i].Path != retrieve.PathEntity || len(lists) == 1:
 			base = append(base, lists[i])
+		case len(lists[i].IDs) > 0:
+			entity = &lists[i]
 		}
 	}
 	var cands []fuse.Candidate

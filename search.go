@@ -544,7 +544,14 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 		l := base[0]
 		cands = make([]fuse.Candidate, len(l.IDs))
 		for i, id := range l.IDs {
-			cands[i] = fuse.Candidate{ID: id, Score: l.Scores[i], Ranks: map[string]int{l.Path: i + 1}}
+			// The path's order is its own (BM25's later tiers follow its
+			// first whatever their scores): a score never exceeds the one
+			// before it, so sorting by score keeps that order.
+			score := l.Scores[i]
+			if i > 0 {
+				score = min(score, cands[i-1].Score)
+			}
+			cands[i] = fuse.Candidate{ID: id, Score: score, Ranks: map[string]int{l.Path: i + 1}}
 		}
 	} else {
 		cands = fuse.RRF(base, fuse.DefaultK, 0)

@@ -128,3 +128,43 @@ func TestNoteFoundByItsName(t *testing.T) {
 		}
 	}
 }
+
+// A question in the first person plural asks what the party lived: the
+// narrative prior puts the session that tells it before a note outside
+// sessions that BM25 ranks first, BM25 alone as in the default search. On
+// BM25's scores (before issue 27, BM25 alone) a lead of more than half
+// kept the place note first.
+func TestNarrativePriorActsOnRanks(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	write(t, filepath.Join(notes, "Lugares", "Molino de Tobías.md"),
+		"# Molino de Tobías\n\nEl molino de Tobías tiene una puerta de roble con una marca de ceniza; el molino de Tobías muele trigo, y la puerta del molino de Tobías da al río.\n")
+	var b strings.Builder
+	b.WriteString("# Diario\n\n")
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, "## Sesión %d\n\nViajamos hacia el norte por el camino %d.", i, i)
+		if i == 4 {
+			b.WriteString(" En la puerta encontramos una llave envuelta en un paño.")
+		}
+		b.WriteString("\n\n")
+	}
+	write(t, filepath.Join(notes, "Sesiones", "Diario.md"), b.String())
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	q := "¿Qué encontramos en la puerta del molino de Tobías?"
+	plain, err := eng.Search(ctx, q, oraculo.SearchOptions{K: 3, Paths: []string{"bm25"}, NoPrior: true})
+	if err != nil || len(plain) < 2 || plain[0].File != "Lugares/Molino de Tobías.md" || plain[0].Score < 1.5*plain[1].Score {
+		t.Fatalf("without the prior BM25 should rank the mill note first by more than half: %v %v", labels(plain), err)
+	}
+	for _, paths := range [][]string{{"bm25"}, nil} {
+		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: 3, Paths: paths})
+		if err != nil || len(hits) == 0 {
+			t.Fatal(err)
+		}
+		if hits[0].Label != "Sesión 4" || hits[0].Prior != 1+oraculo.NarrativeBoost {
+			t.Errorf("paths %v: first hit %q (prior %v), want Sesión 4: %v", paths, hits[0].Label, hits[0].Prior, labels(hits))
+		}
+	}
+}

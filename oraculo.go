@@ -245,7 +245,9 @@ func (e *Engine) stamp() string {
 // also names the revision of the recognition of a note's language, which
 // its content alone decides.
 func (e *Engine) stampFor(a *analysis.Analyzer) string {
-	s := fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, a.Version())
+	// "names": the note's name leads its heading terms (issue 27); an
+	// index written before is analysed again on its next ingest.
+	s := fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s names", e.settings.MaxWords, e.settings.OverlapWords, a.Version())
 	if e.settings.Lang == LangAuto {
 		s += fmt.Sprintf(" lang=auto-%d", analysis.NoteLangRevision)
 	}

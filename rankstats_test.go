@@ -42,6 +42,16 @@ func rankSets() []rankSet {
 	if _, err := os.Stat(filepath.Join(qj, "dev.jsonl")); err == nil {
 		sets = append(sets, rankSet{"quijote", filepath.Join(qj, "corpus"), filepath.Join(qj, "dev.jsonl"), oraculo.IngestOptions{}})
 	}
+	// The two real vaults (issue 27), read in place: their licences
+	// (AGPL, GPL) keep them out of this repository.
+	jl := filepath.Join("..", "shared", "eval", "jacoblezberg-adventure-log")
+	if _, err := os.Stat(filepath.Join(jl, "dev.jsonl")); err == nil {
+		sets = append(sets, rankSet{"jacoblezberg-en", filepath.Join(jl, "corpus"), filepath.Join(jl, "dev.jsonl"), oraculo.IngestOptions{Lang: "en"}})
+	}
+	jb := filepath.Join("..", "shared", "eval", "juanbiancuzzo-facultad-apuntes")
+	if _, err := os.Stat(filepath.Join(jb, "dev.jsonl")); err == nil {
+		sets = append(sets, rankSet{"juanbiancuzzo", filepath.Join(jb, "corpus"), filepath.Join(jb, "dev.jsonl"), oraculo.IngestOptions{}})
+	}
 	return sets
 }
 
@@ -148,8 +158,9 @@ func TestRankStats(t *testing.T) {
 }
 
 // checkFusionBeatsSinglePaths asserts issue 5's bar on the sample
-// campaign: fusing all three paths beats the best single path on Recall@8
-// and on the multi-session questions' coverage@8.
+// campaign, as issue 27 set it: all three paths together are at least as
+// good as the best single path on Recall@8 and beat it on the
+// multi-session questions' coverage@8.
 func checkFusionBeatsSinglePaths(t *testing.T, rep *eval.Report) {
 	t.Helper()
 	byName := map[string]*eval.Result{}
@@ -165,8 +176,11 @@ func checkFusionBeatsSinglePaths(t *testing.T, rep *eval.Report) {
 		if !ok {
 			t.Fatalf("no %s configuration in the report", single)
 		}
-		if a, b := all.Chunk.Recall[8], c.Chunk.Recall[8]; a <= b {
-			t.Errorf("sample: all three paths R@8 %.3f does not beat %s alone %.3f", a, single, b)
+		// At least as good at Recall@8 (issue 27's bar: the entity path
+		// reorders BM25's candidates within a margin, it no longer adds
+		// its own), and better at covering multi-session questions.
+		if a, b := all.Chunk.Recall[8], c.Chunk.Recall[8]; a < b {
+			t.Errorf("sample: all three paths R@8 %.3f is below %s alone %.3f", a, single, b)
 		}
 		if a, b := all.ByKind[eval.KindMulti].Chunk.Coverage8, c.ByKind[eval.KindMulti].Chunk.Coverage8; a <= b {
 			t.Errorf("sample: all three paths multi coverage@8 %.3f does not beat %s alone %.3f", a, single, b)

@@ -69,7 +69,32 @@ const (
 // are narrative; XQuAD has no sessions and does not move): BM25 + entity
 // Recall@1 0.375 → 0.500, MRR@50 0.585 → 0.665, Recall@8 unchanged;
 // BM25 alone (score space) Recall@1 0.357 → 0.464 at 0.5 (0.393 at 0.25).
+// It multiplies reciprocal-rank scores, 1/(60 + rank), with one path as
+// with several (issue 27): on BM25's own scores the default path lost
+// sample answers' cited recall (0.516 → 0.434, the extractive answer
+// citing a character's note over the session) and two jacoblezberg
+// questions at Recall@1; on ranks, BM25 alone gains them (five dev sets,
+// one slot per note: 5 won, 0 lost at Recall@1).
 const NarrativeBoost = 0.5
+
+// EntityMargin is how far the entity path may lift a chunk for a lookup
+// question: by at most this share of the best base score (see
+// [fuse.Reorder]), a tie-break among chunks BM25 scored within a tenth of
+// each other; never over a clear lead. In reciprocal rank fusion at weight
+// 0.25 (before issue 27) it lifted BM25's 4th to 20th over its first when
+// they named the question's entity: on the five dev sets it lost 9
+// questions at Recall@1 for 5 won, a name used as a common word
+// ("Definición", "Estados Unidos") costing the top rank. Measured with BM25
+// (pooled over the five sets, questions won/lost at Recall@1 against BM25
+// alone): 0 → 0/0, 0.05 → 0/0, 0.1 → 0/0 with MRR@50 and multi-source
+// coverage@8 up, 0.2 → 1/2, 0.3 → 2/3.
+const EntityMargin = 0.1
+
+// ArcEntityMargin is EntityMargin for an arc question (someone's role or
+// history over the campaign): such a question is about the entities it
+// names, so their evidence weighs as much as BM25's. Measured as
+// EntityMargin: 0.2 → 0/0, 0.3 and 0.5 → 1/0, 1 → 2/0.
+const ArcEntityMargin = 1.0
 
 // Trace records the time spent in each stage of one search.
 type Trace struct {
@@ -112,6 +137,11 @@ type Hit struct {
 	// chunk spans, absent for notes.
 	PageStart int `json:"page_start,omitempty"`
 	PageEnd   int `json:"page_end,omitempty"`
+	// Lift is what the entity path added to Score (see EntityMargin);
+	// Shared says that Score is a share of the best base score, as it is
+	// when the entity path reordered the other paths' candidates.
+	Lift   float64 `json:"-"`
+	Shared bool    `json:"-"`
 
 	chunk int64 // the chunk's row id in the index
 }
@@ -418,7 +448,14 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 		return nil, err
 	}
 	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.questionLang(question), question)
-	hits := fusedHits(fuse.RRF(lists, fuse.DefaultK, limit), byID, len(lists) == 1, narrative)
+	margin := EntityMargin
+	if arc {
+		margin = ArcEntityMargin
+	}
+	// The entity path reorders only when it found something (the
+	// question names an entity): otherwise the base's scores stand.
+	reordered := len(lists) > 1 && slices.ContainsFunc(lists, func(l fuse.List) bool { return l.Path == retrieve.PathEntity && len(l.IDs) > 0 })
+	hits := fusedHits(combine(lists, byID, narrative, margin, limit), byID, narrative, reordered)
 	if arc {
 		hits = spread(hits)
 	}
@@ -477,9 +514,9 @@ func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retri
 			// taken on the rows as they were just read.
 			results = slices.DeleteFunc(results, func(r retrieve.Result) bool { return r.Chunk.Restricted })
 		}
-		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Weight: FusionWeight(p.Name())}
+		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Scores: make([]float64, len(results)), Weight: FusionWeight(p.Name())}
 		for i, r := range results {
-			l.IDs[i] = r.Chunk.ID
+			l.IDs[i], l.Scores[i] = r.Chunk.ID, r.Score
 			if old, ok := byID[r.Chunk.ID]; !ok || old.Passage == "" {
 				byID[r.Chunk.ID] = r
 			}
@@ -489,36 +526,97 @@ func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retri
 	return lists, byID, nil
 }
 
-// fusedHits turns fused candidates into hits. With one path its own score
-// is kept (it says more than 1/(60+rank)); with the narrative prior,
-// session chunks are boosted and the hits sorted again.
-func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, onePath, narrative bool) []Hit {
-	hits := make([]Hit, len(fused))
-	for i, c := range fused {
-		r := byID[c.ID]
-		score := c.Score
-		if onePath {
-			score = r.Score
+// combine ranks what the paths found. The paths other than the entity
+// path are the base: one path keeps its own scores (they say more than
+// 1/(60+rank)), several are fused by reciprocal rank; the narrative
+// prior multiplies the base score of session chunks. The entity path then
+// reorders the base within EntityMargin (see [fuse.Reorder]): it lifts a
+// chunk that names the question's entities over one whose base lead is
+// smaller than that, never over a clear lead, and what only it found
+// comes after. At most limit candidates are kept.
+func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, margin float64, limit int) []fuse.Candidate {
+	var base []fuse.List
+	var entity *fuse.List
+	for i := range lists {
+		switch {
+		case lists[i].Path != retrieve.PathEntity || len(lists) == 1:
+			base = append(base, lists[i])
+		case len(lists[i].IDs) > 0:
+			entity = &lists[i]
 		}
-		hits[i] = hitFrom(r.Chunk, i+1, score, c.Ranks)
-		hits[i].Passage = r.Passage
-		if narrative && r.Chunk.InSession {
-			hits[i].Prior = 1 + NarrativeBoost
-			hits[i].Score *= hits[i].Prior
+	}
+	var cands []fuse.Candidate
+	if len(base) == 1 {
+		l := base[0]
+		cands = make([]fuse.Candidate, len(l.IDs))
+		for i, id := range l.IDs {
+			// The path's order is its own (BM25's later tiers follow its
+			// first whatever their scores): a score never exceeds the one
+			// before it, so sorting by score keeps that order.
+			score := l.Scores[i]
+			if i > 0 {
+				score = min(score, cands[i-1].Score)
+			}
+			cands[i] = fuse.Candidate{ID: id, Score: score, Ranks: map[string]int{l.Path: i + 1}}
+		}
+	} else {
+		cands = fuse.RRF(base, fuse.DefaultK, 0)
+	}
+	if narrative && len(base) == 1 {
+		// The prior acts on ranks, as it does on a fusion of several
+		// paths: a session chunk BM25 ranks within the first thirty or so
+		// comes before a note outside sessions. On BM25's scores it moved
+		// only near-ties, and a first-person-plural question was answered
+		// from a character's or the DM's note over the session that
+		// tells it (see NarrativeBoost).
+		for i := range cands {
+			cands[i].Score = 1 / float64(fuse.DefaultK+i+1)
 		}
 	}
 	if narrative {
-		sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
-		for i := range hits {
-			hits[i].Rank = i + 1
+		for i := range cands {
+			if byID[cands[i].ID].Chunk.InSession {
+				cands[i].Score *= 1 + NarrativeBoost
+			}
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
+	}
+	if entity != nil {
+		if len(base) > 1 && len(cands) > 0 && cands[0].Score > 0 {
+			// Fused by rank, the base's scores lie close together (a
+			// chunk first in one path and fifth in the other is within 5%
+			// of one first in both): the margin is then a share of what
+			// one path's first rank is worth, 1/(k+1).
+			margin *= 1 / float64(fuse.DefaultK+1) / cands[0].Score
+		}
+		cands = fuse.Reorder(cands, *entity, entity.Scores, margin, 0)
+	}
+	if limit > 0 && len(cands) > limit {
+		cands = cands[:limit]
+	}
+	return cands
+}
+
+// fusedHits turns ranked candidates into hits, marking the chunks the
+// narrative prior applied to.
+func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative, shared bool) []Hit {
+	hits := make([]Hit, len(fused))
+	for i, c := range fused {
+		r := byID[c.ID]
+		hits[i] = hitFrom(r.Chunk, i+1, c.Score, c.Ranks)
+		hits[i].Passage, hits[i].Lift, hits[i].Shared = r.Passage, c.Lift, shared
+		if narrative && r.Chunk.InSession {
+			hits[i].Prior = 1 + NarrativeBoost
 		}
 	}
 	return hits
 }
 
 // FusionWeight is what a path's reciprocal ranks are multiplied by in
-// fusion: 1, except the entity path's (retrieve.EntityWeight), which
-// reorders what the other paths found rather than adding candidates.
+// reciprocal rank fusion. The paths other than the entity path are fused
+// so, each at 1; the entity path reorders what they found instead (see
+// EntityMargin), and its weight, retrieve.EntityWeight, is the one it had
+// when it was fused by rank.
 func FusionWeight(path string) float64 {
 	if path == retrieve.PathEntity {
 		return retrieve.EntityWeight

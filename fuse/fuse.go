@@ -15,6 +15,9 @@ const MaxCandidates = 40
 type List struct {
 	Path string
 	IDs  []int64
+	// Scores are the path's own scores, parallel to IDs, when it has
+	// them (RRF does not read them; Reorder does).
+	Scores []float64
 	// Weight multiplies the list's contributions, 1/(k + rank); 0 means 1.
 	// A weight low enough (below k/(k + depth)) makes the list reorder
 	// what the others found rather than add candidates before theirs.
@@ -28,6 +31,8 @@ type Candidate struct {
 	Score float64
 	// Ranks maps each path that found the candidate to its 1-based rank there.
 	Ranks map[string]int
+	// Lift is what [Reorder] added to Score (0 from RRF).
+	Lift float64
 }
 
 // RRF fuses the lists with constant k (DefaultK when k <= 0) and returns at

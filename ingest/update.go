@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -471,7 +472,7 @@ func chunkRecord(path string, c chunk.Chunk, terms func(string) []string) store.
 			WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
 			Text: c.Text,
 		},
-		HeadingTerms: strings.Join(terms(strings.Join(c.Headings, "\n")), " "),
+		HeadingTerms: headingTerms(terms, path, c.Headings),
 		EmbedHash:    textHash(store.EmbedText(c.Headings, c.Text)),
 	}
 	for _, ch := range c.Children {
@@ -486,4 +487,28 @@ func chunkRecord(path string, c chunk.Chunk, terms func(string) []string) store.
 func textHash(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])
+}
+
+// headingTerms is the analysed heading path a chunk's paragraphs are
+// indexed with, led by the note's name (its file name without the
+// extension) when the headings do not already hold its words: an
+// Obsidian note is named by its file ("Consejo de vigilancia.md") while
+// its headings are often generic ("# Definición"), and a question names
+// the note's subject.
+func headingTerms(terms func(string) []string, path string, headings []string) string {
+	head := terms(strings.Join(headings, "\n"))
+	have := make(map[string]bool, len(head))
+	for _, t := range head {
+		have[t] = true
+	}
+	base := filepath.Base(filepath.FromSlash(path))
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	var extra []string
+	for _, t := range terms(strings.NewReplacer("-", " ", "_", " ").Replace(name)) {
+		if !have[t] {
+			have[t] = true
+			extra = append(extra, t)
+		}
+	}
+	return strings.Join(append(extra, head...), " ")
 }

@@ -93,6 +93,8 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stage:embed":                {"embedding", "vectorizando"},
 	"explain-one":                {"found by %s alone (score %.3f)", "encontrado solo por %s (puntuación %.3f)"},
 	"explain-prior":              {"× %.1f (a session, and the question speaks of \"we\")", "× %.1f (una sesión, y la pregunta habla de \"nosotros\")"},
+	"explain-lift":               {"%s: %.3f of the best + entity #%d: %.3f = %.3f", "%s: %.3f de la mejor + entidad #%d: %.3f = %.3f"},
+	"explain-share":              {"%s: %.3f of the best (the entity path did not find it)", "%s: %.3f de la mejor (la ruta de entidades no la encontró)"},
 	"explain-rrf":                {"RRF: %s = %.4f", "RRF: %s = %.4f"},
 	"explain-analysis":           {"Understood: %s · entities: %s · filters: %s", "Entendido: %s · entidades: %s · filtros: %s"},
 	"kind-arc":                   {"an arc (one chunk per session first, the context in session order)", "un arco (primero un fragmento por sesión, el contexto en orden de sesión)"},

@@ -15,6 +15,7 @@ import (
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/internal/termrender"
+	"github.com/oraculo/oraculo/retrieve"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -175,6 +176,14 @@ func explainRanks(h oraculo.Hit) string {
 }
 
 func explainFusion(h oraculo.Hit) string {
+	if h.Shared {
+		base := maps.Clone(h.Paths)
+		delete(base, retrieve.PathEntity)
+		if r, ok := h.Paths[retrieve.PathEntity]; ok {
+			return msg("explain-lift", pathsText(base), h.Score-h.Lift, r, h.Lift, h.Score)
+		}
+		return msg("explain-share", pathsText(base), h.Score)
+	}
 	if len(h.Paths) < 2 {
 		base := h.Score
 		if h.Prior > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/internal/termrender"
+	textpkg "github.com/oraculo/oraculo/text"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -145,7 +146,7 @@ func printHits(w io.Writer, question string, hits []oraculo.Hit, explain bool) {
 		if text == "" {
 			text = h.Text
 		}
-		fmt.Fprintf(w, "     %s\n", termrender.Escape(clip(snippet(text), 110)))
+		fmt.Fprintf(w, "     %s\n", termrender.Escape(clip(snippet(textpkg.Render(text)), 110)))
 		if explain {
 			fmt.Fprintf(w, "     %s\n", explainRanks(h))
 		}

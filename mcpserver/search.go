@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
+	textpkg "github.com/oraculo/oraculo/text"
 )
 
 // Search's result size: the default and the most a call may ask for.
@@ -141,9 +142,9 @@ func searchText(out SearchOutput) string {
 // one line and clipped to excerptWords words.
 func excerpt(h oraculo.Hit) string {
 	if strings.TrimSpace(h.Passage) != "" {
-		return clipWords(h.Passage, excerptWords)
+		return clipWords(textpkg.Render(h.Passage), excerptWords)
 	}
-	return clipWords(h.Text, excerptWords)
+	return clipWords(textpkg.Render(h.Text), excerptWords)
 }
 
 // clipWords returns text's first n words on one line, marked with an

@@ -11,8 +11,8 @@ import (
 	"github.com/oraculo/oraculo/mcpserver"
 )
 
-// The tools show the notes as their reader sees them: ask's answer and
-// evidence, search's excerpts, read_chunk's and read_note's text carry no
+// The tools show the notes as their reader sees them: ask's answer,
+// search's excerpts, read_chunk's and read_note's text carry no
 // raw wikilink, highlight, footnote or tag, and the answer still cites.
 func TestToolsRenderMarkup(t *testing.T) {
 	ctx := context.Background()

@@ -222,8 +222,10 @@ func (e *Engine) saveSettings(ctx context.Context) error {
 }
 
 // stamp names everything that decides a document's stored chunks and terms.
+// chunk=v3: a Markdown note's title is its file name unless its first H1
+// says the same words (an index of v2 is re-chunked by its next ingest).
 func (e *Engine) stamp() string {
-	return fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
+	return fmt.Sprintf("chunk=v3 max=%d overlap=%d analysis=%s", e.settings.MaxWords, e.settings.OverlapWords, e.analyzer.Version())
 }
 
 // absRoot makes an ingested folder's identity stable however it was typed.

@@ -2,7 +2,9 @@ package oraculo_test
 
 import (
 	"context"
+	"database/sql"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oraculo/oraculo"
@@ -53,5 +55,41 @@ func TestTitleIsTheFileNameNotASection(t *testing.T) {
 	n, err := eng.Note(ctx, "NPCs/Katerina Emberdusk.md")
 	if err != nil || n.Title != "Katerina Emberdusk" {
 		t.Errorf("the note's title is %q (%v), want its file name", n.Title, err)
+	}
+}
+
+// An index whose notes were chunked before titles came from file names
+// (stamp chunk=v2, the H1 as title) is chunked again by its next ingest,
+// although no note changed: the title is corrected.
+func TestTitleFixedOnReingestOfAnOlderIndex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir+"/NPCs/Ulfgar.md", "---\naliases: [el enano]\n---\n# Acciones Notables\n\nDefendió el puente de Galerna.\n")
+	eng, db := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stamp string
+	if err := raw.QueryRow(`SELECT stamp FROM documents`).Scan(&stamp); err != nil || !strings.HasPrefix(stamp, "chunk=v3 ") {
+		t.Fatalf("stored stamp %q (%v), want chunk=v3", stamp, err)
+	}
+	old := strings.Replace(stamp, "chunk=v3 ", "chunk=v2 ", 1)
+	if _, err := raw.Exec(`UPDATE documents SET stamp = ?, title = 'Acciones Notables'`, old); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	res, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Indexed != 1 || res.Unchanged != 0 {
+		t.Errorf("the re-ingest indexed %d and left %d unchanged, want the note chunked again", res.Indexed, res.Unchanged)
+	}
+	if n, err := eng.Note(ctx, "NPCs/Ulfgar.md"); err != nil || n.Title != "Ulfgar" {
+		t.Errorf("the note's title is %q (%v) after the re-ingest, want Ulfgar", n.Title, err)
 	}
 }

@@ -25,6 +25,13 @@ func TestToolsRenderMarkup(t *testing.T) {
 	if err := os.WriteFile(p, []byte(note), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	kleb := filepath.Join(dir, "notas", "NPCs", "Kleb.md")
+	if err := os.MkdirAll(filepath.Dir(kleb), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(kleb, []byte("## Visto en [[Phandalin]]\n\nMago gnomo, dueño de ==la espada negra==.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	eng, err := oraculo.Open(ctx, filepath.Join(dir, "o.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +79,12 @@ func TestToolsRenderMarkup(t *testing.T) {
 	}
 	check("read_chunk's text", text(res), want, "La espada de Kleb.")
 	check("read_chunk's chunk", c.Text, want, "La espada de Kleb.")
+
+	// A heading's markup, in the heading path the tools show.
+	res = call(t, cs, "read_note", map[string]any{"file": "NPCs/Kleb.md"}, nil)
+	check("read_note's heading path", text(res), "Visto en Phandalin", "Mago gnomo, dueño de la espada negra.")
+	res = call(t, cs, "search", map[string]any{"question": "mago gnomo dueño"}, nil)
+	check("search's heading path", text(res), "Visto en Phandalin")
 
 	var n mcpserver.Note
 	res = call(t, cs, "read_note", map[string]any{"file": "Sesiones/Sesion 3.md"}, &n)

@@ -81,7 +81,7 @@ func chunkText(c Chunk) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s", c.Label, c.File)
 	if len(c.Headings) > 0 {
-		fmt.Fprintf(&b, " › %s", strings.Join(c.Headings, " › "))
+		fmt.Fprintf(&b, " › %s", textpkg.Render(strings.Join(c.Headings, " › ")))
 	}
 	fmt.Fprintf(&b, " (id %s)\n\n%s\n", c.ID, strings.TrimSpace(c.Text))
 	return b.String()

@@ -131,7 +131,7 @@ func searchText(out SearchOutput) string {
 	for _, h := range out.Hits {
 		fmt.Fprintf(&b, "\n%d. [%s] %s", h.Rank, h.Label, h.File)
 		if len(h.Headings) > 0 {
-			fmt.Fprintf(&b, " › %s", strings.Join(h.Headings, " › "))
+			fmt.Fprintf(&b, " › %s", textpkg.Render(strings.Join(h.Headings, " › ")))
 		}
 		fmt.Fprintf(&b, "\n   id %s · score %.4g\n   %s\n", h.ID, h.Score, h.Excerpt)
 	}

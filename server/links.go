@@ -111,9 +111,9 @@ func (s *Server) passagePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	paras := sentencesOf(textpkg.Render(c.Text), r.URL.Query().Get("q"))
-	data := pageData{Lang: "es", Title: c.Label, Description: c.FirstLine, Meta: []string{c.File}, Paragraphs: paras}
+	data := pageData{Lang: "es", Title: c.Label, Description: textpkg.Render(c.FirstLine), Meta: []string{c.File}, Paragraphs: paras}
 	if len(c.Headings) > 0 {
-		data.Meta = append(data.Meta, strings.Join(c.Headings, " › "))
+		data.Meta = append(data.Meta, textpkg.Render(strings.Join(c.Headings, " › ")))
 	}
 	role := oraculo.RoleFrom(ctx) // the token's, or the link's
 	data.NoteURL, data.NoteLink = s.links.NotePath(role, c.File), "La nota entera · the whole note"

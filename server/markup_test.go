@@ -20,7 +20,7 @@ func markupEngine(t *testing.T) *oraculo.Engine {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	note := "# Sesión 3\n\n[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]] llegó a [[Phandalin]] con ==la espada negra==[^1]. #combate\n\n[^1]: La espada de [[NPCs/Kleb.md]].\n"
+	note := "# Sesión 3 — En [[Phandalin]]\n\n[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]] llegó a [[Phandalin]] con ==la espada negra==[^1]. #combate\n\n[^1]: La espada de [[NPCs/Kleb.md]].\n"
 	if err := os.WriteFile(p, []byte(note), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestPageRendersMarkup(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	note := "# Sesión 3\n\nAntes de nada, el grupo descansa en la posada.\n\n" +
+	note := "# Sesión 3 — En [[Phandalin]]\n\nAntes de nada, el grupo descansa en la posada.\n\n" +
 		"[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]] llegó a [[Phandalin]] con ==la espada negra==[^1]. #combate\n\n" +
 		"[^1]: La espada de [[NPCs/Kleb.md]].\n"
 	if err := os.WriteFile(p, []byte(note), 0o644); err != nil {
@@ -54,6 +54,8 @@ func TestPageRendersMarkup(t *testing.T) {
 	pg.do("open the citation", chromedp.Click(chromedp.CSS(`[data-testid="citation"]`)))
 	pg.waitFor("the passage", panelReadyJS)
 	passage := collapseSpace(pg.eval("the passage", sel+`('[data-testid="passage-text"]').innerText`))
+	crumbs := collapseSpace(pg.eval("the heading path", sel+`('[data-testid="passage-headings"]')?.innerText || ""`))
+	check("the heading path", crumbs, "En Phandalin")
 	check("the passage", passage, "Ser Morcant llegó a Phandalin con la espada negra.", "La espada de Kleb.", "combate")
 	if got := collapseSpace(pg.eval("the marked sentence", `[...document.querySelectorAll('[data-testid="passage-text"] mark.cited')].map((m) => m.textContent).join("")`)); !strings.Contains(got, "Ser Morcant llegó a Phandalin con la espada negra") {
 		t.Errorf("the passage marks %q, not the quoted sentence", got)

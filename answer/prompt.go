@@ -172,7 +172,7 @@ func AnnotationPrompt(lang string, headings []string, text string) []Message {
 	var b strings.Builder
 	var hs []string
 	for _, h := range headings {
-		if h = txt.Collapse(h); h != "" {
+		if h = txt.Collapse(txt.Render(h)); h != "" {
 			hs = append(hs, h)
 		}
 	}

@@ -164,8 +164,8 @@ func TestPromptRendersMarkup(t *testing.T) {
 	if v := Verify("Ser Morcant volvió a Phandalin con la espada [Sesión 4].", ctx); len(v.Removed) != 0 || len(v.Citations) != 1 || !v.Citations[0].Valid {
 		t.Errorf("a citation of the rendered evidence does not verify: %+v", v)
 	}
-	ann := AnnotationPrompt("es", nil, raw)[1].Content
-	if strings.Contains(ann, "[[") || strings.Contains(ann, "==") || !strings.Contains(ann, "Ser Morcant volvió a Phandalin") {
+	ann := AnnotationPrompt("es", []string{"Sesión 4", "En [[Phandalin]]"}, raw)[1].Content
+	if strings.Contains(ann, "[[") || strings.Contains(ann, "==") || !strings.Contains(ann, "Ser Morcant volvió a Phandalin") || !strings.Contains(ann, "Sesión 4 › En Phandalin") {
 		t.Errorf("annotation prompt not rendered:\n%s", ann)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
+	"github.com/oraculo/oraculo/text"
 )
 
 // DefaultCandidates is how many fused candidates Ask hands to the
@@ -364,7 +365,11 @@ func assemble(hits []Hit, notes map[int64]string, chronological bool) assembled 
 	byChunk := make(map[int64]Hit, len(hits))
 	for i, h := range hits {
 		byChunk[h.chunk] = h
-		c := answer.Candidate{ID: h.chunk, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings, Text: h.Text, Annotation: notes[h.chunk], Passage: h.Passage}
+		// The evidence is the notes as their reader sees them (wikilinks as
+		// their shown text, no highlight or footnote marks): what the model
+		// reads, what an answer quotes and what Evidence shows.
+		c := answer.Candidate{ID: h.chunk, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings,
+			Text: text.Render(h.Text), Annotation: text.Render(notes[h.chunk]), Passage: text.Render(h.Passage)}
 		if h.Session != nil {
 			c.Session, c.InSession = *h.Session, true
 		}

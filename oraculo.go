@@ -245,9 +245,11 @@ func (e *Engine) stamp() string {
 // also names the revision of the recognition of a note's language, which
 // its content alone decides.
 func (e *Engine) stampFor(a *analysis.Analyzer) string {
+	// chunk=v3: a Markdown note's title is its file name unless its first H1
+	// says the same words (an index of v2 is re-chunked by its next ingest).
 	// "names": the note's name leads its heading terms (issue 27); an
 	// index written before is analysed again on its next ingest.
-	s := fmt.Sprintf("chunk=v2 max=%d overlap=%d analysis=%s names", e.settings.MaxWords, e.settings.OverlapWords, a.Version())
+	s := fmt.Sprintf("chunk=v3 max=%d overlap=%d analysis=%s names", e.settings.MaxWords, e.settings.OverlapWords, a.Version())
 	if e.settings.Lang == LangAuto {
 		s += fmt.Sprintf(" lang=auto-%d", analysis.NoteLangRevision)
 	}

@@ -108,7 +108,9 @@ func texts(lang string) promptText {
 // summary: "- [" + label + "] " + summary. Between them, verified memory
 // has a block of its own, each entry as "### [" + label + "]" and its
 // value, and unconfirmed entries another, "- key: value" with no label,
-// said not to be evidence. Square brackets in those texts
+// said not to be evidence. Those texts are shown as their reader sees
+// them ([txt.Render]: "[[Ser Morcant the Gloomy|Ser Morcant]]" is "Ser
+// Morcant", no highlight or footnote marks), and the square brackets left
 // become parentheses (a Markdown link, its text), so that only labels are
 // in brackets. The rules demand the exact label in square brackets after
 // every claim and describe that format without an example, so the only
@@ -129,20 +131,20 @@ func Prompt(lang, question string, ctx Context, history []Message) []Message {
 		b.WriteString(t.fullHeader + "\n")
 		for _, it := range ctx.Full {
 			b.WriteString("\n### [" + it.Label + "]\n")
-			b.WriteString(strings.TrimSpace(unbracket(it.Text)) + "\n")
+			b.WriteString(strings.TrimSpace(shown(it.Text)) + "\n")
 		}
 	}
 	if len(ctx.Memory) > 0 {
 		b.WriteString("\n" + t.memoryHead + "\n")
 		for _, it := range ctx.Memory {
 			b.WriteString("\n### [" + it.Label + "]\n")
-			b.WriteString(txt.Collapse(unbracket(it.Text)) + "\n")
+			b.WriteString(txt.Collapse(shown(it.Text)) + "\n")
 		}
 	}
 	if len(ctx.Unconfirmed) > 0 {
 		b.WriteString("\n" + t.unconfHead + "\n")
 		for _, u := range ctx.Unconfirmed {
-			line := "- " + txt.Collapse(unbracket(u.Key)) + ": " + txt.Collapse(unbracket(u.Value))
+			line := "- " + txt.Collapse(shown(u.Key)) + ": " + txt.Collapse(shown(u.Value))
 			if u.Stale {
 				line += t.staleMark
 			}
@@ -152,7 +154,7 @@ func Prompt(lang, question string, ctx Context, history []Message) []Message {
 	if len(ctx.Summaries) > 0 {
 		b.WriteString("\n" + t.summaryHead + "\n")
 		for _, it := range ctx.Summaries {
-			b.WriteString("- [" + it.Label + "] " + txt.Collapse(unbracket(it.Text)) + "\n")
+			b.WriteString("- [" + it.Label + "] " + txt.Collapse(shown(it.Text)) + "\n")
 		}
 	}
 	b.WriteString("\n" + t.question + " " + strings.TrimSpace(question))
@@ -163,22 +165,27 @@ func Prompt(lang, question string, ctx Context, history []Message) []Message {
 // two sentence description of a chunk (what happens or what it covers:
 // names, events), in plain text without preamble, in Spanish when lang is
 // "es" and in English otherwise. headings are the chunk's headings,
-// outermost first.
+// outermost first. The chunk is shown as its reader sees it
+// ([txt.Render]).
 func AnnotationPrompt(lang string, headings []string, text string) []Message {
 	t := texts(lang)
 	var b strings.Builder
 	var hs []string
 	for _, h := range headings {
-		if h = txt.Collapse(h); h != "" {
+		if h = txt.Collapse(txt.Render(h)); h != "" {
 			hs = append(hs, h)
 		}
 	}
 	if len(hs) > 0 {
 		b.WriteString(t.headings + " " + strings.Join(hs, " › ") + "\n\n")
 	}
-	b.WriteString(t.chunk + "\n" + strings.TrimSpace(text))
+	b.WriteString(t.chunk + "\n" + strings.TrimSpace(txt.Render(text)))
 	return []Message{
 		{Role: RoleSystem, Content: t.annotation},
 		{Role: RoleUser, Content: b.String()},
 	}
 }
+
+// shown is evidence text as the model is shown it: as its reader sees it,
+// with no square brackets left to pass for a label.
+func shown(s string) string { return unbracket(txt.Render(s)) }

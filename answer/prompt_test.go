@@ -136,3 +136,36 @@ func TestAnnotationPrompt(t *testing.T) {
 		t.Error("AnnotationPromptVersion is empty")
 	}
 }
+
+// The model is shown the notes as their reader sees them: wikilinks as
+// their shown text, no highlight, footnote or tag marks, in the full
+// evidence, the summaries, verified memory and unconfirmed entries; the
+// labels stay the only square brackets, and an answer citing them
+// verifies. Annotations are asked of the same clean text.
+func TestPromptRendersMarkup(t *testing.T) {
+	raw := "[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]] volvió a [[Phandalin]] con ==la espada==[^1]. #pnj\n[^1]: Según [[Kleb]]."
+	ctx := Context{
+		Full:        []Item{{ID: 1, Label: "Sesión 4", File: "s.md", Kind: KindFull, Text: raw}},
+		Memory:      []Item{{ID: 2, Label: "Memoria: Nix", Kind: KindMemory, Text: "==aliada== de [[Kleb]]"}},
+		Unconfirmed: []Unconfirmed{{Key: "[[Nix]]", Value: "==traidora=="}},
+		Summaries:   []Item{{ID: 3, Label: "Sesión 5", File: "t.md", Kind: KindSummary, Text: "[[Ser Morcant]] huyó ==de noche==."}},
+	}
+	user := Prompt("es", "¿Qué hizo Ser Morcant?", ctx, nil)[1].Content
+	for _, bad := range []string{"[[", "((", "==", "(^", "[^", "#pnj", "Gloomy"} {
+		if strings.Contains(user, bad) {
+			t.Errorf("prompt holds %q:\n%s", bad, user)
+		}
+	}
+	for _, want := range []string{"Ser Morcant volvió a Phandalin con la espada. pnj", "Según Kleb.", "- [Sesión 5] Ser Morcant huyó de noche.", "aliada de Kleb", "- Nix: traidora"} {
+		if !strings.Contains(user, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, user)
+		}
+	}
+	if v := Verify("Ser Morcant volvió a Phandalin con la espada [Sesión 4].", ctx); len(v.Removed) != 0 || len(v.Citations) != 1 || !v.Citations[0].Valid {
+		t.Errorf("a citation of the rendered evidence does not verify: %+v", v)
+	}
+	ann := AnnotationPrompt("es", []string{"Sesión 4", "En [[Phandalin]]"}, raw)[1].Content
+	if strings.Contains(ann, "[[") || strings.Contains(ann, "==") || !strings.Contains(ann, "Ser Morcant volvió a Phandalin") || !strings.Contains(ann, "Sesión 4 › En Phandalin") {
+		t.Errorf("annotation prompt not rendered:\n%s", ann)
+	}
+}

@@ -311,9 +311,15 @@ func parentFolder(p string) string {
 	return dir
 }
 
-// DocTitle derives a document's title: its explicit Title if non-empty, else
-// the text of its first level-one ATX heading above any session header and
-// outside code fences (Markdown markers stripped), else the file stem.
+// DocTitle derives a document's title: its explicit Title (the front
+// matter's, or a converted document's own) if non-empty, else its file
+// stem. A Markdown note's first level-one ATX heading above any session
+// header and outside code fences (Markdown markers stripped) is taken
+// instead of the stem only when it says the stem's words, accents and case
+// aside ("# Ser Morcant" in ser-morcant.md): Obsidian titles a note by its
+// file name, and a note's first "# Acciones Notables" is a section of it.
+// Other documents (text, converted PDF, DOCX, HTML) keep their first
+// level-one heading as their title.
 func DocTitle(doc Document) string {
 	return docTitle(doc, scanLines(doc.Text))
 }
@@ -322,6 +328,7 @@ func docTitle(doc Document, lines []lineInfo) string {
 	if t := strings.TrimSpace(doc.Title); t != "" {
 		return t
 	}
+	stem := fileStem(doc.Path)
 	// Only a level-one heading above the first session names the whole
 	// document; one inside a session names a part of it.
 	for _, l := range lines {
@@ -329,8 +336,40 @@ func docTitle(doc Document, lines []lineInfo) string {
 			break
 		}
 		if l.level == 1 && l.heading != "" {
-			return l.heading
+			if !isMarkdownPath(doc.Path) || sameWords(l.heading, stem) {
+				return l.heading
+			}
+			break
 		}
 	}
-	return fileStem(doc.Path)
+	return stem
+}
+
+// isMarkdownPath reports a note's path with a Markdown extension.
+func isMarkdownPath(p string) bool {
+	ext := strings.ToLower(p[strings.LastIndexByte(p, '.')+1:])
+	return strings.Contains(p, ".") && (ext == "md" || ext == "markdown")
+}
+
+// sameWords reports whether a and b are the same words, folded (case and
+// accents aside), whatever separates them ("Ser Morcant", "ser-morcant").
+func sameWords(a, b string) bool {
+	words := func(s string) []string {
+		s = text.Fold(s)
+		var out []string
+		for i, j := range text.Words(s) {
+			out = append(out, s[i:j])
+		}
+		return out
+	}
+	wa, wb := words(a), words(b)
+	if len(wa) == 0 || len(wa) != len(wb) {
+		return false
+	}
+	for i := range wa {
+		if wa[i] != wb[i] {
+			return false
+		}
+	}
+	return true
 }

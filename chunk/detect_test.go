@@ -130,11 +130,19 @@ func TestDocTitle(t *testing.T) {
 		want string
 	}{
 		{"explicit", Document{Path: "a/b.md", Title: " Mi título ", Text: "# Otro"}, "Mi título"},
-		{"first h1", Document{Path: "a/b.md", Text: "intro\n## Dos\n# **Uno** #\n# Tres"}, "Uno"},
-		{"h1 in fence skipped", Document{Path: "a/b.md", Text: "```\n# No\n```\n# Sí"}, "Sí"},
+		{"first h1 saying the stem", Document{Path: "a/uno.md", Text: "intro\n## Dos\n# **Uno** #\n# Tres"}, "Uno"},
+		{"h1 in fence skipped", Document{Path: "a/si.md", Text: "```\n# No\n```\n# Sí"}, "Sí"},
 		{"stem", Document{Path: "NPCs/Harbin Wester.md", Text: "## Apariencia"}, "Harbin Wester"},
 		{"stem without folder", Document{Path: "notas.txt"}, "notas"},
-		{"empty h1 skipped", Document{Path: "x.md", Text: "#\n# Real"}, "Real"},
+		{"empty h1 skipped", Document{Path: "real.md", Text: "#\n# Real"}, "Real"},
+		// Obsidian titles a note by its file name: a first H1 that says
+		// other words is a section of the note, not its title.
+		{"h1 that is a section", Document{Path: "NPCs/Katerina Emberdusk.md", Text: "# Acciones Notables\n\nSalvó al rey."}, "Katerina Emberdusk"},
+		{"h1 with the stem's words", Document{Path: "NPCs/ser-morcant.md", Text: "# Ser Morcant\n\nCaballero."}, "Ser Morcant"},
+		{"h1 with the stem's words, accents aside", Document{Path: "Lugares/Leon.md", Text: "# León"}, "León"},
+		{"only the first h1", Document{Path: "n/Nix.md", Text: "# Historia\n# Nix"}, "Nix"},
+		{"h1 of a converted document", Document{Path: "manual.pdf", Text: "# Manual de uso\n\nTexto."}, "Manual de uso"},
+		{"h1 of a text note", Document{Path: "notas.txt", Text: "# Mis notas"}, "Mis notas"},
 	}
 	for _, tc := range tests {
 		if got := DocTitle(tc.doc); got != tc.want {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/oraculo/oraculo/text"
 )
 
 // ErrBadOptions is returned (wrapped) by [Split] when MaxWords < 1,
@@ -311,7 +313,9 @@ func (s *splitter) label(b block, first section, whole bool) string {
 	base := s.baseLabel(b)
 	narrow := !whole || (!b.session && s.hasSessions)
 	if h := first.heading; narrow && h != "" && h != s.title && h != s.stem {
-		return base + " › " + h
+		// A label is read and cited: its heading as a reader sees it
+		// ("[[Tensión eficaz|tensión]]" is "tensión").
+		return base + " › " + text.Render(h)
 	}
 	return base
 }

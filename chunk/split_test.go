@@ -126,6 +126,15 @@ func TestSplit(t *testing.T) {
 			},
 		},
 		{
+			name: "a narrowing heading's markup is rendered in the label, kept in the path",
+			doc:  Document{Path: "NPCs/Harbin.md", Text: "## Con [[Tensión eficaz|tensión]]\n" + ws(0, 6) + "\n## Notas ==clave==\n" + ws(6, 6)},
+			opts: small,
+			want: []string{
+				"NPCs: Harbin › Con tensión | - | Harbin › Con [[Tensión eficaz|tensión]] | [0,10)",
+				"NPCs: Harbin › Notas clave | - | Harbin › Notas ==clave== | [10,19)",
+			},
+		},
+		{
 			name: "folder and stem labels, title heading not repeated",
 			doc:  Document{Path: "Fichas/Katerina_Emberdusk.md", Text: "# Katerina Emberdusk\n\nPícara.\n\n## Equipo\nBallesta."},
 			opts: Options{MaxWords: 100},

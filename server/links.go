@@ -110,10 +110,10 @@ func (s *Server) passagePage(w http.ResponseWriter, r *http.Request) {
 		s.pageFailed(w, r, err)
 		return
 	}
-	paras := sentencesOf(c.Text, r.URL.Query().Get("q"))
-	data := pageData{Lang: "es", Title: c.Label, Description: c.FirstLine, Meta: []string{c.File}, Paragraphs: paras}
+	paras := sentencesOf(textpkg.Render(c.Text), r.URL.Query().Get("q"))
+	data := pageData{Lang: "es", Title: c.Label, Description: textpkg.Render(c.FirstLine), Meta: []string{c.File}, Paragraphs: paras}
 	if len(c.Headings) > 0 {
-		data.Meta = append(data.Meta, strings.Join(c.Headings, " › "))
+		data.Meta = append(data.Meta, textpkg.Render(strings.Join(c.Headings, " › ")))
 	}
 	role := oraculo.RoleFrom(ctx) // the token's, or the link's
 	data.NoteURL, data.NoteLink = s.links.NotePath(role, c.File), "La nota entera · the whole note"
@@ -138,7 +138,7 @@ func (s *Server) notePage(w http.ResponseWriter, r *http.Request) {
 	}
 	data := pageData{Lang: "es", Title: n.Title, Description: file, Meta: []string{file}, ObsidianURL: template.URL(s.links.Obsidian(file))}
 	for _, c := range n.Chunks {
-		p := sentencesOf(c.Text, "")
+		p := sentencesOf(textpkg.Render(c.Text), "")
 		data.Paragraphs = append(data.Paragraphs, p...)
 	}
 	s.renderPage(w, data)

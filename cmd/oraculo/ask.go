@@ -16,6 +16,7 @@ import (
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/link"
+	textpkg "github.com/oraculo/oraculo/text"
 )
 
 // chatFlags adds the chat model's flags; the returned function gives the
@@ -422,7 +423,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				fmt.Fprintln(out, msg("error", engineText(err.Error())))
 				continue
 			}
-			text := strings.TrimSpace(c.Text)
+			text := strings.TrimSpace(textpkg.Render(c.Text))
 			text = highlight(text, citedSpans(text, claimsFor(last, c.ID)))
 			if render == nil {
 				text = strings.NewReplacer(termrender.MarkStart, "»", termrender.MarkEnd, "«").Replace(text)

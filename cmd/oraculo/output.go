@@ -16,6 +16,7 @@ import (
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/retrieve"
+	textpkg "github.com/oraculo/oraculo/text"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -146,7 +147,7 @@ func printHits(w io.Writer, question string, hits []oraculo.Hit, explain bool) {
 		if text == "" {
 			text = h.Text
 		}
-		fmt.Fprintf(w, "     %s\n", termrender.Escape(clip(snippet(text), 110)))
+		fmt.Fprintf(w, "     %s\n", termrender.Escape(clip(snippet(textpkg.Render(text)), 110)))
 		if explain {
 			fmt.Fprintf(w, "     %s\n", explainRanks(h))
 		}

@@ -1,7 +1,8 @@
 // Package termrender writes Markdown text, such as an answer streaming in,
 // to a terminal: wrapped at word boundaries to the terminal's width (a
 // word is split only when it is longer than a whole line), with **bold**,
-// *italic* and _italic_ shown as ANSI attributes and `code` shown plainly.
+// *italic*, _italic_ and ~~struck~~ shown as ANSI attributes and `code`
+// shown plainly.
 // A citation label such as [Sesión 17] is kept on one line, and list items
 // wrap under their own text.
 //
@@ -57,6 +58,7 @@ const (
 	attrBold attr = 1 << iota
 	attrItalic
 	attrMark
+	attrStrike
 )
 
 // cell is one character as shown.
@@ -83,7 +85,7 @@ type Writer struct {
 	space     bool // white space came before the word being read
 
 	// Markdown state, carried from word to word.
-	bold, italic, code, mark bool
+	bold, italic, code, mark, strike bool
 
 	col int  // the output column
 	cur attr // the attributes the terminal has on
@@ -147,7 +149,7 @@ func (w *Writer) Flush() error {
 		w.in = w.in[:0]
 	}
 	w.endUnit()
-	w.bold, w.italic, w.code, w.mark = false, false, false, false
+	w.bold, w.italic, w.code, w.mark, w.strike = false, false, false, false, false
 	w.setAttr(0)
 	return w.send()
 }
@@ -181,7 +183,7 @@ func (w *Writer) take(r rune) {
 		w.endUnit()
 		// Emphasis does not run past a line: a stray marker spoils one
 		// line at most.
-		w.bold, w.italic, w.code = false, false, false
+		w.bold, w.italic, w.code, w.strike = false, false, false, false
 		w.setAttr(0)
 		w.newline()
 		w.startLine()
@@ -334,6 +336,9 @@ func (w *Writer) setAttr(a attr) {
 	if a&attrMark != 0 {
 		w.out.WriteString("\x1b[7m")
 	}
+	if a&attrStrike != 0 {
+		w.out.WriteString("\x1b[9m")
+	}
 	w.cur = a
 }
 
@@ -369,6 +374,23 @@ func (w *Writer) cells(u []rune) []cell {
 		case '`':
 			w.code = true
 			continue
+		case '~':
+			// "~~" opens struck text before a character that is not a
+			// space and closes it after one; a lone "~" is a tilde.
+			if i+1 < len(u) && u[i+1] == '~' && (i+2 >= len(u) || u[i+2] != '~') {
+				prev, next := ' ', ' '
+				if i > 0 {
+					prev = u[i-1]
+				}
+				if i+2 < len(u) {
+					next = u[i+2]
+				}
+				if (w.strike && !unicode.IsSpace(prev)) || (!w.strike && !unicode.IsSpace(next)) {
+					w.strike = !w.strike
+					i++
+					continue
+				}
+			}
 		case '*', '_':
 			n := 1
 			for i+n < len(u) && u[i+n] == r {
@@ -442,6 +464,9 @@ func (w *Writer) attr() attr {
 	}
 	if w.mark {
 		a |= attrMark
+	}
+	if w.strike {
+		a |= attrStrike
 	}
 	return a
 }

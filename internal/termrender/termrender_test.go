@@ -77,6 +77,9 @@ func TestMarkdown(t *testing.T) {
 		{"emphasis ends with the line", "**sin cerrar\nluego", bold + "sin cerrar" + reset + "\nluego", ""},
 		{"punctuation after a closer", "(**sí**), no", "(" + bold + "sí" + reset + "), no", ""},
 		{"a label in bold stays readable", "**[Sesión 17]**", bold + "[Sesión 17]" + reset, ""},
+		{"strikethrough", "~~vivo~~ muerto", "\x1b[0m\x1b[9mvivo" + reset + " muerto", ""},
+		{"strikethrough over words", "x ~~dos palabras~~.", "x \x1b[0m\x1b[9mdos palabras" + reset + ".", ""},
+		{"a lone tilde is a tilde", "~5 km y ~~ suelto", "~5 km y ~~ suelto", ""},
 		{"highlight", "a " + MarkStart + "b c" + MarkEnd + " d", "a " + mark + "b c" + reset + " d", "a »b c« d"},
 		{"highlight across lines", MarkStart + "a\nb" + MarkEnd, mark + "a" + reset + "\n" + mark + "b" + reset, "»a\nb«"},
 	} {

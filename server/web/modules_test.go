@@ -47,6 +47,15 @@ func TestPageModules(t *testing.T) {
 		{"html in emphasis", `**<b onclick=x>hi</b>**`, `<p><strong>&lt;b onclick=x&gt;hi&lt;/b&gt;</strong></p>`},
 		{"code", "`<x>` y\n```\n<y>\n```", "<p><code>&lt;x&gt;</code> y</p><pre class=\"md-code\"><code>&lt;y&gt;</code></pre>"},
 		{"quote and rule", "> dicho\n\n---", "<blockquote><p>dicho</p></blockquote><hr>"},
+		// Obsidian's markup, shown as the server's text.Render shows it.
+		{"wiki link shown text", "[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]], [[NPCs/Harbin.md]], [[Dioses#Aurelith]], [[Nota^b1]], [[a\\|b]]",
+			`<p><span class="md-wikilink">Ser Morcant</span>, <span class="md-wikilink">Harbin</span>, <span class="md-wikilink">Dioses › Aurelith</span>, <span class="md-wikilink">Nota</span>, <span class="md-wikilink">b</span></p>`},
+		{"embeds", "![[mapa.png]]![[Otra nota]]", `<p><span class="md-wikilink">Otra nota</span></p>`},
+		{"highlight and strike", "==muy== ~~vivo~~ muerto, a == b", `<p><mark class="md-highlight">muy</mark> <del>vivo</del> muerto, a == b</p>`},
+		{"footnotes", "Murió[^1] así^[dicen].\n\n[^1]: Según Kleb.", "<p>Murió así(dicen).</p><p>Según Kleb.</p>"},
+		{"tags", "#pnj y #lugar/ciudad, #12 y C#", `<p><span class="md-tag">pnj</span> y <span class="md-tag">lugar/ciudad</span>, #12 y C#</p>`},
+		{"callout", "> [!warning]- Cuidado\n> con esto", "<blockquote><p>Cuidado<br>con esto</p></blockquote>"},
+		{"markup in code stays", "`[[x]] ==y== #z`", "<p><code>[[x]] ==y== #z</code></p>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,6 +89,10 @@ func TestPageModules(t *testing.T) {
 		{"across a line break", "Una frase\nen dos líneas. Otra.", "Una frase en dos líneas.", "<p><mark>Una frase</mark><br><mark>en dos líneas.</mark> Otra.</p>"},
 		{"list marks and case", "- Primera cosa.\n- Segunda.", "- primera COSA.", `<ul class="md-list"><li><mark>Primera cosa.</mark></li><li>Segunda.</li></ul>`},
 		{"not there", "Nada igual.", "Otra frase.", "none: <p>Nada igual.</p>"},
+		// A sentence the server quoted from a note, rendered (text.Render),
+		// is found in the passage rendered from the note's markup.
+		{"rendered quote in markup", "Antes. [[Ser Morcant the Gloomy|Ser Morcant]] llegó a ==Phandalin==[^1]. Después.", "Ser Morcant llegó a Phandalin.",
+			`<p>Antes. <span class="md-wikilink"><mark>Ser Morcant</mark></span><mark> llegó a </mark><mark class="md-highlight"><mark>Phandalin</mark></mark>. Después.</p>`},
 	}
 	for _, tt := range marks {
 		t.Run("mark "+tt.name, func(t *testing.T) {

@@ -1125,7 +1125,8 @@ NARROW.addEventListener("change", syncPanelMode);
 
 function headingsList(headings) {
   const ol = el("ol", { class: "crumbs", testid: "passage-headings" });
-  for (const h of headings || []) ol.append(el("li", { text: h }));
+  // A heading as its reader sees it: a wikilink as its shown text.
+  for (const h of headings || []) ol.append(renderInline(el("li"), h, null));
   return ol;
 }
 

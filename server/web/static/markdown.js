@@ -1,7 +1,11 @@
 // A small, safe Markdown renderer for notes and answers. It builds DOM
 // nodes and sets only textContent, never innerHTML, so nothing in a note
 // can become markup: what it allows is paragraphs, headings, lists,
-// quotes, rules, code, bold, italics and Obsidian links shown as text.
+// quotes, rules, code, bold, italics, strikethrough, and Obsidian's
+// markup shown as the server's text.Render shows it (a wikilink as its
+// shown text, a highlight as its text, tags without "#", footnote and
+// callout marks dropped), so that a sentence the server quotes from a
+// note reads the same here.
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(?:\[([ xX])\]\s+)?(.*)$/;
@@ -9,6 +13,8 @@ const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
 const FENCE = /^\s{0,3}(```|~~~)/;
 const QUOTE = /^\s{0,3}>\s?(.*)$/;
 const TABLE = /^\s*\|.*\|\s*$/;
+const FOOTNOTE_DEF = /^(\s{0,3})\[\^[^\[\]\s]+\]:\s*/;
+const CALLOUT = /^((?:\s{0,3}>\s*)+)\[![^\[\]\s]+\][+-]?\s*/;
 
 // One alternative per inline construct; the group that matched says which.
 const INLINE = new RegExp(
@@ -18,9 +24,14 @@ const INLINE = new RegExp(
     "(?<![\\p{L}\\p{N}_])__(?=\\S)([\\s\\S]*?\\S)__(?![\\p{L}\\p{N}_])", // 4 strong
     "\\*(?=[^\\s*])([\\s\\S]*?[^\\s*])\\*", // 5 em
     "(?<![\\p{L}\\p{N}_])_(?=[^\\s_])([\\s\\S]*?[^\\s_])_(?![\\p{L}\\p{N}_])", // 6 em
-    "!?\\[\\[([^\\]\\n]+?)\\]\\]", // 7 wiki link or embed
-    "!?\\[([^\\[\\]\\n]*)\\]\\(((?:[^()\\s]|\\([^()\\s]*\\))*(?:\\s+\"[^\"]*\")?)\\)", // 8,9 link or image
-    "\\[([^\\[\\]\\n]+)\\]", // 10 bracket group: maybe a citation
+    "(!?)\\[\\[([^\\[\\]\\n]+?)\\]\\]", // 7,8 wiki link or embed
+    "!?\\[([^\\[\\]\\n]*)\\]\\(((?:[^()\\s]|\\([^()\\s]*\\))*(?:\\s+\"[^\"]*\")?)\\)", // 9,10 link or image
+    "\\[\\^[^\\[\\]\\s]+\\]", // footnote reference: dropped
+    "\\^\\[([^\\[\\]\\n]*)\\]", // 11 inline footnote
+    "==(?=[^\\s=])([\\s\\S]*?\\S)==", // 12 highlight
+    "~~(?=\\S)([\\s\\S]*?\\S)~~", // 13 strikethrough
+    "(?<!\\S)#([\\p{L}\\p{M}\\p{N}_/-]*[\\p{L}\\p{M}_][\\p{L}\\p{M}\\p{N}_/-]*)", // 14 tag
+    "\\[([^\\[\\]\\n]+)\\]", // 15 bracket group: maybe a citation
   ].join("|"),
   "gu",
 );
@@ -53,22 +64,71 @@ export function renderInline(parent, text, cite) {
       const s = el("em");
       renderInline(s, m[5] ?? m[6], cite);
       parent.append(s);
-    } else if (m[7] !== undefined) {
-      // [[Target|alias]] or [[Target#Heading]]: shown as the name it reads as.
-      const [target, alias] = m[7].split("|");
-      const shown = (alias || target.split("#").filter(Boolean).join(" › ")).trim();
-      parent.append(el("span", "md-wikilink", shown || m[7]));
     } else if (m[8] !== undefined) {
+      const shown = wikilinkText(m[8]);
+      if (m[7] && isAttachment(m[8])) continue; // an embedded file: not in the text
+      parent.append(el("span", "md-wikilink", shown));
+    } else if (m[9] !== undefined) {
       // Links are not followed from a note: keep the words, drop the URL.
-      parent.append(el("span", "md-link", m[8] || m[9]));
-    } else if (m[10] !== undefined) {
-      const node = cite ? cite(m[10]) : null;
+      parent.append(el("span", "md-link", m[9] || m[10]));
+    } else if (m[11] !== undefined) {
+      parent.append("(");
+      renderInline(parent, m[11], cite);
+      parent.append(")");
+    } else if (m[12] !== undefined) {
+      const s = el("mark", "md-highlight");
+      renderInline(s, m[12], cite);
+      parent.append(s);
+    } else if (m[13] !== undefined) {
+      const s = el("del");
+      renderInline(s, m[13], cite);
+      parent.append(s);
+    } else if (m[14] !== undefined) {
+      parent.append(el("span", "md-tag", m[14]));
+    } else if (m[15] !== undefined) {
+      const node = cite ? cite(m[15]) : null;
       if (node) parent.append(node);
       else parent.append(m[0]);
     }
   }
   if (last < text.length) parent.append(text.slice(last));
   return parent;
+}
+
+/**
+ * wikilinkText is the text a wikilink's inner text shows, as the server's
+ * text.Render has it: the shown text after "|", else the note's name
+ * (its last path part, without ".md") and the headings it points to,
+ * joined by " › "; a block reference ("^id") shows nothing of itself.
+ */
+function wikilinkText(inner) {
+  const bar = inner.replaceAll("\\|", "|").indexOf("|");
+  const plain = inner.replaceAll("\\|", "|");
+  const shown = bar >= 0 ? plain.slice(bar + 1).trim() : "";
+  if (shown) return shown;
+  let target = bar >= 0 ? plain.slice(0, bar) : plain;
+  const k = target.search(/[#^]/);
+  const place = k >= 0 ? target.slice(k) : "";
+  target = (k >= 0 ? target.slice(0, k) : target).trim();
+  target = target.slice(target.lastIndexOf("/") + 1);
+  if (target.length > 3 && target.slice(-3).toLowerCase() === ".md") target = target.slice(0, -3);
+  const parts = target ? [target] : [];
+  for (const p of place.split("#")) {
+    const t = p.trim();
+    if (t && !t.startsWith("^")) parts.push(t);
+  }
+  return parts.length ? parts.join(" › ") : plain.replace(/[#^]/g, "").trim();
+}
+
+/** isAttachment reports a wikilink to a file other than a note ("mapa.png"). */
+function isAttachment(inner) {
+  let target = inner.replaceAll("\\|", "|").split("|")[0];
+  const k = target.search(/[#^]/);
+  if (k >= 0) target = target.slice(0, k);
+  target = target.trim();
+  target = target.slice(target.lastIndexOf("/") + 1);
+  const m = /\.([A-Za-z0-9]{1,5})$/.exec(target);
+  return !!m && m.index > 0 && m[1].toLowerCase() !== "md";
 }
 
 /** appendLines renders lines as inline text separated by line breaks. */
@@ -115,7 +175,8 @@ export function renderMarkdown(text, { headingOffset = 2, cite = null } = {}) {
   };
 
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    // A footnote's definition keeps its text; a callout's marker goes.
+    const line = lines[i].replace(FOOTNOTE_DEF, "$1").replace(CALLOUT, "$1");
     if (FENCE.test(line)) {
       flushAll();
       const fence = line.trim().slice(0, 3);

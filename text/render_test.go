@@ -1,0 +1,134 @@
+package text
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestRender(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"Nada que hacer.", "Nada que hacer."},
+		{"[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]] llegó a [[Phandalin]].", "Ser Morcant llegó a Phandalin."},
+		{"Ver [[Dioses#Aurelith|la diosa]] y [[Dioses#Aurelith]].", "Ver la diosa y Dioses › Aurelith."},
+		{"Ver [[#Aurelith]] y [[Nota^abc123]] y [[Nota#^abc123]].", "Ver Aurelith y Nota y Nota."},
+		{"[[NPCs/Harbin.md]] y [[NPCs/Harbin Wester]]", "Harbin y Harbin Wester"},
+		{"| [[kleb-fumpton\\|Kleb]] | mago |", "| Kleb | mago |"},
+		{"Mapa: ![[mapa.png]] y ![[mapa.png|300]].", "Mapa:  y ."},
+		{"![[Sesión 3#Resumen]]", "Sesión 3 › Resumen"},
+		{"Es ==muy importante== y ==a==.", "Es muy importante y a."},
+		{"a == b y c ==d", "a == b y c ==d"},
+		{"Murió[^1]. Y otra [^nota-2] cosa.", "Murió. Y otra  cosa."},
+		{"[^1]: Lo dijo el DM.", "Lo dijo el DM."},
+		{"  [^nota]: Otra.", "  Otra."},
+		{"Fue así^[según Kleb] ayer.", "Fue así(según Kleb) ayer."},
+		{"~~tachado~~ y no", "~~tachado~~ y no"},
+		{"#etiqueta al empezar, #pnj/villano y #campaña_2 #12 C# a#b", "etiqueta al empezar, pnj/villano y campaña_2 #12 C# a#b"},
+		{"# Título\n## #tag", "# Título\n## tag"},
+		{"[texto](#ancla) y [[x]]", "[texto](#ancla) y x"},
+		{"> [!warning]- Cuidado\n> con ==esto==", "> Cuidado\n> con esto"},
+		{"> > [!note] Dentro", "> > Dentro"},
+		{"`[[no]] ==no== #no` y [[sí]]", "`[[no]] ==no== #no` y sí"},
+		{"```\n[[no]] #no\n```\n[[sí]]", "```\n[[no]] #no\n```\nsí"},
+		{"[[abierto y ==abierto", "[[abierto y ==abierto"},
+		{"[[]] y [[ ]] y [[a]b]]", "[[]] y [[ ]] y [[a]b]]"},
+		{"[x] [[Nota]] [Sesión 3]", "[x] Nota [Sesión 3]"},
+		{"a\xffb [[c\xff]]", "a\xffb c\xff"},
+	} {
+		if got := Render(tc.in); got != tc.want {
+			t.Errorf("Render(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// renderPieces are the fragments a note is made of in the property test:
+// plain words and each kind of markup Render handles, well formed.
+var renderPieces = []string{
+	"Kleb", "llegó", "a", "la", "ciudad.", "Sesión", "12", "(aparte)", "—", "¿qué?", "*énfasis*", "**negrita**",
+	"[[Phandalin]]", "[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]]", "[[Dioses#Aurelith]]",
+	"[[Dioses#Aurelith|la diosa]]", "[[#Encabezado]]", "[[Nota^bloque]]", "[[NPCs/Harbin.md]]", "![[mapa.png]]",
+	"![[Otra nota]]", "[[a\\|b]]", "==resaltado==", "==dos palabras==", "[^1]", "[^nota]", "^[al margen]",
+	"#etiqueta", "#pnj/villano", "~~tachado~~", "`código`", "[enlace](https://x.org)",
+}
+
+// TestRenderProperties renders random notes built of well-formed markup:
+// no wikilink, highlight or footnote mark survives, in the text or after
+// answer's bracket rule ("[" becomes "("), and rendering twice changes
+// nothing more.
+func TestRenderProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 4))
+	for n := 0; n < 5000; n++ {
+		var b strings.Builder
+		lines := 1 + r.IntN(4)
+		for l := 0; l < lines; l++ {
+			if l > 0 {
+				b.WriteByte('\n')
+			}
+			switch r.IntN(5) {
+			case 0:
+				b.WriteString("- ")
+			case 1:
+				b.WriteString("> ")
+			case 2:
+				b.WriteString("[^1]: ")
+			}
+			for w := 1 + r.IntN(8); w > 0; w-- {
+				p := renderPieces[r.IntN(len(renderPieces))]
+				if strings.HasPrefix(p, "#") {
+					b.WriteByte(' ')
+				}
+				b.WriteString(p)
+				if r.IntN(4) > 0 {
+					b.WriteByte(' ')
+				}
+			}
+		}
+		in := b.String()
+		got := Render(in)
+		plain := strings.NewReplacer("[", "(", "]", ")").Replace(got)
+		for _, bad := range []string{"[[", "]]", "==", "[^", "^[", "((", "(^", "#e", "#p"} {
+			if strings.Contains(stripCode(got), bad) || strings.Contains(stripCode(plain), bad) {
+				t.Fatalf("Render(%q) = %q: %q left", in, got, bad)
+			}
+		}
+		if again := Render(got); again != got {
+			t.Fatalf("Render is not stable on %q: %q, then %q", in, got, again)
+		}
+	}
+}
+
+// stripCode drops the code spans of s: what they hold is kept as written.
+func stripCode(s string) string {
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return s
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			return s
+		}
+		s = s[:i] + s[i+1+j+1:]
+	}
+}
+
+// FuzzRender checks that Render never panics, keeps the number of lines,
+// and leaves text without markup as it is.
+func FuzzRender(f *testing.F) {
+	for _, s := range renderPieces {
+		f.Add(s)
+	}
+	f.Add("```\n[[x]]\n```")
+	f.Add("> [!note]+ t\n[^a]: b ==c== #d [[e|f]] ^[g [h]]")
+	f.Add("[[\\|]] [[#^]] ![[.png]] ^[ [^]")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Render(s)
+		if strings.Count(got, "\n") != strings.Count(s, "\n") {
+			t.Fatalf("Render(%q) = %q: lines changed", s, got)
+		}
+		if !strings.ContainsAny(s, "[=#^") && got != s {
+			t.Fatalf("Render(%q) = %q: text without markup changed", s, got)
+		}
+	})
+}

@@ -117,7 +117,7 @@ func Assemble(cands []Candidate, opts AssembleOptions) Context {
 		if !fits(ctx.Words, w) {
 			break
 		}
-		ctx.Summaries = append(ctx.Summaries, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindSummary, Text: s, Gist: s, Verbatim: txt.Collapse(c.Annotation) == ""})
+		ctx.Summaries = append(ctx.Summaries, Item{ID: c.ID, Label: label(c), File: c.File, Kind: KindSummary, Text: s, Gist: s})
 		ctx.Words += w
 	}
 	if opts.Chronological {

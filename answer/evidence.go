@@ -53,10 +53,6 @@ type Item struct {
 	// Gist is the item's one-line summary (for a summary, its Text): what
 	// an abstention quotes of it.
 	Gist string `json:"-"`
-	// Verbatim reports a summary whose Text is the note's own sentence
-	// (there was no annotation to summarise it): an extractive answer may
-	// quote it.
-	Verbatim bool `json:"-"`
 }
 
 // Context is the evidence delivered for one answer: full chunks, best
@@ -85,20 +81,11 @@ func (c Context) Items() []Item {
 
 // quotable returns the items whose sentences an extractive answer may
 // quote: the memory items, then the full items, so that between equal
-// matches what the table settled comes first, then the summaries that
-// are the notes' own sentences (Verbatim).
+// matches what the table settled comes first.
 func (c Context) quotable() []Item {
-	out := make([]Item, 0, len(c.Full)+len(c.Memory)+len(c.Summaries))
+	out := make([]Item, 0, len(c.Full)+len(c.Memory))
 	out = append(out, c.Memory...)
-	out = append(out, c.Full...)
-	if quoteSummaries {
-		for _, it := range c.Summaries {
-			if it.Verbatim {
-				out = append(out, it)
-			}
-		}
-	}
-	return out
+	return append(out, c.Full...)
 }
 
 // Find returns the delivered item a citation label names, matching as

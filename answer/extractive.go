@@ -366,9 +366,6 @@ var (
 	// distinctive terms the best sentence must hold for the answer to be
 	// direct.
 	directShare = 0.75
-	// quoteSummaries lets an extractive answer quote the summaries that
-	// are the notes' own sentences.
-	quoteSummaries = true
 	// extractiveLines is the most lines of a lookup answer.
 	extractiveLines = ExtractiveSentences
 	// absentDistinct counts a question term the evidence never uses among

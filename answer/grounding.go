@@ -53,7 +53,9 @@ func Unknown(question, lang string, terms func(string) []string, used func(term 
 				continue
 			}
 			words = append(words, word)
-			if r, _ := utf8.DecodeRuneInString(word); unicode.IsUpper(r) && !tok.opens {
+			// A word with a digit is a code or a formula ("CO2"), which
+			// notes write in many ways: never said to be missing.
+			if r, _ := utf8.DecodeRuneInString(word); unicode.IsUpper(r) && !tok.opens && !strings.ContainsFunc(word, unicode.IsDigit) {
 				names = append(names, word)
 			}
 		}

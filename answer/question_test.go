@@ -172,3 +172,13 @@ func TestJudgeNoNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownNamesSkipsCodes: a code or formula ("CO2") is written in
+// many ways by notes and is never said to be missing; a name is.
+func TestUnknownNamesSkipsCodes(t *testing.T) {
+	used := func(string) bool { return false }
+	got := UnknownNames("¿Qué limitaciones tiene el CO2 frente a Zarquifol?", "es", nil, used)
+	if !slices.Equal(got, []string{"Zarquifol"}) {
+		t.Errorf("UnknownNames = %q", got)
+	}
+}

@@ -524,11 +524,23 @@ func Extract(question string, ctx Context, terms func(string) []string, lang str
 // saying that this is what comes closest, and Closest is set. Failing all
 // that, Text quotes what comes closest ([ClosestAnswer]).
 func ExtractWith(question string, ctx Context, terms func(string) []string, lang string, used func(term string) bool, opts ExtractOptions) Draft {
-	if names := UnknownNames(question, lang, terms, used); len(names) > 0 {
-		return Draft{Unmentioned: names}
+	sc := scoreEvidence(question, ctx, terms, lang)
+	// A name the evidence holds is in a note the asker may see: only the
+	// others are looked up.
+	inEvidence := func(t string) bool {
+		for _, c := range sc.cands {
+			if c.own[t] || c.near[t] {
+				return true
+			}
+		}
+		return false
+	}
+	if used != nil {
+		if names := UnknownNames(question, lang, terms, func(t string) bool { return inEvidence(t) || used(t) }); len(names) > 0 {
+			return Draft{Unmentioned: names}
+		}
 	}
 	if len(ctx.Full)+len(ctx.Memory) > 0 {
-		sc := scoreEvidence(question, ctx, terms, lang)
 		var chosen []candidate
 		timeline := false
 		if opts.Timeline {

@@ -66,13 +66,38 @@ func Unknown(question, lang string, terms func(string) []string, used func(term 
 // UnknownNames returns the question's names (see [Unknown]) none of whose
 // terms any note the asker may see uses: what an answer may say the notes
 // do not mention. used should also find a term's inflections (the engine
-// looks up the start of its stem).
+// looks up the start of its stem); it is asked about names only.
 func UnknownNames(question, lang string, terms func(string) []string, used func(term string) bool) []string {
 	if used == nil {
 		return nil
 	}
-	names, _, _ := Unknown(question, lang, terms, used)
-	return names
+	if terms == nil {
+		terms = analyzerTerms(lang)
+	}
+	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+	var out []string
+	seen := map[string]bool{}
+	for _, name := range questionNames(question) {
+		if seen[name] || strings.ContainsFunc(name, unicode.IsDigit) {
+			continue
+		}
+		seen[name] = true
+		known, any := false, false
+		for _, t := range terms(name) {
+			if skip[t] {
+				continue
+			}
+			any = true
+			if used(t) {
+				known = true
+				break
+			}
+		}
+		if any && !known {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Unmentioned opens the answer when the notes are known not to say: it

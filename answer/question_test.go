@@ -182,3 +182,12 @@ func TestUnknownNamesSkipsCodes(t *testing.T) {
 		t.Errorf("UnknownNames = %q", got)
 	}
 }
+
+// TestExtractWithoutLookup: with no way to look words up, nothing is said
+// to be missing, and a name outside the evidence is no reason to fail.
+func TestExtractWithoutLookup(t *testing.T) {
+	d := Extract("¿Dónde vive Zarquifol?", sessionsContext(), nil, "es", nil)
+	if len(d.Unmentioned) > 0 {
+		t.Errorf("unmentioned %q without a lookup", d.Unmentioned)
+	}
+}

@@ -122,12 +122,13 @@ func Unmentioned(lang string, words []string) string {
 
 // ClosestAnswer is the extractive answer when no sentence matches the
 // question well: it says so, without claiming the notes are silent, and
-// quotes the sentences that come closest (any that match at all, at most
-// three), each cited. ok is false when no sentence of the evidence matches
+// quotes the sentences that come closest (any that match at all, as many
+// as an extractive answer quotes, from the best-ranked notes first), each
+// cited. ok is false when no sentence of the evidence matches
 // any word of the question.
 func ClosestAnswer(question string, ctx Context, terms func(string) []string, lang string) (text string, ok bool) {
 	sc := scoreEvidence(question, ctx, terms, lang)
-	lines := sc.render(sc.lookup(nearestCoverage, closestSentences), true)
+	lines := sc.render(sc.lookup(nearestCoverage, extractiveLines), true)
 	if len(lines) == 0 {
 		return "", false
 	}

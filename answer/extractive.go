@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	txt "github.com/oraculo/oraculo/text"
 )
@@ -165,6 +166,9 @@ func scoreEvidence(question string, ctx Context, terms func(string) []string, la
 	for _, t := range questionTokens(question) {
 		asked[txt.Fold(t.word)] = true
 	}
+	for _, w := range terms(question) {
+		asked[w] = true
+	}
 
 	idx := newLabelIndex(ctx)
 	sc.quotable = ctx.quotable()
@@ -189,7 +193,7 @@ func scoreEvidence(question string, ctx Context, terms func(string) []string, la
 				}
 			}
 			c := candidate{item: i, pos: pos, text: t, own: own, near: near}
-			c.cue = holdsKind(t, sc.kinds, asked)
+			c.cue = holdsKind(t, sc.kinds, asked, terms)
 			if pos+1 < len(qs) {
 				c.next, c.samePara = qs[pos+1].text, qs[pos+1].from == s.from
 			}
@@ -448,8 +452,9 @@ func (sc *evidenceScore) direct(chosen []candidate, timeline bool) bool {
 	}
 	held, all := 0.0, 0.0
 	for i, w := range sc.q {
-		if sc.df[i] == 0 && absentDistinct {
-			// Nothing in the evidence says it.
+		if sc.df[i] == 0 && absentDistinct && utf8.RuneCountInString(w) > 3 {
+			// Nothing in the evidence says it (a short form such as
+			// "dio" for "da" is more often an irregular verb).
 			return false
 		}
 		if sc.distinct[w] {

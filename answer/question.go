@@ -202,17 +202,29 @@ func questionNames(question string) []string {
 // kinds asks for: a name the question does not use (asked holds its folded
 // words) for who; that or a word of place for where; a number or a word of
 // time for when; a number for how many; a word of cause for why.
-func holdsKind(sentence string, kinds []string, asked map[string]bool) bool {
+//
+// A capitalised word opening a clause is a name only when it is not a stop
+// word and shares no term with the question (terms is the analyser's):
+// "Vesper les da un mapa" names Vesper, "Allí" and "Abandonada" (for
+// "¿quién abandonó…?") name no one.
+func holdsKind(sentence string, kinds []string, asked map[string]bool, terms func(string) []string) bool {
 	if len(kinds) == 0 {
 		return false
 	}
 	var toks []questionToken
 	newName, number := false, false
-	for i, t := range questionTokens(sentence) {
+	for _, t := range questionTokens(sentence) {
 		toks = append(toks, t)
 		f := txt.Fold(t.word)
-		if r, _ := utf8.DecodeRuneInString(t.word); unicode.IsUpper(r) && i > 0 && !t.opens && !asked[f] && !interrogatives[f] {
-			newName = true
+		if r, _ := utf8.DecodeRuneInString(t.word); !newName && unicode.IsUpper(r) && !asked[f] && !interrogatives[f] {
+			ts := terms(t.word)
+			fresh := len(ts) > 0
+			for _, w := range ts {
+				if asked[w] {
+					fresh = false
+				}
+			}
+			newName = fresh && (!t.opens || !stopOpening(t.word, terms))
 		}
 		if strings.ContainsFunc(t.word, unicode.IsDigit) || numberWords[f] {
 			number = true
@@ -242,6 +254,15 @@ func holdsKind(sentence string, kinds []string, asked map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// stopOpening reports whether a capitalised word that opens a clause is
+// just the clause's first word: what the analyser keeps of it, lowercased,
+// is what it keeps of it capitalised (a name keeps its own term either
+// way, so this only says the word is an ordinary one when the analyser
+// drops it).
+func stopOpening(word string, terms func(string) []string) bool {
+	return len(terms(strings.ToLower(word))) == 0
 }
 
 // The words (folded) that hold what a question asks for.

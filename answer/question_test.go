@@ -191,3 +191,23 @@ func TestExtractWithoutLookup(t *testing.T) {
 		t.Errorf("unmentioned %q without a lookup", d.Unmentioned)
 	}
 }
+
+// TestWhoAnsweredByAnOpeningName: a name that opens the sentence answers
+// "¿quién…?"; an ordinary opening word, or one the question uses, does
+// not.
+func TestWhoAnsweredByAnOpeningName(t *testing.T) {
+	ctx := Assemble([]Candidate{
+		{ID: 1, Label: "Sesión 2", File: "s.md", Session: 2, InSession: true, Text: "Vesper les da un mapa de las Criptas de Ulmenor dibujado en piel de cabra."},
+		{ID: 2, Label: "Sesión 6", File: "s.md", Session: 6, InSession: true, Text: "Abandonada de bebé en la escalinata del Templo del Alba, según dice."},
+	}, AssembleOptions{})
+	cases := []struct{ q, want string }{
+		{"¿Quién nos dio el mapa de las Criptas de Ulmenor?", GroundingDirect},
+		{"¿Quién abandonó a Nix en la escalinata del Templo del Alba?", GroundingClosest},
+	}
+	for _, c := range cases {
+		v := Judge(c.q, Extract(c.q, ctx, nil, "es", func(string) bool { return true }), ctx, nil, "es")
+		if v.Grounding != c.want {
+			t.Errorf("%q: grounding %q, want %q:\n%s", c.q, v.Grounding, c.want, v.Text)
+		}
+	}
+}

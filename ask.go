@@ -244,7 +244,8 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	a.Candidates, a.Rerank = e.rerank(modelCtx, model, question, hits, notes)
 	a.Timings.since("rerank", stage)
 
-	ev := assemble(a.Candidates, notes, a.Analysis.Kind == query.KindArc)
+	timeline := a.Analysis.Kind == query.KindArc || answer.AsksForTimeline(question)
+	ev := assemble(a.Candidates, notes, timeline)
 	if a.Memory, err = e.answerMemory(ctx, &ev, a.Query, a.Lang, terms); err != nil {
 		return nil, err
 	}
@@ -254,9 +255,20 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if opts.OnVerified != nil {
 		opts.OnDelta = verifyAsItGoes(opts.OnDelta, opts.OnVerified, ev.evidence, ev.byChunk, a.Lang)
 	}
-	draft, err := e.draft(ctx, modelCtx, a, model, ev.evidence, conv.History, opts, terms)
+	draft, err := e.draft(ctx, modelCtx, a, model, ev.evidence, conv.History, opts, terms, timeline)
 	if err != nil {
 		return nil, err
+	}
+	if len(hits) == 0 {
+		// An index with no note the asker may see answers nothing: say
+		// so, rather than that the notes do not mention the question.
+		empty, err := e.noNotes(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if empty {
+			draft = answer.Draft{NoNotes: true, Owner: !isPlayer(ctx)}
+		}
 	}
 	a.Timings.since("answer", stage)
 
@@ -398,7 +410,7 @@ func (ev assembled) delivered() []Evidence {
 // modelCtx, when there is one and full evidence to show it, else (or when
 // the model fails) extracted from the evidence. It sets a's Mode and
 // Model.
-func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, model chat.Model, evidence answer.Context, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
+func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, model chat.Model, evidence answer.Context, history []answer.Message, opts AskOptions, terms func(string) []string, timeline bool) (answer.Draft, error) {
 	if model != nil && len(evidence.Full)+len(evidence.Memory) > 0 {
 		text, err := generate(modelCtx, model, a.Lang, a.Question, evidence, history, opts)
 		if err == nil {
@@ -411,7 +423,7 @@ func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, model chat.Mode
 		a.fellBack(e, err)
 	}
 	a.Mode = "extractive"
-	return e.extract(ctx, a.Question, evidence, terms, a.Lang)
+	return e.extract(ctx, a.Question, evidence, terms, a.Lang, timeline)
 }
 
 // generate asks the chat model to answer from the evidence under the
@@ -467,19 +479,57 @@ func chatMessages(msgs []answer.Message) []chat.Message {
 	return out
 }
 
-// extract answers without a model (see answer.Extract), looking up in the
-// index which of the question's words the notes the asker may see use.
-func (e *Engine) extract(ctx context.Context, question string, evidence answer.Context, terms func(string) []string, lang string) (answer.Draft, error) {
+// extract answers without a model (see answer.ExtractWith), as a timeline
+// when timeline, looking up in the index which of the question's names
+// the notes the asker may see use (or an inflection of: see
+// [Engine.termOrKinUsed]).
+func (e *Engine) extract(ctx context.Context, question string, evidence answer.Context, terms func(string) []string, lang string, timeline bool) (answer.Draft, error) {
 	var err error
-	d := answer.Extract(question, evidence, terms, lang, func(t string) bool {
-		used, lookupErr := e.idx.TermUsed(ctx, t, isPlayer(ctx))
+	d := answer.ExtractWith(question, evidence, terms, lang, func(t string) bool {
+		used, lookupErr := e.termOrKinUsed(ctx, t)
 		if lookupErr != nil {
 			err = lookupErr
 			return true
 		}
 		return used
-	})
+	}, answer.ExtractOptions{Timeline: timeline})
 	return d, err
+}
+
+// termPrefixUser is a store that can tell whether a term starting with a
+// prefix occurs in the notes (the SQLite index can).
+type termPrefixUser interface {
+	TermPrefixUsed(ctx context.Context, prefix string, public bool) (bool, error)
+}
+
+// termOrKinUsed reports whether an analysed term, or one that shares the
+// start of its stem (all but its last two letters, at least four: its
+// inflections), occurs in a note the asker may see. A player's lookup
+// never counts a DM-only note: such a word reads as absent either way.
+func (e *Engine) termOrKinUsed(ctx context.Context, term string) (bool, error) {
+	public := isPlayer(ctx)
+	used, err := e.idx.TermUsed(ctx, term, public)
+	if err != nil || used {
+		return used, err
+	}
+	p, ok := e.idx.(termPrefixUser)
+	if !ok {
+		return false, nil
+	}
+	r := []rune(term)
+	if len(r) < 4 {
+		return false, nil
+	}
+	return p.TermPrefixUsed(ctx, string(r[:max(4, len(r)-2)]), public)
+}
+
+// noNotes reports whether the index holds no note the asker may see.
+func (e *Engine) noNotes(ctx context.Context) (bool, error) {
+	n, err := e.idx.Units(ctx, isPlayer(ctx))
+	if err != nil {
+		return false, fmt.Errorf("counting the notes: %w", err)
+	}
+	return n == 0, nil
 }
 
 // verified puts the verdict on the answer's text into a, resolving each

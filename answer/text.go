@@ -247,7 +247,7 @@ func quotes(text string) []sentence {
 		for _, q := range txt.Sentences(plain(s.text), citationAt) {
 			end, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(q, txt.IsCloser))
 			if letterWords(q) >= 3 && end != '?' && end != ':' {
-				out = append(out, sentence{text: q, under: s.under})
+				out = append(out, sentence{text: q, under: s.under, from: s.from, to: s.to})
 			}
 		}
 	}

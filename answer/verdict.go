@@ -10,6 +10,9 @@ type Draft struct {
 	// Unmentioned are the question's words that no note uses, named when
 	// the answer abstains.
 	Unmentioned []string
+	// NoNotes reports that the index holds no note the asker may see; the
+	// answer says so ([EmptyIndex]), Owner telling how to add notes.
+	NoNotes, Owner bool
 }
 
 // Verdict is a verified answer and the decision to abstain.
@@ -49,6 +52,10 @@ type Verdict struct {
 // backing something with evidence abstains as written, unless it is a
 // closest answer. lang and terms are as for [Closest].
 func Judge(question string, d Draft, ctx Context, terms func(string) []string, lang string) Verdict {
+	if d.NoNotes {
+		text := EmptyIndex(lang, d.Owner)
+		return Verdict{Text: text, Segments: []Segment{{Text: text}}, Grounding: GroundingNone, Abstained: true}
+	}
 	v := Verify(d.Text, ctx)
 	if !anyValid(v.Citations) {
 		text := AbstentionWith(lang, ctx, Closest(question, ctx, terms, lang))

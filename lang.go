@@ -137,3 +137,14 @@ func (v *view) questionAnalyzer(question string) *analysis.Analyzer {
 func (v *view) questionLang(question string) string {
 	return v.questionAnalyzer(question).Lang()
 }
+
+// NotesLang is the language of most of the notes the index holds ("es"
+// or "en"): the setting's when one was forced, else the one recognised in
+// the most notes (Spanish on a tie or in an empty index).
+func (e *Engine) NotesLang(ctx context.Context) (string, error) {
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return "", err
+	}
+	return v.analyzer.Lang(), nil
+}

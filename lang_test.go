@@ -172,3 +172,26 @@ func TestStoredSpanishWithoutChoiceIsAuto(t *testing.T) {
 	}
 	checkMixed(t, eng, rep.Stats.Langs)
 }
+
+// TestNotesLang: the language of most notes, recognised without a flag
+// (what `oraculo bench` writes its questions in), and the forced one.
+func TestNotesLang(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	write(t, filepath.Join(notes, "Session 1.md"), "# Session 1\n\nThe party met the old wizard at the tower and he told them about the stolen crown.\n")
+	write(t, filepath.Join(notes, "Session 2.md"), "# Session 2\n\nWe followed the thieves into the marsh, where the crown was hidden under a stone.\n")
+	write(t, filepath.Join(notes, "Sesión 3.md"), "# Sesión 3\n\nEl grupo volvió a la torre y el mago les dio las gracias por la corona.\n")
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := eng.NotesLang(ctx); err != nil || got != "en" {
+		t.Errorf("NotesLang of two English notes and one Spanish = %q, %v; want \"en\"", got, err)
+	}
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{Lang: "es"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := eng.NotesLang(ctx); err != nil || got != "es" {
+		t.Errorf("NotesLang with --lang es = %q, %v; want \"es\"", got, err)
+	}
+}

@@ -193,7 +193,11 @@ func questionsFromIndex(ctx context.Context, eng *oraculo.Engine, n int, seed ui
 	for i, e := range entries {
 		names[i] = e.Name
 	}
-	qs := benchrun.Generate(texts, names, n, eng.Settings().Lang, seed)
+	lang, err := eng.NotesLang(ctx)
+	if err != nil {
+		return nil, err
+	}
+	qs := benchrun.Generate(texts, names, n, lang, seed)
 	if len(qs) == 0 {
 		return nil, fmt.Errorf("index %q has no text to make questions from: %w", eng.DBPath(), oraculo.ErrNotIndexed)
 	}

@@ -99,7 +99,7 @@ func TestChunkIDsOfBeforeTheMigration(t *testing.T) {
 // toRootedChunkIDs rewrites the index at db as the program before ids
 // relative to the notes folder left it: every chunk id holds the folder
 // (store.RootedChunkUID, the code of then), memory sources name chunks by
-// those ids, no alias table, schema 12. It returns the old id of each new.
+// those ids, no alias table, no note languages (schema 14's), schema 12. It returns the old id of each new.
 func toRootedChunkIDs(t *testing.T, db string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
@@ -133,7 +133,7 @@ func toRootedChunkIDs(t *testing.T, db string) map[string]string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ix.DB().ExecContext(ctx, `DROP TABLE IF EXISTS chunk_aliases; PRAGMA user_version = 12`); err != nil {
+	if _, err := ix.DB().ExecContext(ctx, `DROP TABLE IF EXISTS chunk_aliases; DROP INDEX IF EXISTS documents_lang; ALTER TABLE documents DROP COLUMN lang; DELETE FROM meta WHERE key = 'lang_chosen'; PRAGMA user_version = 12`); err != nil {
 		t.Fatal(err)
 	}
 	return old

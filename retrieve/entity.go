@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
+	"unicode"
 
 	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/store"
@@ -76,13 +78,18 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	// of the compendium, built anew for each question: at 100k chunks,
 	// 40% of the path's time).
 	notes := map[int64]string{}
+	cased := writesCase(question)
 	for _, m := range p.Matcher.Find(question) {
-		if !named[m.Entity] && m.Entity < len(p.Entities) {
-			named[m.Entity] = true
-			e := p.Entities[m.Entity]
-			ids = append(ids, e.ID)
-			notes[e.ID] = e.Note
+		if named[m.Entity] || m.Entity >= len(p.Entities) {
+			continue
 		}
+		if cased && !asWritten(m.Surface, p.Entities[m.Entity]) {
+			continue
+		}
+		named[m.Entity] = true
+		e := p.Entities[m.Entity]
+		ids = append(ids, e.ID)
+		notes[e.ID] = e.Note
 	}
 	if len(ids) == 0 || n <= 0 {
 		return nil, nil
@@ -172,4 +179,32 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		return nil, fmt.Errorf("entity path: %w", err)
 	}
 	return out, nil
+}
+
+// writesCase reports whether the question's writer uses capitals (any
+// upper-case letter): only then does a lower-case surface say a word
+// is used as a common word rather than as a name.
+func writesCase(question string) bool {
+	return strings.ContainsFunc(question, unicode.IsUpper)
+}
+
+// capitalised reports whether s holds an upper-case letter.
+func capitalised(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsUpper)
+}
+
+// asWritten reports whether surface names e as the notes write it: with
+// a capital, or as written (lower case) in its name or one of its
+// aliases ("la bruja", "el monasterio"): a lower-case surface of a
+// capitalised name ("trabajador" for "Trabajador") is a common word.
+func asWritten(surface string, e store.Entity) bool {
+	if capitalised(surface) {
+		return true
+	}
+	for _, n := range append([]string{e.Name}, e.Aliases...) {
+		if strings.Contains(" "+n+" ", " "+surface+" ") {
+			return true
+		}
+	}
+	return false
 }

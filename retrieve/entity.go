@@ -65,6 +65,14 @@ type Entity struct {
 	// Allow, when not nil, holds the only chunks the path may follow
 	// mentions into (a filter).
 	Allow map[int64]bool
+	// NamesOnly follows only the names a question writes as the notes
+	// do: in a question that writes capitals, a lower-case word matching
+	// a capitalised name ("trabajador" for the note "Trabajador") is a
+	// common word and is skipped, while a lower-case alias the notes give
+	// ("la bruja") still counts. Set when the path reorders other paths'
+	// candidates, where a common word's lift only displaces what they
+	// found (juanbiancuzzo fa11); alone, the path keeps every match.
+	NamesOnly bool
 }
 
 // Name implements [Path].
@@ -78,7 +86,7 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	// of the compendium, built anew for each question: at 100k chunks,
 	// 40% of the path's time).
 	notes := map[int64]string{}
-	cased := writesCase(question)
+	cased := p.NamesOnly && writesCase(question)
 	for _, m := range p.Matcher.Find(question) {
 		if named[m.Entity] || m.Entity >= len(p.Entities) {
 			continue
@@ -193,16 +201,17 @@ func capitalised(s string) bool {
 	return strings.ContainsFunc(s, unicode.IsUpper)
 }
 
-// asWritten reports whether surface names e as the notes write it: with
-// a capital, or as written (lower case) in its name or one of its
-// aliases ("la bruja", "el monasterio"): a lower-case surface of a
-// capitalised name ("trabajador" for "Trabajador") is a common word.
+// asWritten reports whether surface names e as a name, not as a common
+// word: it holds a capital, or it is one of the aliases the notes give
+// the entity, whatever its case ("el enano" for "el Enano", "la bruja"):
+// an alias is how the notes call it. The entity's own name matched from
+// a lower-case word ("trabajador" for "Trabajador") is a common word.
 func asWritten(surface string, e store.Entity) bool {
 	if capitalised(surface) {
 		return true
 	}
-	for _, n := range append([]string{e.Name}, e.Aliases...) {
-		if strings.Contains(" "+n+" ", " "+surface+" ") {
+	for _, n := range e.Aliases {
+		if strings.Contains(" "+strings.ToLower(n)+" ", " "+surface+" ") {
 			return true
 		}
 	}

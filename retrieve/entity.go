@@ -65,11 +65,11 @@ type Entity struct {
 	// Allow, when not nil, holds the only chunks the path may follow
 	// mentions into (a filter).
 	Allow map[int64]bool
-	// NamesOnly follows only the names a question writes as the notes
-	// do: in a question that writes capitals, a lower-case word matching
-	// a capitalised name ("trabajador" for the note "Trabajador") is a
-	// common word and is skipped, while a lower-case alias the notes give
-	// ("la bruja") still counts. Set when the path reorders other paths'
+	// NamesOnly follows names, not common words: in a question that
+	// writes capitals, an entity's own name matched only from a
+	// lower-case word ("trabajador" for the note "Trabajador") is a
+	// common word and is skipped, while an alias the notes give counts in
+	// any case ("la bruja", "el enano" for "el Enano"). Set when the path reorders other paths'
 	// candidates, where a common word's lift only displaces what they
 	// found (juanbiancuzzo fa11); alone, the path keeps every match.
 	NamesOnly bool

@@ -168,3 +168,43 @@ func TestNarrativePriorActsOnRanks(t *testing.T) {
 		}
 	}
 }
+
+// A note named by a common word ("Trabajador.md") is not named by a
+// question that uses the word in lower case: in the default search the
+// entity path lifts nothing for "un trabajador expuesto" (juanbiancuzzo
+// fa11, where it lifted a neighbour over the answer), while the note's
+// name written as a name, or the entity path alone, still finds it.
+func TestCommonWordNamesNoEntity(t *testing.T) {
+	ctx := context.Background()
+	notes := t.TempDir()
+	write(t, filepath.Join(notes, "Trabajador.md"), "# Trabajador\n\nPersona que presta servicios bajo dependencia de un empleador.\n")
+	write(t, filepath.Join(notes, "Monitoreo personal.md"), "# Monitoreo personal\n\nEl dosímetro mide la dosis de cada [[Trabajador]] expuesto a radiación.\n")
+	write(t, filepath.Join(notes, "Límites laborales.md"), "# Límites laborales\n\nEl límite anual de dosis efectiva de un [[Trabajador|trabajador]] expuesto es 20 mSv.\n")
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{notes}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	entityPaths := func(q string, paths []string) int {
+		t.Helper()
+		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: 5, Paths: paths})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, h := range hits {
+			if _, ok := h.Paths["entity"]; ok {
+				n++
+			}
+		}
+		return n
+	}
+	if n := entityPaths("¿Cuál es el límite anual de dosis de un trabajador expuesto?", nil); n != 0 {
+		t.Errorf("default search: %d hits found by the entity path for a common word, want 0", n)
+	}
+	if n := entityPaths("¿Qué dice la nota Trabajador?", nil); n == 0 {
+		t.Errorf("default search: the entity path found nothing for the name written as a name")
+	}
+	if n := entityPaths("¿Cuál es el límite anual de dosis de un trabajador expuesto?", []string{"entity"}); n == 0 {
+		t.Errorf("the entity path alone found nothing for the common word")
+	}
+}

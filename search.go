@@ -423,6 +423,16 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	if err != nil {
 		return nil, err
 	}
+	if len(paths) > 1 {
+		// Reordering the other paths' candidates, the entity path follows
+		// names, not common words that match one.
+		for i, p := range paths {
+			if ep, ok := p.(retrieve.Entity); ok {
+				ep.NamesOnly = true
+				paths[i] = ep
+			}
+		}
+	}
 	if opts.Vectors != VectorsAuto {
 		if err := e.searchVectors(ctx, paths, opts.Vectors); err != nil {
 			return nil, err

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
+	"unicode"
 
 	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/store"
@@ -63,6 +65,14 @@ type Entity struct {
 	// Allow, when not nil, holds the only chunks the path may follow
 	// mentions into (a filter).
 	Allow map[int64]bool
+	// NamesOnly follows names, not common words: in a question that
+	// writes capitals, an entity's own name matched only from a
+	// lower-case word ("trabajador" for the note "Trabajador") is a
+	// common word and is skipped, while an alias the notes give counts in
+	// any case ("la bruja", "el enano" for "el Enano"). Set when the path reorders other paths'
+	// candidates, where a common word's lift only displaces what they
+	// found (juanbiancuzzo fa11); alone, the path keeps every match.
+	NamesOnly bool
 }
 
 // Name implements [Path].
@@ -76,13 +86,18 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 	// of the compendium, built anew for each question: at 100k chunks,
 	// 40% of the path's time).
 	notes := map[int64]string{}
+	cased := p.NamesOnly && writesCase(question)
 	for _, m := range p.Matcher.Find(question) {
-		if !named[m.Entity] && m.Entity < len(p.Entities) {
-			named[m.Entity] = true
-			e := p.Entities[m.Entity]
-			ids = append(ids, e.ID)
-			notes[e.ID] = e.Note
+		if named[m.Entity] || m.Entity >= len(p.Entities) {
+			continue
 		}
+		if cased && !asWritten(m.Surface, p.Entities[m.Entity]) {
+			continue
+		}
+		named[m.Entity] = true
+		e := p.Entities[m.Entity]
+		ids = append(ids, e.ID)
+		notes[e.ID] = e.Note
 	}
 	if len(ids) == 0 || n <= 0 {
 		return nil, nil
@@ -172,4 +187,33 @@ func (p Entity) Retrieve(ctx context.Context, question string, n int) ([]Result,
 		return nil, fmt.Errorf("entity path: %w", err)
 	}
 	return out, nil
+}
+
+// writesCase reports whether the question's writer uses capitals (any
+// upper-case letter): only then does a lower-case surface say a word
+// is used as a common word rather than as a name.
+func writesCase(question string) bool {
+	return strings.ContainsFunc(question, unicode.IsUpper)
+}
+
+// capitalised reports whether s holds an upper-case letter.
+func capitalised(s string) bool {
+	return strings.ContainsFunc(s, unicode.IsUpper)
+}
+
+// asWritten reports whether surface names e as a name, not as a common
+// word: it holds a capital, or it is one of the aliases the notes give
+// the entity, whatever its case ("el enano" for "el Enano", "la bruja"):
+// an alias is how the notes call it. The entity's own name matched from
+// a lower-case word ("trabajador" for "Trabajador") is a common word.
+func asWritten(surface string, e store.Entity) bool {
+	if capitalised(surface) {
+		return true
+	}
+	for _, n := range e.Aliases {
+		if strings.Contains(" "+strings.ToLower(n)+" ", " "+surface+" ") {
+			return true
+		}
+	}
+	return false
 }

@@ -389,3 +389,62 @@ func TestDensePathOnFakeStore(t *testing.T) {
 		}
 	}
 }
+
+// TestEntityPathSkipsCommonWords: with NamesOnly (the path reordering
+// other paths' candidates), a question that writes capitals names
+// an entity only as the notes write it: "trabajador" is the common word,
+// not the note "Trabajador", and lifts nothing; "Trabajador" does, and an
+// alias the notes give, in any case ("la bruja", "el enano" for "el
+// Enano"), still names its entity. A
+// question written all in lower case says nothing by its case: every
+// match stands.
+func TestEntityPathSkipsCommonWords(t *testing.T) {
+	ctx := context.Background()
+	a := spanish(t)
+	s := newMemStore(t, a, []store.Chunk{
+		noteChunk(1, "Seguridad/Trabajador.md", "Trabajador: persona que presta servicios."),
+		noteChunk(2, "Seguridad/Monitoreo.md", "El dosímetro del trabajador expuesto."),
+		noteChunk(3, "NPCs/Madre Grulla.md", "Madre Grulla, la bruja del pantano."),
+		noteChunk(4, "PJs/Dorn.md", "Dorn, el Enano, clérigo."),
+	})
+	const trabajador, grulla, dorn = 10, 20, 30
+	s.mention(trabajador, 1, 1)
+	s.mention(trabajador, 2, 1)
+	s.mention(grulla, 3, 2)
+	s.mention(dorn, 4, 1)
+	recs := []store.Entity{
+		{ID: dorn, Name: "Dorn", Aliases: []string{"el Enano"}, Note: "PJs/Dorn.md"},
+		{ID: trabajador, Name: "Trabajador", Note: "Seguridad/Trabajador.md"},
+		{ID: grulla, Name: "Madre Grulla", Aliases: []string{"la bruja"}, Note: "NPCs/Madre Grulla.md"},
+	}
+	matcher := compendium.NewMatcher([]compendium.Entity{
+		{Name: "Dorn", Kind: compendium.KindPC, Aliases: []string{"el Enano"}, Note: "PJs/Dorn.md"},
+		{Name: "Trabajador", Kind: compendium.KindOther, Note: "Seguridad/Trabajador.md"},
+		{Name: "Madre Grulla", Kind: compendium.KindNPC, Aliases: []string{"la bruja"}, Note: "NPCs/Madre Grulla.md"},
+	})
+	p := retrieve.Entity{Index: s, Matcher: matcher, Entities: recs, Units: 10, NamesOnly: true}
+	alone := p
+	alone.NamesOnly = false
+	if res, err := alone.Retrieve(ctx, "¿Cuál es el límite de dosis para un trabajador expuesto?", 10); err != nil || !slices.Equal(ids(res), []int64{1, 2}) {
+		t.Errorf("alone, the path should keep the common word's match: %v %v", ids(res), err)
+	}
+	for _, tc := range []struct {
+		question string
+		want     []int64
+	}{
+		{"¿Cuál es el límite de dosis para un trabajador expuesto?", nil},
+		{"¿Qué dice la nota Trabajador?", []int64{1, 2}},
+		{"cual es el limite de dosis para un trabajador expuesto", []int64{1, 2}},
+		{"¿Con qué pagamos a la bruja?", []int64{3}},
+		{"¿El trabajador conoce a la bruja?", []int64{3}},
+		{"¿Quién es el enano?", []int64{4}},
+	} {
+		res, err := p.Retrieve(ctx, tc.question, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(res); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: chunks %v, want %v", tc.question, got, tc.want)
+		}
+	}
+}

@@ -428,12 +428,21 @@ func (sc *evidenceScore) timeline() []candidate {
 	}
 	// The sessions a model would be shown first (see TimelineFull), the
 	// others fill the lines they leave.
+	// Equal sentences: the better-ranked chunk, then the evidence's order
+	// (the map above has none: the answer must not change from run to
+	// run).
 	sort.Slice(out, func(i, j int) bool {
-		a, b := sc.quotable[out[i].item].Rank < DefaultFull, sc.quotable[out[j].item].Rank < DefaultFull
-		if a != b {
+		ri, rj := sc.quotable[out[i].item].Rank, sc.quotable[out[j].item].Rank
+		if a, b := ri < DefaultFull, rj < DefaultFull; a != b {
 			return a
 		}
-		return out[i].rank > out[j].rank
+		if out[i].rank != out[j].rank {
+			return out[i].rank > out[j].rank
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return out[i].item < out[j].item
 	})
 	if len(out) > TimelineSentences {
 		out = out[:TimelineSentences]

@@ -53,3 +53,27 @@ func TestExtractReadOnIsBounded(t *testing.T) {
 		t.Errorf("the best line did not read on:\n%s", d.Text)
 	}
 }
+
+// A timeline with more sessions naming its subject, equally, than it has
+// lines is the same on every run: the best-ranked sessions.
+func TestExtractTimelineIsDeterministic(t *testing.T) {
+	var cands []Candidate
+	for i := range 20 {
+		cands = append(cands, Candidate{ID: int64(i + 1), Label: fmt.Sprintf("Sesión %d", 20-i), File: "s.md", Session: 20 - i, InSession: true,
+			Text: "Vesper Quillon vuelve a la posada del puerto."})
+	}
+	ctx := Assemble(cands, AssembleOptions{Chronological: true, More: TimelineFull - DefaultFull})
+	first := ""
+	for run := range 30 {
+		d := ExtractWith("¿Qué papel ha jugado Vesper Quillon?", ctx, spanishTerms(t), "es", nil, ExtractOptions{Timeline: true})
+		if run == 0 {
+			first = d.Text
+			// the best ranked: sessions 20 down to 9, in session order
+			if !strings.HasPrefix(strings.TrimPrefix(first, "- "), "Vesper Quillon vuelve a la posada del puerto. [Sesión 9]") || strings.Contains(first, "[Sesión 8]") {
+				t.Errorf("timeline:\n%s", first)
+			}
+		} else if d.Text != first {
+			t.Fatalf("run %d differs:\n%s\nfirst:\n%s", run, d.Text, first)
+		}
+	}
+}

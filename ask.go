@@ -245,7 +245,13 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	a.Timings.since("rerank", stage)
 
 	timeline := a.Analysis.Kind == query.KindArc || answer.AsksForTimeline(question)
-	ev := assemble(a.Candidates, notes, timeline)
+	aopts := answer.AssembleOptions{Chronological: timeline}
+	if timeline && model == nil {
+		// Without a model a timeline quotes one sentence per session: it
+		// may read more sessions than a model is shown.
+		aopts.More = answer.TimelineFull - answer.DefaultFull
+	}
+	ev := assemble(a.Candidates, notes, aopts)
 	if a.Memory, err = e.answerMemory(ctx, &ev, a.Query, a.Lang, terms); err != nil {
 		return nil, err
 	}
@@ -371,8 +377,8 @@ type assembled struct {
 }
 
 // assemble chooses the evidence from the reranked hits (see
-// answer.Assemble): chronological for a question about an arc.
-func assemble(hits []Hit, notes map[int64]string, chronological bool) assembled {
+// answer.Assemble with aopts).
+func assemble(hits []Hit, notes map[int64]string, aopts answer.AssembleOptions) assembled {
 	cands := make([]answer.Candidate, len(hits))
 	byChunk := make(map[int64]Hit, len(hits))
 	for i, h := range hits {
@@ -387,7 +393,7 @@ func assemble(hits []Hit, notes map[int64]string, chronological bool) assembled 
 		}
 		cands[i] = c
 	}
-	ctxt := answer.Assemble(cands, answer.AssembleOptions{Chronological: chronological})
+	ctxt := answer.Assemble(cands, aopts)
 	return assembled{evidence: ctxt, byChunk: byChunk}
 }
 

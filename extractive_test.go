@@ -2,11 +2,13 @@ package oraculo_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/answer"
 )
 
 // extractiveVault writes a small campaign: three sessions in which Vesper
@@ -135,5 +137,47 @@ func TestAskEmptyIndex(t *testing.T) {
 	}
 	if player.Answer != "Todavía no hay notas que consultar." {
 		t.Errorf("a player on an empty index: %q", player.Answer)
+	}
+}
+
+// TestAskExtractiveTimelineReadsMoreSessions: without a model, a question
+// about a history reads more sessions than a model is shown
+// (answer.TimelineFull), in session order, and still answers one line per
+// session, at most answer.TimelineSentences.
+func TestAskExtractiveTimelineReadsMoreSessions(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	dir := t.TempDir()
+	places := []string{"el puerto", "la cripta", "el pantano", "la torre", "el mercado", "la cárcel",
+		"el bosque", "la mina", "el templo", "la aldea", "el río", "la muralla"}
+	var b strings.Builder
+	b.WriteString("# Campaña\n")
+	for i, p := range places {
+		fmt.Fprintf(&b, "\n## Sesión %d\n\nVesper Quillon nos espera en %s con noticias del gremio.\nEl grupo descansa y sigue su camino.\n", i+1, p)
+	}
+	write(t, filepath.Join(dir, "sesiones", "campaña.md"), b.String())
+	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := eng.Ask(ctx, "¿Qué papel ha jugado Vesper Quillon?", oraculo.AskOptions{Extractive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Context.Full <= answer.DefaultFull || a.Context.Full > answer.TimelineFull {
+		t.Errorf("timeline read %d full chunks, want more than %d, at most %d", a.Context.Full, answer.DefaultFull, answer.TimelineFull)
+	}
+	prev := 0
+	for _, e := range a.Evidence {
+		if e.Kind != "full" {
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscanf(e.Label, "Sesión %d", &n); err != nil || n < prev {
+			t.Errorf("evidence %q not in session order (after session %d)", e.Label, prev)
+		}
+		prev = n
+	}
+	if lines := strings.Count(a.Answer, "\n- ") + 1; lines > answer.TimelineSentences || lines < 2 {
+		t.Errorf("timeline of %d lines:\n%s", lines, a.Answer)
 	}
 }

@@ -355,3 +355,36 @@ func TestAssembleChronological(t *testing.T) {
 		t.Errorf("chronological, two slots: %v", got)
 	}
 }
+
+// TestAssembleMore: More full chunks come after the usual ones, beyond the
+// word budget, one per session, ranked after them, out of the summaries;
+// the usual ones are those Assemble chooses without More.
+func TestAssembleMore(t *testing.T) {
+	long := strings.Repeat("palabra ", 50)
+	cands := []Candidate{
+		{ID: 1, Label: "Sesión 9", File: "s.md", Session: 9, InSession: true, Text: "nueve " + long},
+		{ID: 2, Label: "Sesión 9 bis", File: "s.md", Session: 9, InSession: true, Text: "nueve otra vez"},
+		{ID: 3, Label: "Sesión 2", File: "s.md", Session: 2, InSession: true, Text: "dos " + long},
+		{ID: 4, Label: "Sesión 5", File: "s.md", Session: 5, InSession: true, Text: "cinco " + long},
+		{ID: 5, Label: "Sesión 1", File: "s.md", Session: 1, InSession: true, Text: "uno " + long},
+	}
+	base := Assemble(cands, AssembleOptions{Full: 2, WordBudget: 120, Chronological: true})
+	ctx := Assemble(cands, AssembleOptions{Full: 2, WordBudget: 120, Chronological: true, More: 2})
+	var got []string
+	for _, it := range ctx.Full {
+		got = append(got, fmt.Sprintf("%s:%d", it.Label, it.Rank))
+	}
+	if g := strings.Join(got, ","); g != "Sesión 1:3,Sesión 2:1,Sesión 5:2,Sesión 9:0" {
+		t.Errorf("full with More: %s", g)
+	}
+	for _, it := range base.Full {
+		if it.Rank > 1 {
+			t.Errorf("without More, %q ranked %d", it.Label, it.Rank)
+		}
+	}
+	for _, s := range ctx.Summaries {
+		if s.ID != 2 {
+			t.Errorf("summary of a chunk read in full: %+v", s)
+		}
+	}
+}

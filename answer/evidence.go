@@ -53,6 +53,9 @@ type Item struct {
 	// Gist is the item's one-line summary (for a summary, its Text): what
 	// an abstention quotes of it.
 	Gist string `json:"-"`
+	// Rank is a full chunk's place in rank order (0 the best; [Assemble]
+	// sets it), which [AssembleOptions.Chronological] does not follow.
+	Rank int `json:"-"`
 }
 
 // Context is the evidence delivered for one answer: full chunks, best

@@ -3,6 +3,7 @@ package answer
 import (
 	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -103,7 +104,10 @@ const (
 	distinctShare = 0.6
 	// TimelineSentences is the most lines a timeline answer has: one per
 	// session of the evidence.
-	TimelineSentences = DefaultFull
+	// Twelve: a history read over TimelineFull sessions (the dev sets'
+	// multi-session questions have 3–5 gold notes, spread over more
+	// sessions than the model's eight).
+	TimelineSentences = 12
 	// timelineCoverage is the share of the question's weight a sentence
 	// of a timeline must match, besides naming the subject.
 	timelineCoverage = 0.25
@@ -120,6 +124,8 @@ type candidate struct {
 	cue       bool            // it holds what the question asks for
 	rank      float64         // what orders the sentences that qualify
 	next      string          // the sentence that follows it in its item
+	after     []sentence      // the sentences after next in its item
+	under     string          // the heading it sits under
 	samePara  bool            // next is in the same paragraph
 }
 
@@ -177,7 +183,15 @@ func scoreEvidence(question string, ctx Context, terms func(string) []string, la
 			continue
 		}
 		label := termSet(terms(it.Label))
-		qs := quotes(it.Text)
+		us := units(it.Text)
+		var qs []sentence
+		var at []int // index in us of each of qs
+		for k, u := range us {
+			if u.quotable {
+				qs = append(qs, u.sentence)
+				at = append(at, k)
+			}
+		}
 		for pos, s := range qs {
 			t := s.text
 			near := termSet(terms(s.under))
@@ -194,8 +208,12 @@ func scoreEvidence(question string, ctx Context, terms func(string) []string, la
 			}
 			c := candidate{item: i, pos: pos, text: t, own: own, near: near}
 			c.cue = holdsKind(t, sc.kinds, asked, terms)
+			c.under = s.under
 			if pos+1 < len(qs) {
 				c.next, c.samePara = qs[pos+1].text, qs[pos+1].from == s.from
+				for _, u := range us[at[pos+1]+1:] {
+					c.after = append(c.after, u.sentence)
+				}
 			}
 			sc.cands = append(sc.cands, c)
 		}
@@ -313,7 +331,10 @@ func (sc *evidenceScore) lookup(min float64, max int) []candidate {
 		fallback := sc.qualifying(min2(min, noteCoverage))
 		var top []string
 		seen := map[string]bool{}
-		for _, it := range sc.quotable {
+		// in rank order, whatever the order of the evidence
+		byRank := slices.Clone(sc.quotable)
+		sort.SliceStable(byRank, func(i, j int) bool { return byRank[i].Rank < byRank[j].Rank })
+		for _, it := range byRank {
 			if it.Kind == KindFull && !seen[it.File] && len(top) < n {
 				seen[it.File] = true
 				top = append(top, it.File)
@@ -363,6 +384,11 @@ var (
 	// followNext quotes with each sentence the one that follows it in its
 	// note: what a sentence that restates the question leads to.
 	followNext = true
+	// readOnWords: the best line reads on, after the sentence that
+	// follows its quote, through the sentences under the same heading
+	// while they add at most this many words (a list the quote
+	// introduces, the rest of its paragraph).
+	readOnWords = 40
 	// kindBonus is added to the share of the question's weight a
 	// sentence matches when it holds what the question asks for.
 	kindBonus = 0.15
@@ -400,7 +426,24 @@ func (sc *evidenceScore) timeline() []candidate {
 	for _, c := range best {
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rank > out[j].rank })
+	// The sessions a model would be shown first (see TimelineFull), the
+	// others fill the lines they leave.
+	// Equal sentences: the better-ranked chunk, then the evidence's order
+	// (the map above has none: the answer must not change from run to
+	// run).
+	sort.Slice(out, func(i, j int) bool {
+		ri, rj := sc.quotable[out[i].item].Rank, sc.quotable[out[j].item].Rank
+		if a, b := ri < DefaultFull, rj < DefaultFull; a != b {
+			return a
+		}
+		if out[i].rank != out[j].rank {
+			return out[i].rank > out[j].rank
+		}
+		if ri != rj {
+			return ri < rj
+		}
+		return out[i].item < out[j].item
+	})
 	if len(out) > TimelineSentences {
 		out = out[:TimelineSentences]
 	}
@@ -485,10 +528,44 @@ func (sc *evidenceScore) render(chosen []candidate, follow bool) []string {
 		if follow && followNext && c.next != "" && !quoted[txt.Fold(c.next)] {
 			quoted[txt.Fold(c.next)] = true
 			t += " " + c.next + cite
+			if budget := followWords(i); budget > 0 {
+				used := 0
+				for _, a := range c.after {
+					w := letterWords(a.text)
+					if a.under != c.under || used+w > budget || quoted[txt.Fold(a.text)] {
+						break
+					}
+					used += w
+					quoted[txt.Fold(a.text)] = true
+					t += " " + a.text + cite
+				}
+			}
 		}
 		lines[i] = "- " + t
 	}
 	return lines
+}
+
+// followWords is how many words the answer's line (0 the first, the
+// best) may read on after the sentence that follows its quote.
+func followWords(line int) int {
+	if line > 0 {
+		return 0
+	}
+	return readOnWords
+}
+
+// best returns ctx with only its n best-ranked full chunks, in ctx's
+// order.
+func (ctx Context) best(n int) Context {
+	out := ctx
+	out.Full = nil
+	for _, it := range ctx.Full {
+		if it.Rank < n {
+			out.Full = append(out.Full, it)
+		}
+	}
+	return out
 }
 
 func termSet(terms []string) map[string]bool {
@@ -555,6 +632,12 @@ func ExtractWith(question string, ctx Context, terms func(string) []string, lang
 			timeline = chosen != nil
 		}
 		if chosen == nil {
+			if opts.Timeline && len(ctx.Full) > DefaultFull {
+				// A lookup reads what a model would be shown: the best
+				// DefaultFull chunks (a timeline may read more, see
+				// TimelineFull).
+				sc = scoreEvidence(question, ctx.best(DefaultFull), terms, lang)
+			}
 			chosen = sc.lookup(minCoverage, extractiveLines)
 		}
 		if len(chosen) > 0 {

@@ -240,15 +240,38 @@ func words(s string) []string {
 // split again after plain, so that it is one sentence however it is read.
 func quotes(text string) []sentence {
 	var out []sentence
+	for _, u := range units(text) {
+		if u.quotable {
+			out = append(out, u.sentence)
+		}
+	}
+	return out
+}
+
+// unit is a sentence of a note's text that is not a heading, and whether
+// it may be quoted on its own (see [quotes]).
+type unit struct {
+	sentence
+	quotable bool
+}
+
+// units splits text into its sentences that are not headings, in order,
+// marking those [quotes] keeps; the others (a list item of one or two
+// words, a line that introduces a list) may still be read after a quoted
+// sentence.
+func units(text string) []unit {
+	var out []unit
 	for _, s := range sentences(text) {
 		if s.heading {
 			continue
 		}
 		for _, q := range txt.Sentences(plain(s.text), citationAt) {
 			end, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(q, txt.IsCloser))
-			if letterWords(q) >= 3 && end != '?' && end != ':' {
-				out = append(out, sentence{text: q, under: s.under, from: s.from, to: s.to})
+			n := letterWords(q)
+			if n == 0 || end == '?' {
+				continue
 			}
+			out = append(out, unit{sentence: sentence{text: q, under: s.under, from: s.from, to: s.to}, quotable: n >= 3 && end != ':'})
 		}
 	}
 	return out

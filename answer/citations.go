@@ -464,19 +464,8 @@ func citationGroups(text string) []group {
 // skipCode returns the index after the run of exactly n backticks that
 // closes a code span opened just before text[i], or i when none does.
 func skipCode(text string, i, n int) int {
-	for j := i; j < len(text); {
-		if text[j] != '`' {
-			j++
-			continue
-		}
-		m := 0
-		for j+m < len(text) && text[j+m] == '`' {
-			m++
-		}
-		if m == n {
-			return j + m
-		}
-		j += m
+	if end := txt.CodeSpanEnd(text, i, n); end >= 0 {
+		return end
 	}
 	return i
 }

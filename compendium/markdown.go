@@ -164,29 +164,14 @@ func stripInlineCode(line string) string {
 		for i+n < len(line) && line[i+n] == '`' {
 			n++
 		}
-		closeAt := -1
-		for j := i + n; j < len(line); {
-			if line[j] != '`' {
-				j++
-				continue
-			}
-			m := 0
-			for j+m < len(line) && line[j+m] == '`' {
-				m++
-			}
-			if m == n {
-				closeAt = j
-				break
-			}
-			j += m
-		}
-		if closeAt < 0 {
+		end := text.CodeSpanEnd(line, i+n, n)
+		if end < 0 {
 			b.WriteString(line[i : i+n])
 			i += n
 			continue
 		}
 		b.WriteByte(brk)
-		i = closeAt + n
+		i = end
 	}
 	return b.String()
 }

@@ -124,7 +124,7 @@ func renderInline(b *strings.Builder, s string, atStart bool) {
 			for i+n < len(s) && s[i+n] == '`' {
 				n++
 			}
-			end := closingTicks(s, i+n, n)
+			end := CodeSpanEnd(s, i+n, n)
 			if end < 0 {
 				i += n
 				continue
@@ -198,9 +198,10 @@ func renderInline(b *strings.Builder, s string, atStart bool) {
 	flush(len(s))
 }
 
-// closingTicks returns the index after the run of exactly n backticks
-// closing a code span opened before from, or -1.
-func closingTicks(s string, from, n int) int {
+// CodeSpanEnd returns the index after the run of exactly n backticks
+// that closes a code span opened (by a run of n) before from, or -1 when
+// none does: Markdown's rule for inline code.
+func CodeSpanEnd(s string, from, n int) int {
 	for i := from; i < len(s); {
 		if s[i] != '`' {
 			i++

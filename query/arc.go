@@ -15,7 +15,7 @@ var arcPhrases = parsePhrases(
 	"evolucion de", "evolucion del",
 	"como ha * cambiado", "como han * cambiado", "como ha cambiado", "como han cambiado",
 	"en que sesiones", "en cuales sesiones", "en cuantas sesiones", "que sesiones",
-	"historia de", "trayectoria",
+	"historia de", "historia con", "trayectoria",
 	// English
 	"what role", "which role", "role * played", "role * play", "part * played",
 	"what became of", "what has become of", "whatever happened to",
@@ -26,6 +26,7 @@ var arcPhrases = parsePhrases(
 	"how has * changed", "how have * changed", "how did * change", "how has * evolved", "how have * evolved",
 	"evolved", "evolution of",
 	"which sessions", "what sessions", "in how many sessions",
+	"history of", "history with", "story of", "whole story", "story with",
 )
 
 // isArc reports whether the question asks about an entity's role or

@@ -151,6 +151,9 @@ func TestAnalyze(t *testing.T) {
 		{"How has Kael changed?", k120, nil, arc},
 		{"In which sessions does the baron appear?", k120, nil, arc},
 		{"What became of the captain?", k120, nil, arc},
+		{"Tell me the whole story of the captain, from when we met her", k120, nil, arc},
+		{"What is the history of the baron with the guild?", k120, nil, arc},
+		{"Cuéntame la historia con el barón", k120, nil, arc},
 		{"¿Qué papel jugó Harbin en las sesiones 3 y 5?", k120, []int{3, 5}, arc},
 	}
 	for _, tt := range tests {

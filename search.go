@@ -524,7 +524,7 @@ func (e *Engine) retrieveAll(ctx context.Context, question string, paths []retri
 			// taken on the rows as they were just read.
 			results = slices.DeleteFunc(results, func(r retrieve.Result) bool { return r.Chunk.Restricted })
 		}
-		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Scores: make([]float64, len(results)), Weight: FusionWeight(p.Name())}
+		l := fuse.List{Path: p.Name(), IDs: make([]int64, len(results)), Scores: make([]float64, len(results))}
 		for i, r := range results {
 			l.IDs[i], l.Scores[i] = r.Chunk.ID, r.Score
 			if old, ok := byID[r.Chunk.ID]; !ok || old.Passage == "" {
@@ -620,18 +620,6 @@ func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative
 		}
 	}
 	return hits
-}
-
-// FusionWeight is what a path's reciprocal ranks are multiplied by in
-// reciprocal rank fusion. The paths other than the entity path are fused
-// so, each at 1; the entity path reorders what they found instead (see
-// EntityMargin), and its weight, retrieve.EntityWeight, is the one it had
-// when it was fused by rank.
-func FusionWeight(path string) float64 {
-	if path == retrieve.PathEntity {
-		return retrieve.EntityWeight
-	}
-	return 1
 }
 
 func stageFuse(lists int) string {

@@ -22,19 +22,6 @@ import (
 // 0.55; the sample moved by one question either way.)
 const UbiquityShare = 0.5
 
-// EntityWeight is the entity path's weight in fusion: below 60/140, so
-// that a chunk only the entity path found never outranks one in the top
-// 80 of another path; it reorders what they found instead (a chunk of the
-// right session that names the entity rises). Measured on the three dev
-// sets with BM25 (BENCHMARKS.md): at 1, fusion cost BM25's Recall@1 on
-// XQuAD (0.977 against 0.986) and Quijote (0.553 against 0.579); at 0.3
-// it kept it, but a name used only as a descriptor ("the churchman from
-// Toledo") lifted five chapters that name Toledo over the one that
-// answers (Quijote Recall@8 0.947 against BM25's 0.974). At 0.25 Quijote
-// keeps BM25's Recall@8 and the sample gains a question at rank 1; 0.2
-// and 0.15 lose the sample's multi-session coverage.
-const EntityWeight = 0.25
-
 // EntitySource is what the entity path reads: where entities are
 // mentioned, and the chunks.
 type EntitySource interface {

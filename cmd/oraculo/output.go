@@ -200,10 +200,11 @@ func explainFusion(h oraculo.Hit) string {
 	parts := make([]string, len(names))
 	total := 0.0
 	for i, n := range names {
-		w := oraculo.FusionWeight(n)
-		c := w / float64(fuse.DefaultK+h.Paths[n])
+		// Every path fused by rank weighs 1 (the entity path reorders
+		// instead: explain-share above).
+		c := 1 / float64(fuse.DefaultK+h.Paths[n])
 		total += c
-		parts[i] = fmt.Sprintf("%s #%d: %s/(%d+%d) = %.4f", n, h.Paths[n], strconv.FormatFloat(w, 'g', -1, 64), fuse.DefaultK, h.Paths[n], c)
+		parts[i] = fmt.Sprintf("%s #%d: 1/(%d+%d) = %.4f", n, h.Paths[n], fuse.DefaultK, h.Paths[n], c)
 	}
 	return msg("explain-rrf", strings.Join(parts, " + "), total)
 }

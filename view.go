@@ -36,7 +36,8 @@ type view struct {
 	dense      lazy[*denseState]
 	entities   [2]lazy[*entityState] // the DM's compendium, the players'
 	restricted lazy[map[int64]bool]
-	sessions   [2]lazy[[]int] // every session, the players' only
+	sessions   [2]lazy[[]int]          // every session, the players' only
+	notes      [2]lazy[*noteDirectory] // every note's names, the players' only
 
 	// memTerms holds the terms of the memory entries the last answer
 	// listed, by evidence id, with the text they were taken from; each answer

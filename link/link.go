@@ -23,12 +23,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/answer"
+	textpkg "github.com/oraculo/oraculo/text"
 )
 
 // Kinds of link: a passage (a chunk) or a whole note.
@@ -149,6 +151,11 @@ func (m *Maker) NotePath(role, file string) string {
 	return "/n?" + v.Encode()
 }
 
+// Note links to the page of the whole note at file for the role in ctx.
+func (m *Maker) Note(ctx context.Context, file string) string {
+	return m.base(ctx) + m.NotePath(oraculo.RoleFrom(ctx), file)
+}
+
 // Obsidian links to the note file in the Obsidian vault, or is "" when
 // the Maker has no vault.
 func (m *Maker) Obsidian(file string) string {
@@ -165,6 +172,17 @@ func (m *Maker) Obsidian(file string) string {
 // segments starts the text of the whole: a stream that verifies as it
 // goes sends the difference.
 func (m *Maker) Text(ctx context.Context, segs []oraculo.Segment) string {
+	return m.TextNotes(ctx, segs, nil)
+}
+
+// TextNotes is [Maker.Text] with the first mention of each name of notes
+// (see [oraculo.Engine.NoteLinks]) a Markdown link to the page of its
+// note, for the role in ctx: "[Ser Morcant](…/n?file=…)". The shown text
+// stays as it was; only the link is added. A name is linked where it
+// stands as whole words, outside citations, code and brackets. The text
+// of a prefix of the segments starts the text of the whole, as Text's.
+func (m *Maker) TextNotes(ctx context.Context, segs []oraculo.Segment, notes []oraculo.NoteLink) string {
+	linked := map[string]bool{}
 	var b strings.Builder
 	var before strings.Builder // the text since the last citation
 	for _, seg := range segs {
@@ -176,7 +194,7 @@ func (m *Maker) Text(ctx context.Context, segs []oraculo.Segment) string {
 			continue
 		}
 		if len(seg.Citations) == 0 {
-			b.WriteString(seg.Text)
+			b.WriteString(m.linkNames(ctx, seg.Text, notes, linked))
 			before.WriteString(seg.Text)
 			continue
 		}
@@ -201,6 +219,63 @@ func (m *Maker) Text(ctx context.Context, segs []oraculo.Segment) string {
 		b.WriteString(strings.Join(links, " "))
 	}
 	return strings.TrimRight(b.String(), "\n ")
+}
+
+// linkNames writes s with the first mention of each name of notes not
+// linked yet (by linked, which it updates) a link to its note.
+func (m *Maker) linkNames(ctx context.Context, s string, notes []oraculo.NoteLink, linked map[string]bool) string {
+	if len(notes) == 0 {
+		return s
+	}
+	type span struct {
+		start, end int
+		file       string
+	}
+	var spans []span
+	overlaps := func(i, j int) bool {
+		for _, sp := range spans {
+			if i < sp.end && sp.start < j {
+				return true
+			}
+		}
+		return false
+	}
+	// Longest names first (NoteLinks' order): "Ser Morcant" before
+	// "Morcant".
+	for _, n := range notes {
+		if linked[n.Text] || n.Text == "" || n.File == "" || strings.ContainsAny(n.Text, "[]`") {
+			continue
+		}
+		for i := textpkg.IndexWord(s, n.Text); i >= 0; i = textpkg.IndexWordFrom(s, n.Text, i+1) {
+			j := i + len(n.Text)
+			if overlaps(i, j) || !plainAt(s, i) {
+				continue
+			}
+			spans = append(spans, span{i, j, n.File})
+			linked[n.Text] = true
+			break
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.start])
+		b.WriteString("[" + s[sp.start:sp.end] + "](" + m.Note(ctx, sp.file) + ")")
+		last = sp.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// plainAt reports whether s[i] is plain text: not inside a code span nor
+// inside square brackets (a citation, a link's text).
+func plainAt(s string, i int) bool {
+	before := s[:i]
+	return strings.Count(before, "`")%2 == 0 && strings.LastIndexByte(before, '[') <= strings.LastIndexByte(before, ']')
 }
 
 // Source is one source an answer cites, numbered as in its list.
@@ -240,12 +315,18 @@ func (m *Maker) Answer(ctx context.Context, a *oraculo.Answer) string {
 // AnswerWith is [Maker.Answer] for a caller that already has the
 // answer's sources (from [Maker.Sources]).
 func (m *Maker) AnswerWith(ctx context.Context, a *oraculo.Answer, sources []Source) string {
+	return m.AnswerNotes(ctx, a, sources, nil)
+}
+
+// AnswerNotes is [Maker.AnswerWith] with the names of notes linked to
+// their notes, as [Maker.TextNotes] links them.
+func (m *Maker) AnswerNotes(ctx context.Context, a *oraculo.Answer, sources []Source, notes []oraculo.NoteLink) string {
 	if len(sources) == 0 {
 		return a.Answer
 	}
-	text := m.Text(ctx, a.Segments)
+	text := m.TextNotes(ctx, a.Segments, notes)
 	if len(a.Segments) == 0 {
-		text = strings.TrimRight(a.Answer, "\n ")
+		text = m.linkNames(ctx, strings.TrimRight(a.Answer, "\n "), notes, map[string]bool{})
 	}
 	var b strings.Builder
 	b.WriteString(text)

@@ -2,6 +2,7 @@ package link
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,4 +182,50 @@ func TestStoredKey(t *testing.T) {
 			t.Errorf("setting %q gave a key of %d bytes", bad, len(k))
 		}
 	}
+}
+
+// TestTextNotes: the first mention of each name is a link to its note's
+// page for the role in the context, longest names first, never inside a
+// code span, a citation or a longer name already linked; the shown text
+// stays; the text of a prefix of the segments starts the whole's.
+func TestTextNotes(t *testing.T) {
+	id := "c1"
+	cite := []oraculo.Citation{{Label: "Sesión 1", Evidence: &id, Valid: true}}
+	segs := []oraculo.Segment{
+		{Text: "Ser Morcant vio a Morcant el joven y a `Harbin` en Harbinia "},
+		{Text: "[Sesión 1]", Citations: cite},
+		{Text: ". Luego Harbin y Ser Morcant huyeron [Morcant]."},
+	}
+	notes := []oraculo.NoteLink{
+		{Text: "Ser Morcant", File: "NPCs/Ser Morcant.md"},
+		{Text: "Harbin", File: "NPCs/Harbin.md"},
+		{Text: "Morcant", File: "NPCs/Morcant.md"},
+	}
+	m := &Maker{Key: []byte("k"), Base: "http://h"}
+	ctx := oraculo.WithRole(context.Background(), oraculo.RolePlayer)
+	got := m.TextNotes(ctx, segs, notes)
+	want := "[Ser Morcant](" + m.Note(ctx, "NPCs/Ser Morcant.md") + ") vio a [Morcant](" + m.Note(ctx, "NPCs/Morcant.md") +
+		") el joven y a `Harbin` en Harbinia [Sesión 1](" + m.Passage(ctx, id, "Ser Morcant vio a Morcant el joven y a `Harbin` en Harbinia") +
+		"). Luego [Harbin](" + m.Note(ctx, "NPCs/Harbin.md") + ") y Ser Morcant huyeron [Morcant]."
+	if got != want {
+		t.Errorf("TextNotes =\n%s\nwant\n%s", got, want)
+	}
+	if u := m.Note(ctx, "NPCs/Harbin.md"); !strings.HasPrefix(u, "http://h/n?") || !strings.Contains(u, "r=player") || !m.Valid(KindNote, oraculo.RolePlayer, "NPCs/Harbin.md", mustQuery(t, u).Get("k")) {
+		t.Errorf("Note = %q", u)
+	}
+	if prefix := m.TextNotes(ctx, segs[:1], notes); !strings.HasPrefix(got, prefix) {
+		t.Errorf("the text of a prefix %q does not start the whole's %q", prefix, got)
+	}
+	if plain := m.TextNotes(ctx, segs, nil); plain != m.Text(ctx, segs) || strings.Contains(plain, "/n?") {
+		t.Errorf("without notes: %q", plain)
+	}
+}
+
+func mustQuery(t *testing.T, u string) url.Values {
+	t.Helper()
+	p, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Query()
 }

@@ -122,7 +122,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 			s.engineError(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, a)
+		writeJSON(w, http.StatusOK, s.askReply(r, a))
 		return
 	}
 	st := startStream(w)
@@ -147,7 +147,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	if sent != "" {
 		delta(a.Answer)
 	}
-	st.event("answer", a)
+	st.event("answer", s.askReply(r, a))
 }
 
 // acceptsEventStream reports whether the client asked for server-sent

@@ -202,3 +202,45 @@ func overlap(want map[string]bool, sent string) int {
 	}
 	return n
 }
+
+// noteLinks returns the names in a's text that link to notes the caller
+// may see (see [oraculo.Engine.NoteLinks]): none when they cannot be
+// read, which costs only the links.
+func (s *Server) noteLinks(r *http.Request, a *oraculo.Answer) []oraculo.NoteLink {
+	ctx, cancel := withTimeout(r, requestTimeout)
+	defer cancel()
+	notes, err := s.eng.NoteLinks(ctx, a)
+	if err != nil {
+		s.log.Warn("reading the links of an answer to its notes", "err", err)
+		return nil
+	}
+	return notes
+}
+
+// noteLinkURL is a name of an answer linked to its note: the page of the
+// note, signed for the caller's role.
+type noteLinkURL struct {
+	oraculo.NoteLink
+	URL string `json:"url"`
+}
+
+// askReply is what POST /api/ask answers: the Answer (the shape of `ask
+// --json`), its Markdown (its text with citations and names of notes as
+// links, and its sources), and the names of notes its text links, each
+// with its link, for a page that renders the answer itself.
+type askReply struct {
+	*oraculo.Answer
+	Markdown  string        `json:"markdown"`
+	NoteLinks []noteLinkURL `json:"note_links"`
+}
+
+// askReply is a as POST /api/ask answers it.
+func (s *Server) askReply(r *http.Request, a *oraculo.Answer) askReply {
+	ctx := s.linkCtx(r)
+	notes := s.noteLinks(r, a)
+	out := askReply{Answer: a, Markdown: s.links.AnswerNotes(ctx, a, s.links.Sources(ctx, a), notes), NoteLinks: []noteLinkURL{}}
+	for _, n := range notes {
+		out.NoteLinks = append(out.NoteLinks, noteLinkURL{NoteLink: n, URL: s.links.Note(ctx, n.File)})
+	}
+	return out
+}

@@ -204,7 +204,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			s.engineError(w, r, err)
 			return
 		}
-		content, cites := s.completionContent(r, a, detail)
+		content, cites := s.completionContent(r, a, detail, s.noteLinks(r, a))
 		var full *oraculo.Answer
 		if detail {
 			full = detailed(a)
@@ -232,7 +232,12 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		st.data("[DONE]")
 		return
 	}
-	content, cites := s.completionContent(r, a, detail)
+	content, cites := s.completionContent(r, a, detail, s.noteLinks(r, a))
+	if sent != "" && !strings.HasPrefix(content, sent) {
+		// The text streamed so far had no links to notes (they are known
+		// once the answer is): its end follows without them too.
+		content, cites = s.completionContent(r, a, detail, nil)
+	}
 	var full *oraculo.Answer
 	if detail {
 		full = detailed(a)
@@ -337,6 +342,7 @@ func conversation(msgs []chatMessage) (string, []oraculo.Turn, error) {
 // earlier, so that the model sees its answer, not the list.
 func stripSources(text string) string {
 	text = passageLink.ReplaceAllString(stripNotice(text), "[$1]")
+	text = noteLink.ReplaceAllString(text, "$1")
 	for _, lang := range []string{"es", "en"} {
 		if i := strings.LastIndex(text, "\n\n"+link.SourcesHeading(lang)+"\n"); i >= 0 {
 			return strings.TrimSpace(text[:i])
@@ -350,7 +356,7 @@ func stripSources(text string) string {
 // (label and file); with the citations behind that list. Each citation is
 // a Markdown link to the page of its passage (see package link), which
 // marks the sentence closest to the answer's sentence that cites it.
-func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText bool) (string, []sourceCitation) {
+func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText bool, notes []oraculo.NoteLink) (string, []sourceCitation) {
 	ctx := s.linkCtx(r)
 	cites := []sourceCitation{}
 	sources := s.links.Sources(ctx, a)
@@ -361,7 +367,7 @@ func (s *Server) completionContent(r *http.Request, a *oraculo.Answer, withText 
 		}
 		cites = append(cites, c)
 	}
-	content := s.links.AnswerWith(ctx, a, sources)
+	content := s.links.AnswerNotes(ctx, a, sources, notes)
 	if a.Notice != "" {
 		content = noticeText(a.Notice) + content
 	}
@@ -388,6 +394,10 @@ func stripNotice(text string) string {
 // passageLink matches a citation link to a passage page, to turn it back
 // into the citation it was ("[Sesión 3]").
 var passageLink = regexp.MustCompile(`\[([^\]\n]+)\]\(https?://[^)\s]*/c/[^)\s]*\)`)
+
+// noteLink matches a name linked to its note's page (see
+// [link.Maker.TextNotes]), to turn it back into the name the model wrote.
+var noteLink = regexp.MustCompile(`\[([^\]\n]+)\]\(https?://[^)\s]*/n\?[^)\s]*\)`)
 
 // pieces cuts text, after white space, into pieces of about size bytes
 // that concatenate to it.

@@ -37,6 +37,28 @@ import (
 // never closed, a lone "==") stays as written. Render is pure and never
 // panics; invalid UTF-8 passes through.
 func Render(md string) string {
+	return RenderLinks(md, nil)
+}
+
+// Wikilink is one wikilink of a note, as [RenderLinks] reads it.
+type Wikilink struct {
+	// Target is the note it names as written, without "#heading" or
+	// "^block" ("NPCs/Harbin.md", "Phandalin"); empty for a link inside
+	// the same note ("[[#Aurelith]]").
+	Target string
+	// Place is the heading path or block after the target, "#" or "^"
+	// included ("#Aurelith"), or "".
+	Place string
+	// Shown is the text [Render] shows for it.
+	Shown string
+}
+
+// RenderLinks is [Render], with every wikilink (and embed of a note)
+// written as link returns it, instead of as its shown text: a surface
+// that has links makes one ("[Ser Morcant](/n?file=…)"), or returns
+// l.Shown. A nil link is [Render]. What link returns is written as it
+// is, not rendered again.
+func RenderLinks(md string, link func(l Wikilink) string) string {
 	if !strings.ContainsAny(md, "[=#^") {
 		return md
 	}
@@ -60,13 +82,36 @@ func Render(md string) string {
 			b.WriteString(line)
 			continue
 		}
-		renderLine(&b, line)
+		renderLine(&b, line, link)
 	}
 	return b.String()
 }
 
+// Wikilinks returns the wikilinks of md (and embeds of notes) outside
+// code, in order, as [RenderLinks] reads them.
+func Wikilinks(md string) []Wikilink {
+	var out []Wikilink
+	RenderLinks(md, func(l Wikilink) string {
+		out = append(out, l)
+		return l.Shown
+	})
+	return out
+}
+
+// writeWikilink writes the wikilink whose inner text is inner: its shown
+// text, or what link makes of it.
+func writeWikilink(b *strings.Builder, inner string, link func(Wikilink) string) {
+	shown := wikilinkText(inner)
+	if link == nil {
+		b.WriteString(shown)
+		return
+	}
+	target, place, _ := splitWikilink(inner)
+	b.WriteString(link(Wikilink{Target: target, Place: place, Shown: shown}))
+}
+
 // renderLine writes one line outside code fences, rendered.
-func renderLine(b *strings.Builder, line string) {
+func renderLine(b *strings.Builder, line string, link func(Wikilink) string) {
 	// Block-level marks at the line's start: a callout's marker after the
 	// quote markers, a footnote's definition.
 	i := 0
@@ -99,12 +144,13 @@ func renderLine(b *strings.Builder, line string) {
 			i++
 		}
 	}
-	renderInline(b, line[i:], i == 0 || isSpaceByte(line[i-1]))
+	renderInline(b, line[i:], i == 0 || isSpaceByte(line[i-1]), link)
 }
 
 // renderInline writes the inline text s rendered; atStart reports that
-// what precedes s may precede a tag (the line's start or a space).
-func renderInline(b *strings.Builder, s string, atStart bool) {
+// what precedes s may precede a tag (the line's start or a space); link,
+// when not nil, writes wikilinks (see [RenderLinks]).
+func renderInline(b *strings.Builder, s string, atStart bool, link func(Wikilink) string) {
 	last := 0 // s[last:i] is still to be written
 	flush := func(i int) {
 		b.WriteString(s[last:i])
@@ -138,7 +184,7 @@ func renderInline(b *strings.Builder, s string, atStart bool) {
 			}
 			flush(i)
 			if target, _, _ := splitWikilink(inner); !isAttachment(target) {
-				b.WriteString(wikilinkText(inner))
+				writeWikilink(b, inner, link)
 			}
 			i, last = end, end
 		case c == '[' && strings.HasPrefix(s[i:], "[["):
@@ -148,7 +194,7 @@ func renderInline(b *strings.Builder, s string, atStart bool) {
 				continue
 			}
 			flush(i)
-			b.WriteString(wikilinkText(inner))
+			writeWikilink(b, inner, link)
 			i, last = end, end
 		case c == '[' && strings.HasPrefix(s[i:], "[^"):
 			end := strings.IndexByte(s[i:], ']')
@@ -166,7 +212,7 @@ func renderInline(b *strings.Builder, s string, atStart bool) {
 			}
 			flush(i)
 			b.WriteByte('(')
-			renderInline(b, s[i+2:end], false)
+			renderInline(b, s[i+2:end], false, link)
 			b.WriteByte(')')
 			i, last = end+1, end+1
 		case c == '=' && strings.HasPrefix(s[i:], "=="):
@@ -180,7 +226,7 @@ func renderInline(b *strings.Builder, s string, atStart bool) {
 				continue
 			}
 			flush(i)
-			renderInline(b, s[i+2:end], false)
+			renderInline(b, s[i+2:end], false, link)
 			i, last = end+2, end+2
 		case c == '#' && prevOK(i):
 			end := tagEnd(s, i+1)

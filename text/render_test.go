@@ -132,3 +132,22 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+// TestRenderLinks: RenderLinks writes each wikilink (and embed of a note)
+// as its hook makes it, from what Wikilinks reads of it; the rest is
+// Render's; with a hook that returns the shown text it is Render.
+func TestRenderLinks(t *testing.T) {
+	const in = "[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]] y [[NPCs/Harbin.md]] en [[Dioses#Aurelith]], ![[mapa.png]] ![[Sesión 3#Resumen]] `[[no]]` ==sí== [[#Arriba]] [[a\\|b]]"
+	got := RenderLinks(in, func(l Wikilink) string { return "<" + l.Target + "|" + l.Place + "|" + l.Shown + ">" })
+	want := "<Ser Morcant the Gloomy (Chain Knight)||Ser Morcant> y <NPCs/Harbin.md||Harbin> en <Dioses|#Aurelith|Dioses › Aurelith>,  <Sesión 3|#Resumen|Sesión 3 › Resumen> `[[no]]` sí <|#Arriba|Arriba> <a||b>"
+	if got != want {
+		t.Errorf("RenderLinks\n got %q\nwant %q", got, want)
+	}
+	if got := RenderLinks(in, func(l Wikilink) string { return l.Shown }); got != Render(in) {
+		t.Errorf("RenderLinks with the shown text = %q, want Render's %q", got, Render(in))
+	}
+	ls := Wikilinks(in)
+	if len(ls) != 6 || ls[1] != (Wikilink{Target: "NPCs/Harbin.md", Shown: "Harbin"}) {
+		t.Errorf("Wikilinks = %+v", ls)
+	}
+}

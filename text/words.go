@@ -55,3 +55,33 @@ func Words(s string) iter.Seq2[int, int] {
 func Collapse(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// IndexWord returns the byte offset of the first occurrence of w in s
+// from from on that stands as whole words (no letter or digit touches it
+// on either side), or -1: "Kleb" is found in "a Kleb." but not in
+// "Klebber".
+func IndexWord(s, w string) int { return IndexWordFrom(s, w, 0) }
+
+// IndexWordFrom is [IndexWord] from the byte offset from on.
+func IndexWordFrom(s, w string, from int) int {
+	if w == "" {
+		return -1
+	}
+	for from <= len(s) {
+		k := strings.Index(s[from:], w)
+		if k < 0 {
+			return -1
+		}
+		i, j := from+k, from+k+len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[j:])
+		first, _ := utf8.DecodeRuneInString(w)
+		last, _ := utf8.DecodeLastRuneInString(w)
+		if (i == 0 || !IsWordRune(before) || !IsWordRune(first)) && (j == len(s) || !IsWordRune(after) || !IsWordRune(last)) {
+			return i
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		from = i + n
+	}
+	return -1
+}

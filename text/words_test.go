@@ -44,3 +44,24 @@ func TestCollapse(t *testing.T) {
 		t.Errorf("Collapse = %q", got)
 	}
 }
+
+func TestIndexWord(t *testing.T) {
+	for _, tc := range []struct {
+		s, w string
+		want int
+	}{
+		{"a Kleb.", "Kleb", 2},
+		{"Klebber y Kleb", "Kleb", 10},
+		{"Klebber", "Kleb", -1},
+		{"el Ser Morcant, ayer", "Ser Morcant", 3},
+		{"Señor Ñu", "Ñu", 7},
+		{"Ñuño", "Ñu", -1},
+		{"(Kleb)", "Kleb", 1},
+		{"x", "", -1},
+		{"Sesión 3 › Resumen y más", "Sesión 3 › Resumen", 0},
+	} {
+		if got := IndexWord(tc.s, tc.w); got != tc.want {
+			t.Errorf("IndexWord(%q, %q) = %d, want %d", tc.s, tc.w, got, tc.want)
+		}
+	}
+}

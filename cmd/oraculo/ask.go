@@ -181,7 +181,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, a, f.index, *publicURL, *obsidianVault, stderr)})
+		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, eng, a, f.index, *publicURL, *obsidianVault, stderr)})
 	}
 	printAnswer(stdout, a, shown)
 	return nil
@@ -225,15 +225,23 @@ type askJSON struct {
 }
 
 // renderedAnswer is a as Markdown with its citations links to the pages of
-// their passages at base, signed with the index's link key (the one serve
-// uses); without a key to sign with, the plain verified text.
-func renderedAnswer(ctx context.Context, a *oraculo.Answer, ix *indexFlags, base, vault string, stderr io.Writer) string {
+// their passages at base, and the names its notes write as wikilinks
+// links to the pages of those notes, signed with the index's link key
+// (the one serve uses); without a key to sign with, the plain verified
+// text.
+func renderedAnswer(ctx context.Context, eng *oraculo.Engine, a *oraculo.Answer, ix *indexFlags, base, vault string, stderr io.Writer) string {
 	key, err := ix.linkKey(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, msg("warning", engineText(err.Error())))
 		return a.Answer
 	}
-	return (&link.Maker{Key: key, Base: base, ObsidianVault: vault}).Answer(ctx, a)
+	notes, err := eng.NoteLinks(ctx, a)
+	if err != nil {
+		// Only the links to notes are lost.
+		fmt.Fprintln(stderr, msg("warning", engineText(err.Error())))
+	}
+	m := &link.Maker{Key: key, Base: base, ObsidianVault: vault}
+	return m.AnswerNotes(ctx, a, m.Sources(ctx, a), notes)
 }
 
 // thinkingNote returns an AskOptions.OnThinking that says on w that the

@@ -227,3 +227,17 @@ func isName(s string) bool {
 	}
 	return false
 }
+
+// ResolveNote returns the note a wikilink's target names ("Harbin",
+// "NPCs/Harbin.md"; see [text.Wikilink]), resolved as Obsidian does among
+// the notes the caller may see (see [WithRole]): false when it names
+// none of them, or several. A note the caller may not see resolves as a
+// note that does not exist.
+func (e *Engine) ResolveNote(ctx context.Context, target string) (string, bool, error) {
+	dir, err := e.noteDirectoryOf(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	file, ok := dir.resolve(target)
+	return file, ok, nil
+}

@@ -172,19 +172,29 @@ func (s *Server) chunk(w http.ResponseWriter, r *http.Request) {
 		s.engineError(w, r, err)
 		return
 	}
+	links := s.wikilinkURLs(r, c.Text)
 	claim := r.URL.Query().Get("claim")
 	if claim == "" {
-		writeJSON(w, http.StatusOK, c)
+		writeJSON(w, http.StatusOK, linkedChunk{ChunkInfo: c, NoteLinks: links})
 		return
 	}
-	writeJSON(w, http.StatusOK, citedChunk{ChunkInfo: c, Cited: citedSentence(c.Text, claim)})
+	writeJSON(w, http.StatusOK, citedChunk{linkedChunk: linkedChunk{ChunkInfo: c, NoteLinks: links}, Cited: citedSentence(c.Text, claim)})
+}
+
+// linkedChunk is a chunk with the links of its wikilinks: NoteLinks
+// maps the target of each wikilink that names one note the caller may
+// see (as written, without "#heading" or shown text: "NPCs/Harbin") to
+// the page of that note.
+type linkedChunk struct {
+	oraculo.ChunkInfo
+	NoteLinks map[string]string `json:"note_links"`
 }
 
 // citedChunk is a chunk asked for with ?claim=: Cited is its sentence
 // that best supports the claim (the text before a citation), as the
 // passage page marks it; "" when none shares a word with it.
 type citedChunk struct {
-	oraculo.ChunkInfo
+	linkedChunk
 	Cited string `json:"cited"`
 }
 
@@ -214,7 +224,18 @@ func (s *Server) note(w http.ResponseWriter, r *http.Request) {
 		s.engineError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, n)
+	texts := make([]string, len(n.Chunks))
+	for i, c := range n.Chunks {
+		texts[i] = c.Text
+	}
+	writeJSON(w, http.StatusOK, linkedNote{NoteInfo: n, NoteLinks: s.wikilinkURLs(r, texts...)})
+}
+
+// linkedNote is a note with the links of its wikilinks (see
+// [linkedChunk]).
+type linkedNote struct {
+	oraculo.NoteInfo
+	NoteLinks map[string]string `json:"note_links"`
 }
 
 func (s *Server) compendium(w http.ResponseWriter, r *http.Request) {

@@ -244,3 +244,28 @@ func (s *Server) askReply(r *http.Request, a *oraculo.Answer) askReply {
 	}
 	return out
 }
+
+// wikilinkURLs maps the target of each wikilink of texts that names one
+// note the caller may see to the page of that note, signed for the
+// caller's role: what a page that renders the texts links. A target that
+// names no such note is left out, whatever the reason.
+func (s *Server) wikilinkURLs(r *http.Request, texts ...string) map[string]string {
+	out := map[string]string{}
+	ctx := s.linkCtx(r)
+	for _, t := range texts {
+		for _, l := range textpkg.Wikilinks(t) {
+			if _, done := out[l.Target]; done || l.Target == "" {
+				continue
+			}
+			file, ok, err := s.eng.ResolveNote(ctx, l.Target)
+			if err != nil {
+				s.log.Warn("resolving the wikilinks of a passage", "err", err)
+				return map[string]string{}
+			}
+			if ok {
+				out[l.Target] = s.links.Note(ctx, file)
+			}
+		}
+	}
+	return out
+}

@@ -5,7 +5,7 @@
 import { APIError, createAPI } from "./api.js";
 import { answerText, createStore, fileNameFor, newID, titleFor, toMarkdown } from "./conversations.js";
 import { languages, pickLanguage, translator } from "./i18n.js";
-import { markSentence, renderInline, renderMarkdown } from "./markdown.js";
+import { linkNames, markSentence, noteLinks, renderInline, renderMarkdown } from "./markdown.js";
 
 const TOKEN_KEY = "oraculo.token";
 const LANG_KEY = "oraculo.lang";
@@ -743,6 +743,8 @@ function renderTurn(turn) {
     if (a.lang) text.lang = a.lang;
     const { text: cited, groups } = citedText(a);
     text.append(restoreCitations(renderMarkdown(cited, { cite: answerCite(a, groups) }), groups));
+    // The names the answer's notes link to notes the reader may see.
+    linkNames(text, a.note_links);
     article.append(...renderAnswerNotes(a));
     article.append(renderActions(turn));
     article.append(renderTrace(a));
@@ -1171,7 +1173,7 @@ function renderPanel() {
   if (p.view === "note") {
     body.push(renderNote(p));
   } else {
-    const text = el("div", { class: "md passage-text", testid: "passage-text" }, renderMarkdown(chunk.text || "", { headingOffset: 2 }));
+    const text = el("div", { class: "md passage-text", testid: "passage-text" }, renderMarkdown(chunk.text || "", { headingOffset: 2, noteLink: noteLinks(chunk.note_links) }));
     // The server says which sentence the citation leans on (as its
     // passage page marks it): marked here, and scrolled to below.
     if (chunk.cited) markSentence(text, chunk.cited);
@@ -1212,7 +1214,7 @@ function renderNote(p) {
     const current = c.id === p.ref.id;
     const part = el("article", { class: `note-chunk${current ? " current" : ""}`, "data-id": c.id, "aria-current": current ? "true" : null });
     part.append(el("p", { class: "note-chunk-label", text: c.label }));
-    part.append(el("div", { class: "md" }, renderMarkdown(c.text || "", { headingOffset: 3 })));
+    part.append(el("div", { class: "md" }, renderMarkdown(c.text || "", { headingOffset: 3, noteLink: noteLinks(p.note.note_links) })));
     section.append(part);
   }
   return section;

@@ -46,9 +46,13 @@ function el(tag, className, text) {
 /**
  * renderInline appends the inline Markdown of text to parent. cite(inner)
  * may return a Node for a bracket group "[inner]" (a citation); when it
- * returns null the brackets stay text.
+ * returns null the brackets stay text. noteLink(target) may return the
+ * URL of the note a wikilink's target names (as the server resolved it
+ * for the reader: see wikilinkTarget); the wikilink is then a link to it,
+ * its shown text unchanged, and otherwise its shown text alone, as
+ * without noteLink.
  */
-export function renderInline(parent, text, cite) {
+export function renderInline(parent, text, cite, noteLink = null) {
   let last = 0;
   const matches = [...text.matchAll(INLINE)];
   for (const m of matches) {
@@ -58,30 +62,31 @@ export function renderInline(parent, text, cite) {
       parent.append(el("code", null, m[2]));
     } else if (m[3] !== undefined || m[4] !== undefined) {
       const s = el("strong");
-      renderInline(s, m[3] ?? m[4], cite);
+      renderInline(s, m[3] ?? m[4], cite, noteLink);
       parent.append(s);
     } else if (m[5] !== undefined || m[6] !== undefined) {
       const s = el("em");
-      renderInline(s, m[5] ?? m[6], cite);
+      renderInline(s, m[5] ?? m[6], cite, noteLink);
       parent.append(s);
     } else if (m[8] !== undefined) {
       const shown = wikilinkText(m[8]);
       if (m[7] && isAttachment(m[8])) continue; // an embedded file: not in the text
-      parent.append(el("span", "md-wikilink", shown));
+      const href = noteLink ? noteLink(wikilinkTarget(m[8])) : null;
+      parent.append(href ? noteAnchor("md-wikilink", shown, href) : el("span", "md-wikilink", shown));
     } else if (m[9] !== undefined) {
       // Links are not followed from a note: keep the words, drop the URL.
       parent.append(el("span", "md-link", m[9] || m[10]));
     } else if (m[11] !== undefined) {
       parent.append("(");
-      renderInline(parent, m[11], cite);
+      renderInline(parent, m[11], cite, noteLink);
       parent.append(")");
     } else if (m[12] !== undefined) {
       const s = el("mark", "md-highlight");
-      renderInline(s, m[12], cite);
+      renderInline(s, m[12], cite, noteLink);
       parent.append(s);
     } else if (m[13] !== undefined) {
       const s = el("del");
-      renderInline(s, m[13], cite);
+      renderInline(s, m[13], cite, noteLink);
       parent.append(s);
     } else if (m[14] !== undefined) {
       parent.append(el("span", "md-tag", m[14]));
@@ -120,6 +125,78 @@ function wikilinkText(inner) {
   return parts.length ? parts.join(" › ") : plain.replace(/[#^]/g, "").trim();
 }
 
+/**
+ * wikilinkTarget is the note a wikilink's inner text names, as written
+ * and as the server's text.Wikilink has it: before "|", "#" or "^",
+ * trimmed ("NPCs/Harbin.md").
+ */
+export function wikilinkTarget(inner) {
+  const target = inner.replaceAll("\\|", "|").split("|")[0];
+  const k = target.search(/[#^]/);
+  return (k >= 0 ? target.slice(0, k) : target).trim();
+}
+
+/**
+ * noteLinks returns the noteLink of renderInline for a map from wikilink
+ * targets to the URLs of their notes (a chunk's or a note's
+ * "note_links"): null for any target the map does not hold.
+ */
+export function noteLinks(links) {
+  if (!links || typeof links !== "object") return null;
+  return (target) => (Object.hasOwn(links, target) && typeof links[target] === "string" ? links[target] : null);
+}
+
+/** noteAnchor is a link to a note's page, opened beside the page. */
+function noteAnchor(className, text, href) {
+  const a = el("a", className, text);
+  a.href = href;
+  a.target = "_blank";
+  a.rel = "noopener noreferrer";
+  a.dataset.testid = "note-link";
+  return a;
+}
+
+/**
+ * linkNames makes, in root (a rendered answer), the first mention of
+ * each name of links ([{text, url}], an answer's "note_links", longest
+ * first) a link to its note, as the server's link.Maker.TextNotes does in
+ * the answer's Markdown: where the name stands as whole words, outside
+ * code, links and citations. It returns root.
+ */
+export function linkNames(root, links) {
+  if (!Array.isArray(links)) return root;
+  const skip = "a, button, code, pre, .cite-group";
+  for (const l of links) {
+    if (!l || typeof l.text !== "string" || !l.text || typeof l.url !== "string") continue;
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    let found = null;
+    for (let n = walk.nextNode(); n && !found; n = walk.nextNode()) {
+      if (n.parentElement?.closest(skip)) continue;
+      const i = indexWord(n.data, l.text);
+      if (i >= 0) found = [n, i];
+    }
+    if (!found) continue;
+    const [n, i] = found;
+    const name = n.splitText(i);
+    name.splitText(l.text.length);
+    name.replaceWith(noteAnchor("note-link", l.text, l.url));
+  }
+  return root;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/** indexWord is where w first stands in s as whole words, or -1 (text.IndexWord). */
+function indexWord(s, w) {
+  const edge = (c) => c !== undefined && WORD.test(c);
+  for (let i = s.indexOf(w); i >= 0; i = s.indexOf(w, i + 1)) {
+    const before = s[i - 1];
+    const after = s[i + w.length];
+    if ((!edge(before) || !edge(w[0])) && (!edge(after) || !edge(w[w.length - 1]))) return i;
+  }
+  return -1;
+}
+
 /** isAttachment reports a wikilink to a file other than a note ("mapa.png"). */
 function isAttachment(inner) {
   let target = inner.replaceAll("\\|", "|").split("|")[0];
@@ -132,10 +209,10 @@ function isAttachment(inner) {
 }
 
 /** appendLines renders lines as inline text separated by line breaks. */
-function appendLines(parent, lines, cite) {
+function appendLines(parent, lines, cite, noteLink) {
   lines.forEach((line, i) => {
     if (i > 0) parent.append(el("br"));
-    renderInline(parent, line.trim(), cite);
+    renderInline(parent, line.trim(), cite, noteLink);
   });
   return parent;
 }
@@ -143,10 +220,10 @@ function appendLines(parent, lines, cite) {
 /**
  * renderMarkdown returns a DocumentFragment for text. Options:
  * headingOffset shifts heading levels ("#" becomes h(1+offset), at most
- * h6) so a note's headings sit below the page's; cite is as in
- * renderInline.
+ * h6) so a note's headings sit below the page's; cite and noteLink are
+ * as in renderInline.
  */
-export function renderMarkdown(text, { headingOffset = 2, cite = null } = {}) {
+export function renderMarkdown(text, { headingOffset = 2, cite = null, noteLink = null } = {}) {
   const frag = document.createDocumentFragment();
   const lines = String(text ?? "").replace(/\r\n?/g, "\n").split("\n");
   let para = [];
@@ -154,13 +231,13 @@ export function renderMarkdown(text, { headingOffset = 2, cite = null } = {}) {
   let lists = []; // stack of {indent, node}
 
   const flushPara = () => {
-    if (para.length) frag.append(appendLines(el("p"), para, cite));
+    if (para.length) frag.append(appendLines(el("p"), para, cite, noteLink));
     para = [];
   };
   const flushQuote = () => {
     if (quote.length) {
       const q = el("blockquote");
-      q.append(appendLines(el("p"), quote, cite));
+      q.append(appendLines(el("p"), quote, cite, noteLink));
       frag.append(q);
     }
     quote = [];
@@ -195,7 +272,7 @@ export function renderMarkdown(text, { headingOffset = 2, cite = null } = {}) {
     if ((m = HEADING.exec(line))) {
       flushAll();
       const level = Math.min(6, m[1].length + headingOffset);
-      frag.append(renderInline(el("h" + level, "md-h"), m[2], cite));
+      frag.append(renderInline(el("h" + level, "md-h"), m[2], cite, noteLink));
       continue;
     }
     if (RULE.test(line)) {
@@ -242,7 +319,7 @@ export function renderMarkdown(text, { headingOffset = 2, cite = null } = {}) {
       }
       const li = el("li");
       if (m[3] !== undefined) li.append(m[3].trim() ? "☑ " : "☐ ");
-      renderInline(li, m[4], cite);
+      renderInline(li, m[4], cite, noteLink);
       top.node.append(li);
       continue;
     }
@@ -250,7 +327,7 @@ export function renderMarkdown(text, { headingOffset = 2, cite = null } = {}) {
       // A continuation line of the last list item.
       const li = lists[lists.length - 1].node.lastElementChild;
       li.append(el("br"));
-      renderInline(li, line.trim(), cite);
+      renderInline(li, line.trim(), cite, noteLink);
       continue;
     }
     flushQuote();

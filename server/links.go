@@ -76,15 +76,23 @@ header p{color:#666;margin:.2rem 0} mark{background:#ffe58a;padding:0 .1rem} .p{
 a{color:#1a5fb4}
 </style></head><body>
 <header><h1>{{.Title}}</h1>{{range .Meta}}<p>{{.}}</p>{{end}}</header>
-<main>{{range .Paragraphs}}<div class="p">{{range .}}{{if .Mark}}<mark id="cited">{{.Text}}</mark> {{else}}{{.Text}} {{end}}{{end}}</div>{{end}}</main>
+<main>{{range .Paragraphs}}<div class="p">{{range .}}{{if .Mark}}<mark id="cited">{{template "pieces" .}}</mark> {{else}}{{template "pieces" .}} {{end}}{{end}}</div>{{end}}</main>
 {{if .NoteURL}}<p><a href="{{.NoteURL}}">{{.NoteLink}}</a></p>{{end}}
 {{if .ObsidianURL}}<p><a href="{{.ObsidianURL}}">Abrir en Obsidian · open in Obsidian</a></p>{{end}}
 </body></html>
-`))
+{{define "pieces"}}{{if .Pieces}}{{range .Pieces}}{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}{{end}}{{else}}{{.Text}}{{end}}{{end}}`))
 
 type pageSentence struct {
 	Text string
 	Mark bool
+	// Pieces, when set, are Text cut where it links to notes.
+	Pieces []pagePiece
+}
+
+// pagePiece is a piece of a sentence: a name linked to its note's page
+// (Href), or plain text.
+type pagePiece struct {
+	Text, Href string
 }
 
 type pageData struct {
@@ -110,7 +118,8 @@ func (s *Server) passagePage(w http.ResponseWriter, r *http.Request) {
 		s.pageFailed(w, r, err)
 		return
 	}
-	paras := sentencesOf(textpkg.Render(c.Text), r.URL.Query().Get("q"))
+	text, hrefs := s.pageText(ctx, c.Text)
+	paras := linkPieces(sentencesOf(text, r.URL.Query().Get("q")), hrefs)
 	data := pageData{Lang: "es", Title: c.Label, Description: textpkg.Render(c.FirstLine), Meta: []string{c.File}, Paragraphs: paras}
 	if len(c.Headings) > 0 {
 		data.Meta = append(data.Meta, textpkg.Render(strings.Join(c.Headings, " › ")))
@@ -138,10 +147,80 @@ func (s *Server) notePage(w http.ResponseWriter, r *http.Request) {
 	}
 	data := pageData{Lang: "es", Title: n.Title, Description: file, Meta: []string{file}, ObsidianURL: template.URL(s.links.Obsidian(file))}
 	for _, c := range n.Chunks {
-		p := sentencesOf(textpkg.Render(c.Text), "")
-		data.Paragraphs = append(data.Paragraphs, p...)
+		text, hrefs := s.pageText(ctx, c.Text)
+		data.Paragraphs = append(data.Paragraphs, linkPieces(sentencesOf(text, ""), hrefs)...)
 	}
 	s.renderPage(w, data)
+}
+
+// Marks around the shown text of a wikilink that links to a note, while
+// a page's text is cut into sentences (see [Server.pageText]).
+const (
+	linkOpen  = "\uE001"
+	linkClose = "\uE002"
+)
+
+// pageText renders md for a page (see [textpkg.Render]), the shown text
+// of each wikilink that names one note the reader (the role in ctx) may
+// see between linkOpen and linkClose, and returns the paths of the pages
+// of those notes, in order. Any other wikilink is its shown text alone,
+// as a note that does not exist.
+func (s *Server) pageText(ctx context.Context, md string) (string, []string) {
+	var hrefs []string
+	role := oraculo.RoleFrom(ctx)
+	text := textpkg.RenderLinks(md, func(l textpkg.Wikilink) string {
+		if l.Target == "" || strings.ContainsAny(l.Shown, linkOpen+linkClose) {
+			return l.Shown
+		}
+		file, ok, err := s.eng.ResolveNote(ctx, l.Target)
+		if err != nil || !ok {
+			return l.Shown
+		}
+		hrefs = append(hrefs, s.links.NotePath(role, file))
+		return linkOpen + l.Shown + linkClose
+	})
+	return text, hrefs
+}
+
+// linkPieces cuts the sentences of paras at the marks of
+// [Server.pageText] into pieces, the n-th linked text with hrefs[n], and
+// returns paras.
+func linkPieces(paras [][]pageSentence, hrefs []string) [][]pageSentence {
+	n, open := 0, false
+	for _, p := range paras {
+		for i := range p {
+			rest := p[i].Text
+			if !strings.ContainsAny(rest, linkOpen+linkClose) && !open {
+				continue
+			}
+			var plain strings.Builder
+			for rest != "" {
+				k := strings.IndexAny(rest, linkOpen+linkClose)
+				piece := rest
+				if k >= 0 {
+					piece = rest[:k]
+				}
+				if piece != "" {
+					pc := pagePiece{Text: piece}
+					if open && n < len(hrefs) {
+						pc.Href = hrefs[n]
+					}
+					p[i].Pieces = append(p[i].Pieces, pc)
+					plain.WriteString(piece)
+				}
+				if k < 0 {
+					break
+				}
+				if strings.HasPrefix(rest[k:], linkOpen) {
+					open, rest = true, rest[k+len(linkOpen):]
+				} else {
+					open, n, rest = false, n+1, rest[k+len(linkClose):]
+				}
+			}
+			p[i].Text = plain.String()
+		}
+	}
+	return paras
 }
 
 func (s *Server) renderPage(w http.ResponseWriter, data pageData) {

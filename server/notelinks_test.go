@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"html"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -122,6 +123,42 @@ func TestAnswerLinksNotes(t *testing.T) {
 		if strings.Contains(string(data), leak) {
 			t.Errorf("the player's answer shows %q: %s", leak, data)
 		}
+	}
+
+	// The passage page the citation links to, and its whole note's page,
+	// link the same names, for the link's role.
+	cited := regexp.MustCompile(`\]\((http://[^)\s]*/c/[^)\s]*)\)`).FindStringSubmatch(a.Markdown)
+	if cited == nil {
+		t.Fatalf("no citation link in %s", a.Markdown)
+	}
+	status, page := getPage(t, cited[1])
+	pageLinks := func(what, page string) {
+		t.Helper()
+		names := map[string]string{}
+		for _, m := range regexp.MustCompile(`<a href="(/n\?[^"]+)">([^<]+)</a>`).FindAllStringSubmatch(page, -1) {
+			names[m[2]] = html.UnescapeString(m[1])
+		}
+		if names["Harbin"] == "" || names["Ser Morcant"] == "" || names["Vermitrax"] != "" || names["Phandalin"] != "" || names["Kleb"] != "" || !strings.Contains(page, " vieron a Vermitrax sobre Phandalin con Kleb.") {
+			t.Errorf("%s links %v, want Harbin and Ser Morcant:\n%s", what, names, page)
+			return
+		}
+		if status, note := getPage(t, ts.URL+names["Harbin"]); status != 200 || !strings.Contains(note, "Harbin Wester es el alcalde") {
+			t.Errorf("%s's link to Harbin: %d %.300s", what, status, note)
+		}
+		if strings.Contains(page, "DM%2F") || strings.Contains(page, "dragón") {
+			t.Errorf("%s names the DM-only note:\n%s", what, page)
+		}
+	}
+	if status != 200 {
+		t.Fatalf("the passage page: %d %s", status, page)
+	}
+	pageLinks("the passage page", page)
+	if m := regexp.MustCompile(`<a href="(/n\?[^"]*Sesion[^"]*)">`).FindStringSubmatch(page); m == nil {
+		t.Errorf("no link to the whole note in %s", page)
+	} else if status, page := getPage(t, ts.URL+html.UnescapeString(m[1])); status != 200 {
+		t.Errorf("the note page: %d", status)
+	} else {
+		pageLinks("the note page", page)
 	}
 
 	body := map[string]any{"model": ModelIDExtractive, "messages": []map[string]any{{"role": "user", "content": q}}}

@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -102,9 +103,35 @@ func TestPageModules(t *testing.T) {
 		})
 	}
 
+	// A wikilink whose target the server resolved is a link to its note,
+	// its shown text unchanged; any other target (one the map does not
+	// hold, an Object property's name included) shows as without links.
+	// An answer's names link at their first mention as whole words,
+	// outside code and citations.
+	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {
+		const { renderMarkdown, noteLinks, linkNames, wikilinkTarget } = await import("/static/markdown.js");
+		const box = document.createElement("div");
+		const links = { "NPCs/Harbin.md": "/n?file=NPCs%2FHarbin.md&r=player&k=x" };
+		box.append(renderMarkdown("[[NPCs/Harbin.md#Cargo|el alcalde]] y [[constructor]], [[toString]], [[Vermitrax]].", { noteLink: noteLinks(links) }));
+		const answer = document.createElement("div");
+		answer.append(renderMarkdown("`+"`Kleb`"+` y Klebber ven a Kleb; luego Kleb y Ser Kleb.", { cite: (x) => null }));
+		linkNames(answer, [{ text: "Ser Kleb", url: "/n?file=SK.md" }, { text: "Kleb", url: "/n?file=K.md" }]);
+		return [wikilinkTarget(" a\\|b|c "), wikilinkTarget("Dioses#Aurelith|x"), box.innerHTML, answer.innerHTML].join("\n");
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join([]string{"a", "Dioses",
+		`<p><a class="md-wikilink" href="/n?file=NPCs%2FHarbin.md&amp;r=player&amp;k=x" target="_blank" rel="noopener noreferrer" data-testid="note-link">el alcalde</a> y <span class="md-wikilink">constructor</span>, <span class="md-wikilink">toString</span>, <span class="md-wikilink">Vermitrax</span>.</p>`,
+		`<p><code>Kleb</code> y Klebber ven a <a class="note-link" href="/n?file=K.md" target="_blank" rel="noopener noreferrer" data-testid="note-link">Kleb</a>; luego Kleb y <a class="note-link" href="/n?file=SK.md" target="_blank" rel="noopener noreferrer" data-testid="note-link">Ser Kleb</a>.</p>`,
+	}, "\n")
+	if got != want {
+		t.Errorf("links to notes\n got %s\nwant %s", got, want)
+	}
+
 	// The stream arrives cut anywhere, CRLF included, with comments, and
 	// may end without the final blank line.
-	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {
+	got, err = chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {
 		const { parseSSE } = await import("/static/api.js");
 		const parts = ["event: delta\r\ndata: {\"text\":\"Ho\"}\r", "\n\r\n: ping\n\nevent: del", "ta\ndata: {\"text\":\"la\"}\n\nevent: answer\ndata: {\"a\":1,\n", "data: \"b\":2}\n\nevent: answer\ndata: last"];
 		const enc = new TextEncoder();
@@ -116,7 +143,7 @@ func TestPageModules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `["delta={\"text\":\"Ho\"}","delta={\"text\":\"la\"}","answer={\"a\":1,\n\"b\":2}","answer=last"]`
+	want = `["delta={\"text\":\"Ho\"}","delta={\"text\":\"la\"}","answer={\"a\":1,\n\"b\":2}","answer=last"]`
 	if got != want {
 		t.Errorf("parseSSE events\n got %s\nwant %s", got, want)
 	}

@@ -173,6 +173,24 @@ func TestAnswerLinksNotes(t *testing.T) {
 		t.Errorf("the completion names the DM-only note:\n%s", content)
 	}
 
+	// Streamed, the content is whole once, its names linked or not.
+	body["stream"] = true
+	resp, data = call(t, ts, "POST", "/v1/chat/completions", player, body)
+	wantStatus(t, resp, data, 200)
+	chunks, errs, done := readChunks(t, data)
+	if !done || len(errs) > 0 {
+		t.Fatalf("stream: %s", data)
+	}
+	var streamed strings.Builder
+	for _, c := range chunks {
+		if d := c.Choices[0].Delta; d != nil && d.Content != nil {
+			streamed.WriteString(*d.Content)
+		}
+	}
+	if got := noteURL.ReplaceAllString(streamed.String(), "$1"); strings.Count(got, "vieron a Vermitrax") != 1 || links(streamed.String())["Vermitrax"] != "" {
+		t.Errorf("the streamed completion for a player:\n%s", streamed.String())
+	}
+
 	// The DM sees the DM-only note: its name is a link for them.
 	if got := links(ask(dm).Markdown); got["Vermitrax"] == "" || got["Harbin"] == "" || got["Phandalin"] != "" {
 		t.Errorf("the DM's markdown links %v", got)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path"
 	"sort"
 	"strings"
 	"unicode"
@@ -38,14 +37,16 @@ type noteName struct {
 // one audience only: a note the asker may not see is not in it, so that
 // a link to it reads as a link to no note.
 type noteDirectory struct {
-	byPath  map[string][]string // lowercased path without ".md" → paths
-	byStem  map[string][]string // lowercased file name without ".md" → paths
+	// byEnd maps each end of a note's path, lowercased, without ".md",
+	// at a folder's boundary ("npcs/harbin", "harbin" for
+	// "NPCs/Harbin.md"), to the notes whose path ends so.
+	byEnd   map[string][]string
 	byAlias map[string][]string // lowercased alias → paths
 }
 
 // newNoteDirectory indexes notes.
 func newNoteDirectory(notes []noteName) *noteDirectory {
-	d := &noteDirectory{byPath: map[string][]string{}, byStem: map[string][]string{}, byAlias: map[string][]string{}}
+	d := &noteDirectory{byEnd: map[string][]string{}, byAlias: map[string][]string{}}
 	add := func(m map[string][]string, k, p string) {
 		if k == "" {
 			return
@@ -59,8 +60,14 @@ func newNoteDirectory(notes []noteName) *noteDirectory {
 	}
 	for _, n := range notes {
 		key := linkKey(n.path)
-		add(d.byPath, key, n.path)
-		add(d.byStem, path.Base(key), n.path)
+		for end := key; ; {
+			add(d.byEnd, end, n.path)
+			i := strings.IndexByte(end, '/')
+			if i < 0 {
+				break
+			}
+			end = end[i+1:]
+		}
 		for _, a := range n.aliases {
 			add(d.byAlias, strings.ToLower(strings.TrimSpace(a)), n.path)
 		}
@@ -94,16 +101,7 @@ func (d *noteDirectory) resolve(target string) (string, bool) {
 		}
 		return "", false
 	}
-	if strings.Contains(key, "/") {
-		var found []string
-		for k, ps := range d.byPath {
-			if k == key || strings.HasSuffix(k, "/"+key) {
-				found = append(found, ps...)
-			}
-		}
-		return one(found)
-	}
-	if ps := d.byStem[key]; len(ps) > 0 {
+	if ps := d.byEnd[key]; len(ps) > 0 || strings.Contains(key, "/") {
 		return one(ps)
 	}
 	return one(d.byAlias[key])
@@ -174,6 +172,12 @@ func (e *Engine) NoteLinks(ctx context.Context, a *Answer) ([]NoteLink, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The notes as written: the candidates' text (what the evidence was
+	// taken from, read for the asker), else the chunk's.
+	written := make(map[string]Hit, len(a.Candidates))
+	for _, h := range a.Candidates {
+		written[h.ID] = h
+	}
 	files := map[string]string{} // shown text → its note, "" when none or several
 	seen := map[string]bool{}
 	for _, ev := range a.Evidence {
@@ -181,12 +185,16 @@ func (e *Engine) NoteLinks(ctx context.Context, a *Answer) ([]NoteLink, error) {
 			continue
 		}
 		seen[ev.ID] = true
-		c, err := e.Chunk(ctx, ev.ID)
-		if errors.Is(err, index.ErrNoChunk) {
-			continue // replaced since: its links are not known
-		}
-		if err != nil {
-			return nil, err
+		c, ok := written[ev.ID]
+		if !ok || c.Text == "" {
+			ci, err := e.Chunk(ctx, ev.ID)
+			if errors.Is(err, index.ErrNoChunk) {
+				continue // replaced since: its links are not known
+			}
+			if err != nil {
+				return nil, err
+			}
+			c = Hit{ID: ci.ID, File: ci.File, Text: ci.Text}
 		}
 		for _, l := range text.Wikilinks(c.Text) {
 			if !isName(l.Shown) || strings.ContainsAny(l.Shown, "[]`\n") || text.IndexWord(a.Answer, l.Shown) < 0 {

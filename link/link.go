@@ -271,11 +271,13 @@ func (m *Maker) linkNames(ctx context.Context, s string, notes []oraculo.NoteLin
 	return b.String()
 }
 
-// plainAt reports whether s[i] is plain text: not inside a code span nor
-// inside square brackets (a citation, a link's text).
+// plainAt reports whether s[i] is plain text: not inside a code span,
+// square brackets (a citation, a link's text) or a URL.
 func plainAt(s string, i int) bool {
 	before := s[:i]
-	return strings.Count(before, "`")%2 == 0 && strings.LastIndexByte(before, '[') <= strings.LastIndexByte(before, ']')
+	word := before[strings.LastIndexAny(before, " \t\n")+1:]
+	return strings.Count(before, "`")%2 == 0 && strings.LastIndexByte(before, '[') <= strings.LastIndexByte(before, ']') &&
+		!strings.Contains(word, "://") && !strings.Contains(word, "](")
 }
 
 // Source is one source an answer cites, numbered as in its list.

@@ -194,7 +194,7 @@ func TestTextNotes(t *testing.T) {
 	segs := []oraculo.Segment{
 		{Text: "Ser Morcant vio a Morcant el joven y a `Harbin` en Harbinia "},
 		{Text: "[Sesión 1]", Citations: cite},
-		{Text: ". Luego Harbin y Ser Morcant huyeron [Morcant]."},
+		{Text: ". Luego https://x.org/Harbin y Harbin y Ser Morcant huyeron [Morcant]."},
 	}
 	notes := []oraculo.NoteLink{
 		{Text: "Ser Morcant", File: "NPCs/Ser Morcant.md"},
@@ -206,7 +206,7 @@ func TestTextNotes(t *testing.T) {
 	got := m.TextNotes(ctx, segs, notes)
 	want := "[Ser Morcant](" + m.Note(ctx, "NPCs/Ser Morcant.md") + ") vio a [Morcant](" + m.Note(ctx, "NPCs/Morcant.md") +
 		") el joven y a `Harbin` en Harbinia [Sesión 1](" + m.Passage(ctx, id, "Ser Morcant vio a Morcant el joven y a `Harbin` en Harbinia") +
-		"). Luego [Harbin](" + m.Note(ctx, "NPCs/Harbin.md") + ") y Ser Morcant huyeron [Morcant]."
+		"). Luego https://x.org/Harbin y [Harbin](" + m.Note(ctx, "NPCs/Harbin.md") + ") y Ser Morcant huyeron [Morcant]."
 	if got != want {
 		t.Errorf("TextNotes =\n%s\nwant\n%s", got, want)
 	}

@@ -114,7 +114,7 @@ func TestPageModules(t *testing.T) {
 		const links = { "NPCs/Harbin.md": "/n?file=NPCs%2FHarbin.md&r=player&k=x" };
 		box.append(renderMarkdown("[[NPCs/Harbin.md#Cargo|el alcalde]] y [[constructor]], [[toString]], [[Vermitrax]].", { noteLink: noteLinks(links) }));
 		const answer = document.createElement("div");
-		answer.append(renderMarkdown("`+"`Kleb`"+` y Klebber ven a Kleb; luego Kleb y Ser Kleb.", { cite: (x) => null }));
+		answer.append(renderMarkdown("`+"`Kleb`"+` y Klebber y https://x.org/Kleb ven a Kleb; luego Kleb y Ser Kleb.", { cite: (x) => null }));
 		linkNames(answer, [{ text: "Ser Kleb", url: "/n?file=SK.md" }, { text: "Kleb", url: "/n?file=K.md" }]);
 		return [wikilinkTarget(" a\\|b|c "), wikilinkTarget("Dioses#Aurelith|x"), box.innerHTML, answer.innerHTML].join("\n");
 	})()`, chromedp.EvalAwaitPromise))
@@ -123,7 +123,7 @@ func TestPageModules(t *testing.T) {
 	}
 	want := strings.Join([]string{"a", "Dioses",
 		`<p><a class="md-wikilink" href="/n?file=NPCs%2FHarbin.md&amp;r=player&amp;k=x" target="_blank" rel="noopener noreferrer" data-testid="note-link">el alcalde</a> y <span class="md-wikilink">constructor</span>, <span class="md-wikilink">toString</span>, <span class="md-wikilink">Vermitrax</span>.</p>`,
-		`<p><code>Kleb</code> y Klebber ven a <a class="note-link" href="/n?file=K.md" target="_blank" rel="noopener noreferrer" data-testid="note-link">Kleb</a>; luego Kleb y <a class="note-link" href="/n?file=SK.md" target="_blank" rel="noopener noreferrer" data-testid="note-link">Ser Kleb</a>.</p>`,
+		`<p><code>Kleb</code> y Klebber y https://x.org/Kleb ven a <a class="note-link" href="/n?file=K.md" target="_blank" rel="noopener noreferrer" data-testid="note-link">Kleb</a>; luego Kleb y <a class="note-link" href="/n?file=SK.md" target="_blank" rel="noopener noreferrer" data-testid="note-link">Ser Kleb</a>.</p>`,
 	}, "\n")
 	if got != want {
 		t.Errorf("links to notes\n got %s\nwant %s", got, want)

@@ -165,15 +165,17 @@ function noteAnchor(className, text, href) {
  */
 export function linkNames(root, links) {
   if (!Array.isArray(links)) return root;
-  const skip = "a, button, code, pre, .cite-group";
+  const skip = "a, button, code, pre, .cite-group, .md-link";
   for (const l of links) {
     if (!l || typeof l.text !== "string" || !l.text || typeof l.url !== "string") continue;
     const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     let found = null;
     for (let n = walk.nextNode(); n && !found; n = walk.nextNode()) {
       if (n.parentElement?.closest(skip)) continue;
-      const i = indexWord(n.data, l.text);
-      if (i >= 0) found = [n, i];
+      for (let i = indexWord(n.data, l.text, 0); i >= 0 && !found; i = indexWord(n.data, l.text, i + 1)) {
+        // Not inside a URL written out.
+        if (!/:\/\//.test(n.data.slice(0, i).split(/\s/).pop())) found = [n, i];
+      }
     }
     if (!found) continue;
     const [n, i] = found;
@@ -186,10 +188,10 @@ export function linkNames(root, links) {
 
 const WORD = /[\p{L}\p{N}]/u;
 
-/** indexWord is where w first stands in s as whole words, or -1 (text.IndexWord). */
-function indexWord(s, w) {
+/** indexWord is where w first stands in s as whole words from from on, or -1 (text.IndexWordFrom). */
+function indexWord(s, w, from) {
   const edge = (c) => c !== undefined && WORD.test(c);
-  for (let i = s.indexOf(w); i >= 0; i = s.indexOf(w, i + 1)) {
+  for (let i = s.indexOf(w, from); i >= 0; i = s.indexOf(w, i + 1)) {
     const before = s[i - 1];
     const after = s[i + w.length];
     if ((!edge(before) || !edge(w[0])) && (!edge(after) || !edge(w[w.length - 1]))) return i;

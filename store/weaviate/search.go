@@ -126,6 +126,36 @@ func (s *Store) TermUsed(ctx context.Context, term string, public bool) (bool, e
 	return len(objs) > 0 && objs[0].score > 0, nil
 }
 
+var _ store.TermCounter = (*Store)(nil)
+
+// TermCounts returns how many paragraphs hold each term (up to
+// [MaxResults], the most a keyword query scores) and how many paragraphs
+// there are, as [index.Index.TermCounts] does.
+func (s *Store) TermCounts(ctx context.Context, terms []string) ([]int64, int64, error) {
+	held := make([]int64, len(terms))
+	for i, t := range terms {
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		get := s.client.GraphQL().Get().WithFields(fields([]string{propChunkID})...).WithLimit(MaxResults).
+			WithBM25(s.client.GraphQL().Bm25ArgBuilder().WithQuery(t).WithProperties(propAllTerms))
+		objs, err := s.run(ctx, get, paragraphClass)
+		if err != nil {
+			return nil, 0, fmt.Errorf("counting %q: %w", t, err)
+		}
+		for _, o := range objs {
+			if o.score > 0 {
+				held[i]++
+			}
+		}
+	}
+	n, err := s.count(ctx, paragraphClass)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting paragraphs: %w", err)
+	}
+	return held, int64(n), nil
+}
+
 // distinct returns the non-empty terms once each, in their order.
 func distinct(terms []string) []string {
 	seen := make(map[string]bool, len(terms))

@@ -335,6 +335,20 @@ func TestBackend(t *testing.T) {
 	})
 
 	t.Run("parity", func(t *testing.T) {
+		// The keyword path weighs a question's terms by the store's
+		// counts: both stores count the same paragraphs.
+		terms := an.Terms("¿Quién traicionó al archiduque en el molino? sesión xyzzy")
+		gotHeld, gotN, err := wv.TermCounts(ctx, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantHeld, wantN, err := ix.TermCounts(ctx, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(gotHeld, wantHeld) || gotN != wantN || gotN == 0 || slices.Max(wantHeld) == 0 {
+			t.Errorf("TermCounts(%q) = %v of %d paragraphs; SQLite says %v of %d", terms, gotHeld, gotN, wantHeld, wantN)
+		}
 		run := func(name string, ks store.KeywordSearcher) *eval.Result {
 			path := retrieve.BM25{Index: ks, Analyzer: an}
 			search := func(ctx context.Context, q string, k int) ([]eval.Retrieved, []eval.Stage, error) {

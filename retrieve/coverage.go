@@ -36,6 +36,21 @@ const CoverageBlock = FixedDepth
 // analyser's form).
 const minCoverage = 0.01
 
+// match is a store's match with the coverage the path measured.
+type match struct {
+	store.Match
+	coverage float64
+}
+
+// matchesOf wraps a store's matches, their coverage unmeasured.
+func matchesOf(ms []store.Match) []match {
+	out := make([]match, len(ms))
+	for i, m := range ms {
+		out[i].Match = m
+	}
+	return out
+}
+
 // fetchFor is how many chunks to ask the store for, n wanted: whole
 // blocks.
 func fetchFor(n int) int {
@@ -76,9 +91,10 @@ func termWeights(ctx context.Context, tc store.TermCounter, terms []string) (map
 // reorders each block of CoverageBlock matches by the new scores. Scores
 // are then kept from rising across a block's edge, so that the list is
 // ordered by score, as a merge of several lists needs.
-func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, terms []string, ms []store.Match) ([]store.Match, error) {
+func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, terms []string, ms []store.Match) ([]match, error) {
+	out := matchesOf(ms)
 	if len(ms) == 0 {
-		return ms, nil
+		return out, nil
 	}
 	w, err := termWeights(ctx, tc, terms)
 	if err != nil {
@@ -89,10 +105,8 @@ func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, 
 		all += x
 	}
 	if all == 0 {
-		return ms, nil
+		return out, nil
 	}
-	out := make([]store.Match, len(ms))
-	copy(out, ms)
 	for i := range out {
 		held := map[string]bool{}
 		for _, an := range ans {
@@ -109,7 +123,8 @@ func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, 
 				share += x
 			}
 		}
-		out[i].Score *= math.Pow(max(share/all, minCoverage), CoverageWeight)
+		out[i].coverage = share / all
+		out[i].Score *= math.Pow(max(out[i].coverage, minCoverage), CoverageWeight)
 	}
 	for from := 0; from < len(out); from += CoverageBlock {
 		block := out[from:min(from+CoverageBlock, len(out))]
@@ -124,8 +139,8 @@ func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, 
 }
 
 // sortByScore orders matches best first; equal scores keep their order.
-func sortByScore(ms []store.Match) {
-	slices.SortStableFunc(ms, func(a, b store.Match) int {
+func sortByScore(ms []match) {
+	slices.SortStableFunc(ms, func(a, b match) int {
 		switch {
 		case a.Score > b.Score:
 			return -1

@@ -43,6 +43,10 @@ type Result struct {
 	// Passage is the part of the chunk that made the path pick it (the best
 	// paragraph for BM25), or "" when the path has no such notion.
 	Passage string
+	// Coverage is the share of the question's terms, weighted by IDF, that
+	// the passage holds with the chunk's heading terms (see
+	// [CoverageWeight]); 0 when the path did not measure it.
+	Coverage float64
 }
 
 // Path is one way of finding chunks for a question.
@@ -94,7 +98,7 @@ func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, e
 	}
 	out := make([]Result, len(matches))
 	for i, m := range matches {
-		out[i] = Result{Chunk: m.Chunk, Score: m.Score, Passage: m.Passage}
+		out[i] = Result{Chunk: m.Chunk, Score: m.Score, Passage: m.Passage, Coverage: m.coverage}
 	}
 	return out, nil
 }
@@ -103,20 +107,20 @@ func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, e
 // the notes have several, and merges them. With a store that counts its
 // terms ([store.TermCounter]), each list is reordered by how much of the
 // question its chunks' best paragraphs hold (see [CoverageWeight]).
-func (p BM25) search(ctx context.Context, question string, n int) ([]store.Match, error) {
+func (p BM25) search(ctx context.Context, question string, n int) ([]match, error) {
 	tc, _ := p.Index.(store.TermCounter)
 	fetch := n
 	if tc != nil {
 		fetch = fetchFor(n)
 	}
-	one := func(ans []*analysis.Analyzer, terms []string, opts store.BM25Options) ([]store.Match, error) {
+	one := func(ans []*analysis.Analyzer, terms []string, opts store.BM25Options) ([]match, error) {
 		ms, err := p.Index.SearchBM25(ctx, terms, fetch, opts)
 		if err != nil || tc == nil {
-			return ms, err
+			return matchesOf(ms), err
 		}
 		return cover(ctx, tc, ans, terms, ms)
 	}
-	var all []store.Match
+	var all []match
 	switch {
 	case len(p.Langs) == 0 || len(p.Langs) == 1:
 		a := p.Analyzer

@@ -142,6 +142,10 @@ type Hit struct {
 	// when the entity path reordered the other paths' candidates.
 	Lift   float64 `json:"-"`
 	Shared bool    `json:"-"`
+	// Coverage is the share of the question its best paragraph holds, by
+	// which the keyword path weighed its score (see
+	// [retrieve.CoverageWeight]); 0 when BM25 did not find it.
+	Coverage float64 `json:"-"`
 
 	chunk int64 // the chunk's row id in the index
 }
@@ -614,7 +618,7 @@ func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative
 	for i, c := range fused {
 		r := byID[c.ID]
 		hits[i] = hitFrom(r.Chunk, i+1, c.Score, c.Ranks)
-		hits[i].Passage, hits[i].Lift, hits[i].Shared = r.Passage, c.Lift, shared
+		hits[i].Passage, hits[i].Lift, hits[i].Shared, hits[i].Coverage = r.Passage, c.Lift, shared, r.Coverage
 		if narrative && r.Chunk.InSession {
 			hits[i].Prior = 1 + NarrativeBoost
 		}

@@ -3,7 +3,10 @@ package index
 import "github.com/oraculo/oraculo/store"
 
 // The Index is the embedded implementation of [store.Store].
-var _ store.Store = (*Index)(nil)
+var (
+	_ store.Store       = (*Index)(nil)
+	_ store.TermCounter = (*Index)(nil)
+)
 
 // The data the index exchanges is defined by package store, so that code
 // written against the interface needs no SQLite; the names below keep the

@@ -233,3 +233,33 @@ func queryRow(ctx context.Context, db queryer, query string, args ...any) row {
 	rows, err := db.QueryContext(ctx, query, args...)
 	return row{rows: rows, err: err}
 }
+
+// TermCounts returns how many paragraphs hold each term and how many
+// paragraphs there are: the statistics FTS5's bm25 weighs terms by, read
+// through the same cache as [Index.SearchBM25]'s plan.
+func (ix *Index) TermCounts(ctx context.Context, terms []string) ([]int64, int64, error) {
+	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting terms: %w", err)
+	}
+	defer tx.Rollback()
+	var state string
+	err = queryRow(ctx, tx, `SELECT block FROM children_fts_data WHERE id = 10`).Scan(&state)
+	if err != nil && err != sql.ErrNoRows {
+		return nil, 0, fmt.Errorf("counting terms: %w", err)
+	}
+	held := make([]int64, len(terms))
+	for i, t := range terms {
+		if t == "" {
+			continue
+		}
+		if held[i], err = ix.terms.count(ctx, tx, state, t); err != nil {
+			return nil, 0, err
+		}
+	}
+	total, err := ix.terms.total(ctx, tx, state)
+	if err != nil {
+		return nil, 0, err
+	}
+	return held, total, nil
+}

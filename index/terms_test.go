@@ -202,3 +202,24 @@ func TestRescoreWithoutOtherTermsInTheChosenParagraphs(t *testing.T) {
 		t.Fatalf("got %d matches (%+v), want chunk %d score %v", len(got), got, order[0], best[order[0]].score)
 	}
 }
+
+// TermCounts counts every paragraph that holds a term, past MatchBudget
+// too, and every paragraph; a term no paragraph holds counts 0.
+func TestTermCounts(t *testing.T) {
+	ctx := context.Background()
+	ix := commonIndex(t)
+	held, total, err := ix.TermCounts(ctx, []string{"tod", "comun", "rar", "nada", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// i%7 < 3 over 10,000 paragraphs; i%250 in {3, 4}.
+	comun := int64(0)
+	for i := range 10000 {
+		if i%7 < 3 {
+			comun++
+		}
+	}
+	if want := []int64{10000, comun, 80, 0, 0}; fmt.Sprint(held) != fmt.Sprint(want) || total != 10000 {
+		t.Errorf("TermCounts = %v of %d, want %v of 10000", held, total, want)
+	}
+}

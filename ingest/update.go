@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -489,26 +488,8 @@ func textHash(text string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// headingTerms is the analysed heading path a chunk's paragraphs are
-// indexed with, led by the note's name (its file name without the
-// extension) when the headings do not already hold its words: an
-// Obsidian note is named by its file ("Consejo de vigilancia.md") while
-// its headings are often generic ("# Definición"), and a question names
-// the note's subject.
+// headingTerms is [store.HeadingTerms]: the keyword path reads a chunk's
+// heading terms back with the same function.
 func headingTerms(terms func(string) []string, path string, headings []string) string {
-	head := terms(strings.Join(headings, "\n"))
-	have := make(map[string]bool, len(head))
-	for _, t := range head {
-		have[t] = true
-	}
-	base := filepath.Base(filepath.FromSlash(path))
-	name := strings.TrimSuffix(base, filepath.Ext(base))
-	var extra []string
-	for _, t := range terms(strings.NewReplacer("-", " ", "_", " ").Replace(name)) {
-		if !have[t] {
-			have[t] = true
-			extra = append(extra, t)
-		}
-	}
-	return strings.Join(append(extra, head...), " ")
+	return store.HeadingTerms(terms, path, headings)
 }

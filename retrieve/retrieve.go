@@ -43,6 +43,10 @@ type Result struct {
 	// Passage is the part of the chunk that made the path pick it (the best
 	// paragraph for BM25), or "" when the path has no such notion.
 	Passage string
+	// Coverage is the share of the question's terms, weighted by IDF, that
+	// the passage holds with the chunk's heading terms (see
+	// [CoverageWeight]); 0 when the path did not measure it.
+	Coverage float64
 }
 
 // Path is one way of finding chunks for a question.
@@ -94,48 +98,65 @@ func (p BM25) Retrieve(ctx context.Context, question string, n int) ([]Result, e
 	}
 	out := make([]Result, len(matches))
 	for i, m := range matches {
-		out[i] = Result{Chunk: m.Chunk, Score: m.Score, Passage: m.Passage}
+		out[i] = Result{Chunk: m.Chunk, Score: m.Score, Passage: m.Passage, Coverage: m.coverage}
 	}
 	return out, nil
 }
 
 // search runs the keyword searches of a question, one per language when
-// the notes have several, and merges them.
-func (p BM25) search(ctx context.Context, question string, n int) ([]store.Match, error) {
+// the notes have several, and merges them. With a store that counts its
+// terms ([store.TermCounter]), each list is reordered by how much of the
+// question its chunks' best paragraphs hold (see [CoverageWeight]).
+func (p BM25) search(ctx context.Context, question string, n int) ([]match, error) {
+	tc, _ := p.Index.(store.TermCounter)
+	fetch := n
+	if tc != nil {
+		fetch = fetchFor(n)
+	}
+	one := func(ans []*analysis.Analyzer, terms []string, opts store.BM25Options) ([]match, error) {
+		ms, err := p.Index.SearchBM25(ctx, terms, fetch, opts)
+		if err != nil || tc == nil {
+			return matchesOf(ms), err
+		}
+		return cover(ctx, tc, ans, terms, ms)
+	}
+	var all []match
 	switch {
-	case len(p.Langs) == 0:
-		return p.Index.SearchBM25(ctx, p.Analyzer.Terms(question), n, p.Options)
-	case len(p.Langs) == 1:
-		return p.Index.SearchBM25(ctx, p.Langs[0].Terms(question), n, p.Options)
+	case len(p.Langs) == 0 || len(p.Langs) == 1:
+		a := p.Analyzer
+		if len(p.Langs) == 1 {
+			a = p.Langs[0]
+		}
+		ms, err := one([]*analysis.Analyzer{a}, a.Terms(question), p.Options)
+		if err != nil {
+			return nil, err
+		}
+		all = ms
 	case !p.ByLang:
 		var terms []string
 		for _, a := range p.Langs {
 			terms = append(terms, a.Terms(question)...)
 		}
-		return p.Index.SearchBM25(ctx, terms, n, p.Options)
-	}
-	var all []store.Match
-	for _, a := range p.Langs {
-		opts := p.Options
-		opts.Lang = a.Lang()
-		ms, err := p.Index.SearchBM25(ctx, a.Terms(question), n, opts)
+		ms, err := one(p.Langs, terms, p.Options)
 		if err != nil {
-			return nil, fmt.Errorf("searching the notes in %q: %w", a.Lang(), err)
+			return nil, err
 		}
-		all = append(all, ms...)
+		all = ms
+	default:
+		for _, a := range p.Langs {
+			opts := p.Options
+			opts.Lang = a.Lang()
+			ms, err := one([]*analysis.Analyzer{a}, a.Terms(question), opts)
+			if err != nil {
+				return nil, fmt.Errorf("searching the notes in %q: %w", a.Lang(), err)
+			}
+			all = append(all, ms...)
+		}
+		// A note is in one language, so each chunk is in one list. Each
+		// list's first n are those of any longer one, and so are the
+		// merged first n; ties keep the languages' order.
+		sortByScore(all)
 	}
-	// A note is in one language, so each chunk is in one list. Each
-	// list's first n are those of any longer one, and so are the merged
-	// first n; ties keep the languages' order.
-	slices.SortStableFunc(all, func(a, b store.Match) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
 	if len(all) > n {
 		all = all[:n]
 	}

@@ -1,6 +1,10 @@
 package store
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
 
 // DocumentRecord is everything the store keeps about one note.
 type DocumentRecord struct {
@@ -39,7 +43,8 @@ type DocumentRecord struct {
 // ChunkRecord is one chunk to store.
 type ChunkRecord struct {
 	ChunkData
-	// HeadingTerms is the analysed heading path, indexed with every child.
+	// HeadingTerms is the analysed heading path, indexed with every child
+	// (see [HeadingTerms]).
 	HeadingTerms string
 	// EmbedHash is the hash of the text the dense path embeds for this
 	// chunk (heading path and text): the key of its vector.
@@ -76,3 +81,27 @@ type VisibilityRecord struct {
 
 // Decider decides one note: DM-only or not, why and what decided.
 type Decider func(VisibilityRecord) (dmOnly bool, reason, detail string)
+
+// HeadingTerms is the analysed heading path a chunk's paragraphs are
+// indexed with, led by the note's name (its file name without the
+// extension) when the headings do not already hold its words: an
+// Obsidian note is named by its file ("Consejo de vigilancia.md") while
+// its headings are often generic ("# Definición"), and a question names
+// the note's subject. terms is the note's analyser.
+func HeadingTerms(terms func(string) []string, path string, headings []string) string {
+	head := terms(strings.Join(headings, "\n"))
+	have := make(map[string]bool, len(head))
+	for _, t := range head {
+		have[t] = true
+	}
+	base := filepath.Base(filepath.FromSlash(path))
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	var extra []string
+	for _, t := range terms(strings.NewReplacer("-", " ", "_", " ").Replace(name)) {
+		if !have[t] {
+			have[t] = true
+			extra = append(extra, t)
+		}
+	}
+	return strings.Join(append(extra, head...), " ")
+}

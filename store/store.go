@@ -7,8 +7,8 @@
 // [ChunkReader], [Catalog], [KeywordSearcher], [ChunkFilter],
 // [VectorStore], [EntityStore], [AnnotationStore], [Settings],
 // [DocumentWriter] and [MemoryStore]. [Store] composes them. Optional roles a store may add,
-// which the engine uses when it has them: [GraphMapper] and
-// [VectorSearcher]. A consumer asks for the roles it
+// which the engine uses when it has them: [GraphMapper],
+// [VectorSearcher] and [TermCounter]. A consumer asks for the roles it
 // uses (the retrieval paths take a [KeywordSearcher], a [ChunkReader] or a
 // [MentionReader]), not for the whole store.
 //
@@ -153,6 +153,17 @@ type VectorSearcher interface {
 	// ranked; when unsure whether a player may see a chunk, it is left
 	// out.
 	SearchVectors(ctx context.Context, model string, q []float32, k int, public bool, f Filter) ([]vector.Hit, error)
+}
+
+// TermCounter is a [KeywordSearcher] that tells how often analysed terms
+// occur: the keyword path weighs the question's terms by them when it
+// measures how much of the question a chunk's best paragraph holds
+// ([github.com/oraculo/oraculo/retrieve.BM25]).
+type TermCounter interface {
+	// TermCounts returns, for each term, how many paragraphs hold it
+	// (every note's, as the keyword search's own statistics count them),
+	// and how many paragraphs there are.
+	TermCounts(ctx context.Context, terms []string) (held []int64, paragraphs int64, err error)
 }
 
 // GraphMapper is a [VectorStore] that keeps its graphs also in files a

@@ -410,6 +410,11 @@ func TestCLIExplainAnalysis(t *testing.T) {
 	if !regexp.MustCompile(`bm25:\d+: [01]\.\d{3} de la mejor \+ entidad #\d+: 0\.\d{3} = \d\.\d{3}`).MatchString(out) {
 		t.Fatalf("the entity path's lift is not in the explanation:\n%s", out)
 	}
+	// The keyword path weighed each hit by the share of the question its
+	// best paragraph holds: the explanation says it.
+	if !regexp.MustCompile(`\(su mejor párrafo tiene [01]\.\d{2} de la pregunta\)`).MatchString(out) {
+		t.Fatalf("the coverage is not in the explanation:\n%s", out)
+	}
 	out, _, _ = runCLI(t, "", "search", "--db", db, "--ui-lang", "en", "--k", "3", "¿Qué sabemos de Rhosyn Calatrava?")
 	if strings.Contains(out, "Understood:") {
 		t.Fatalf("the analysis is printed without --explain:\n%s", out)

@@ -92,6 +92,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"stage:compendium":           {"building the compendium", "construyendo el compendio"},
 	"stage:embed":                {"embedding", "vectorizando"},
 	"explain-one":                {"found by %s alone (score %.3f)", "encontrado solo por %s (puntuación %.3f)"},
+	"explain-coverage":           {"(its best paragraph holds %.2f of the question)", "(su mejor párrafo tiene %.2f de la pregunta)"},
 	"explain-prior":              {"× %.1f (a session, and the question speaks of \"we\")", "× %.1f (una sesión, y la pregunta habla de \"nosotros\")"},
 	"explain-lift":               {"%s: %.3f of the best + entity #%d: %.3f = %.3f", "%s: %.3f de la mejor + entidad #%d: %.3f = %.3f"},
 	"explain-share":              {"%s: %.3f of the best (the entity path did not find it)", "%s: %.3f de la mejor (la ruta de entidades no la encontró)"},

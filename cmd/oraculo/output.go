@@ -170,6 +170,9 @@ func snippet(text string) string {
 // reciprocal-rank contribution, summed.
 func explainRanks(h oraculo.Hit) string {
 	s := explainFusion(h)
+	if h.Coverage > 0 {
+		s += " " + msg("explain-coverage", h.Coverage)
+	}
 	if h.Prior > 0 {
 		s += " " + msg("explain-prior", h.Prior)
 	}

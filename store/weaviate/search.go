@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 
@@ -124,6 +125,81 @@ func (s *Store) TermUsed(ctx context.Context, term string, public bool) (bool, e
 		return false, fmt.Errorf("looking up %q: %w", term, err)
 	}
 	return len(objs) > 0 && objs[0].score > 0, nil
+}
+
+var _ store.TermCounter = (*Store)(nil)
+
+// termCounts caches how many paragraphs hold each term, for one value of
+// [Store.ChunksVersion]: counting a common term reads up to MaxResults
+// paragraphs, once per term between two writes rather than per search.
+type termCounts struct {
+	mu         sync.Mutex
+	version    string
+	paragraphs int64
+	held       map[string]int64
+}
+
+// maxCachedTerms bounds the cache: past it, it starts again.
+const maxCachedTerms = 1 << 14
+
+// TermCounts returns how many paragraphs hold each term (up to
+// [MaxResults], the most a keyword query scores) and how many paragraphs
+// there are, as [index.Index.TermCounts] does.
+func (s *Store) TermCounts(ctx context.Context, terms []string) ([]int64, int64, error) {
+	version, err := s.ChunksVersion(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting terms: %w", err)
+	}
+	c := s.counts
+	if c == nil || version == "" {
+		// Without a version (a store no write has marked yet) nothing
+		// says when counts go stale: they are not kept.
+		c = &termCounts{}
+	}
+	c.mu.Lock()
+	if c.version != version || c.held == nil || len(c.held) >= maxCachedTerms {
+		c.version, c.paragraphs, c.held = version, 0, map[string]int64{}
+	}
+	held := make([]int64, len(terms))
+	var missing []int
+	for i, t := range terms {
+		n, ok := c.held[t]
+		if !ok && strings.TrimSpace(t) != "" {
+			missing = append(missing, i)
+		}
+		held[i] = n
+	}
+	total := c.paragraphs
+	c.mu.Unlock()
+	for _, i := range missing {
+		get := s.client.GraphQL().Get().WithFields(fields([]string{propChunkID})...).WithLimit(MaxResults).
+			WithBM25(s.client.GraphQL().Bm25ArgBuilder().WithQuery(terms[i]).WithProperties(propAllTerms))
+		objs, err := s.run(ctx, get, paragraphClass)
+		if err != nil {
+			return nil, 0, fmt.Errorf("counting %q: %w", terms[i], err)
+		}
+		for _, o := range objs {
+			if o.score > 0 {
+				held[i]++
+			}
+		}
+	}
+	if total == 0 {
+		n, err := s.count(ctx, paragraphClass)
+		if err != nil {
+			return nil, 0, fmt.Errorf("counting paragraphs: %w", err)
+		}
+		total = int64(n)
+	}
+	c.mu.Lock()
+	if c.version == version {
+		for _, i := range missing {
+			c.held[terms[i]] = held[i]
+		}
+		c.paragraphs = total
+	}
+	c.mu.Unlock()
+	return held, total, nil
 }
 
 // distinct returns the non-empty terms once each, in their order.

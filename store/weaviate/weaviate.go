@@ -77,6 +77,8 @@ type Store struct {
 	// held holds the models whose vector collection and tenant are known
 	// to exist (nothing drops them), so that a search does not ask.
 	held *sync.Map
+	// counts caches [Store.TermCounts] for one [Store.ChunksVersion].
+	counts *termCounts
 }
 
 // tenantName is what Weaviate accepts as a tenant's name.
@@ -116,7 +118,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{
 		client: client, rest: connection.NewConnection(u.Scheme, u.Host, nil, timeout, headers),
 		url: cfg.URL, tenant: tenant, replication: cfg.Replication, readLevel: Consistency, factors: &factors{},
-		held: &sync.Map{},
+		held: &sync.Map{}, counts: &termCounts{},
 	}
 	meta, err := client.Misc().MetaGetter().Do(ctx)
 	if err != nil {

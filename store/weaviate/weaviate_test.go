@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -335,6 +336,20 @@ func TestBackend(t *testing.T) {
 	})
 
 	t.Run("parity", func(t *testing.T) {
+		// The keyword path weighs a question's terms by the store's
+		// counts: both stores count the same paragraphs.
+		terms := an.Terms("¿Quién traicionó al archiduque en el molino? sesión xyzzy")
+		gotHeld, gotN, err := wv.TermCounts(ctx, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantHeld, wantN, err := ix.TermCounts(ctx, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(gotHeld, wantHeld) || gotN != wantN || gotN == 0 || slices.Max(wantHeld) == 0 {
+			t.Errorf("TermCounts(%q) = %v of %d paragraphs; SQLite says %v of %d", terms, gotHeld, gotN, wantHeld, wantN)
+		}
 		run := func(name string, ks store.KeywordSearcher) *eval.Result {
 			path := retrieve.BM25{Index: ks, Analyzer: an}
 			search := func(ctx context.Context, q string, k int) ([]eval.Retrieved, []eval.Stage, error) {
@@ -370,6 +385,36 @@ func TestBackend(t *testing.T) {
 		}
 		if d := math.Abs(sq.Chunk.MRR - wq.Chunk.MRR); d > parity {
 			t.Errorf("MRR@50 differs by %.3f", d)
+		}
+	})
+
+	t.Run("term counts", func(t *testing.T) {
+		// Counts are kept between two writes and read again after one.
+		cs := open(t, node, "counts")
+		notes := t.TempDir()
+		write := func(name, text string) {
+			if err := os.WriteFile(filepath.Join(notes, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ingest.Update(ctx, cs, notes, cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		count := func() []int64 {
+			held, n, err := cs.TermCounts(ctx, an.Terms("molino puerta"))
+			if err != nil || n == 0 {
+				t.Fatalf("TermCounts: %v, %d paragraphs", err, n)
+			}
+			return held
+		}
+		write("a.md", "# A\n\nEl molino de Tobías.\n\nLa puerta del molino.\n")
+		first := count()
+		if again := count(); !slices.Equal(first, again) || !slices.Equal(first, []int64{2, 1}) {
+			t.Fatalf("counts %v then %v, want [2 1] twice", first, again)
+		}
+		write("b.md", "# B\n\nOtro molino junto al río.\n")
+		if after := count(); !slices.Equal(after, []int64{3, 1}) {
+			t.Errorf("after a write: %v, want [3 1]", after)
 		}
 	})
 

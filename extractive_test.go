@@ -58,9 +58,9 @@ func TestAskExtractiveTimelineAndHonesty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cited []string
+	var cited []string // the sessions cited, in order, each line's once
 	for _, c := range a.Citations {
-		if c.Valid {
+		if c.Valid && (len(cited) == 0 || cited[len(cited)-1] != c.Label) {
 			cited = append(cited, c.Label)
 		}
 	}

@@ -140,17 +140,19 @@ func TestExtractiveLimits(t *testing.T) {
 		lines int
 	}{
 		{
-			name: "at most four sentences",
+			name: "at most ExtractiveSentences lines",
 			cands: []Candidate{session(1, "El dragón rojo atacó la aldea. El dragón rojo quemó el molino. "+
-				"El dragón rojo huyó al volcán. El dragón rojo volvió al alba. El dragón rojo durmió. Llovió toda la noche.")},
+				"El dragón rojo huyó al volcán. El dragón rojo volvió al alba. El dragón rojo durmió. "+
+				"El dragón rojo cazó dos vacas. El dragón rojo rugió al mediodía. El dragón rojo bebió del río. Llovió toda la noche.")},
 			lines: ExtractiveSentences,
 		},
 		{
-			name: "from at most four items, one sentence each",
+			name: "from at most ExtractiveItems items, one sentence each",
 			cands: []Candidate{
 				session(1, "El dragón rojo atacó la aldea."), session(2, "El dragón rojo quemó el molino."),
 				session(3, "El dragón rojo huyó al volcán."), session(4, "El dragón rojo volvió al alba."),
-				session(5, "El dragón rojo durmió en la cueva."),
+				session(5, "El dragón rojo durmió en la cueva."), session(6, "El dragón rojo cazó dos vacas."),
+				session(7, "El dragón rojo rugió al mediodía."), session(8, "El dragón rojo bebió del río."),
 			},
 			lines: ExtractiveItems,
 		},

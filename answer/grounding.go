@@ -128,7 +128,7 @@ func Unmentioned(lang string, words []string) string {
 // any word of the question.
 func ClosestAnswer(question string, ctx Context, terms func(string) []string, lang string) (text string, ok bool) {
 	sc := scoreEvidence(question, ctx, terms, lang)
-	lines := sc.render(sc.lookup(nearestCoverage, extractiveLines), true)
+	lines := sc.render(sc.lookup(nearestCoverage, extractiveLines), true, true)
 	if len(lines) == 0 {
 		return "", false
 	}

@@ -61,18 +61,19 @@ func sessionsContext() Context {
 	return Assemble([]Candidate{
 		{ID: 4, Label: "Sesión 4", File: "s.md", Session: 4, InSession: true, Text: "Sacamos a Vesper de la cárcel escondido en un saco de harina. Llovía."},
 		{ID: 2, Label: "Sesión 2", File: "s.md", Session: 2, InSession: true, Text: "Cruzamos el pantano. Vesper nos traiciona y vende el mapa a la Guardia."},
-		{ID: 1, Label: "Sesión 1", File: "s.md", Session: 1, InSession: true, Text: "Vesper nos recibe en el Gremio del Farol y nos da un mapa. El posadero cobra tres monedas."},
+		{ID: 1, Label: "Sesión 1", File: "s.md", Session: 1, InSession: true, Text: "Vesper nos recibe en el Gremio del Farol y nos da un mapa. El posadero cobra tres monedas. Dormimos en el establo de la posada."},
 		{ID: 3, Label: "Sesión 3", File: "s.md", Session: 3, InSession: true, Text: "Descansamos en la posada y reparamos las armas del grupo."},
 	}, AssembleOptions{Chronological: true})
 }
 
 // TestExtractTimeline: an arc question is answered with one cited
-// sentence per session that names its subject, in session order, not in
-// rank order, and the sessions that do not name it are left out.
+// sentence per session that names its subject, with the sentence that
+// follows it and no more, in session order, not in rank order, and the
+// sessions that do not name it are left out.
 func TestExtractTimeline(t *testing.T) {
 	ctx := sessionsContext()
 	d := ExtractWith("¿Qué papel ha jugado Vesper en la campaña?", ctx, nil, "es", nil, ExtractOptions{Timeline: true})
-	want := "- Vesper nos recibe en el Gremio del Farol y nos da un mapa. [Sesión 1]\n" +
+	want := "- Vesper nos recibe en el Gremio del Farol y nos da un mapa. [Sesión 1] El posadero cobra tres monedas. [Sesión 1]\n" +
 		"- Vesper nos traiciona y vende el mapa a la Guardia. [Sesión 2]\n" +
 		"- Sacamos a Vesper de la cárcel escondido en un saco de harina. [Sesión 4]"
 	if d.Text != want || d.Closest {
@@ -83,7 +84,7 @@ func TestExtractTimeline(t *testing.T) {
 		t.Errorf("Extract:\n%s", got.Text)
 	}
 	v := Judge("¿Qué papel ha jugado Vesper?", d, ctx, nil, "es")
-	if v.Grounding != GroundingDirect || len(v.Removed) > 0 || v.Supported != 3 {
+	if v.Grounding != GroundingDirect || len(v.Removed) > 0 || v.Supported != 4 {
 		t.Errorf("timeline verdict: %+v", v)
 	}
 }

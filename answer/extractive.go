@@ -662,9 +662,9 @@ func ExtractWith(question string, ctx Context, terms func(string) []string, lang
 			// (twelve sessions read on would bury the story).
 			text := strings.Join(sc.render(chosen, true, !timeline), "\n")
 			if sc.direct(chosen, timeline) {
-				return Draft{Text: text}
+				return Draft{Text: text, Quoted: true}
 			}
-			return Draft{Text: closestIntro(lang) + "\n" + text, Closest: true}
+			return Draft{Text: closestIntro(lang) + "\n" + text, Closest: true, Quoted: true}
 		}
 	}
 	if len(ctx.Full) > 0 {

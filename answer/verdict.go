@@ -13,6 +13,10 @@ type Draft struct {
 	// NoNotes reports that the index holds no note the asker may see; the
 	// answer says so ([EmptyIndex]), Owner telling how to add notes.
 	NoNotes, Owner bool
+	// Quoted reports that Text is the notes' own sentences, each cited
+	// ([ExtractWith]): a note that says "no se habla de eso" is quoted,
+	// not an answer saying the notes do not answer.
+	Quoted bool
 }
 
 // Verdict is a verified answer and the decision to abstain.
@@ -75,7 +79,7 @@ func Judge(question string, d Draft, ctx Context, terms func(string) []string, l
 	}
 	m := mark(v, v.claims, lang)
 	out.Text, out.Segments, out.Uncited, out.Sentences, out.Supported = m.Text, m.Segments, m.Uncited, m.Sentences, m.Supported
-	if SaysNotInNotes(d.Text) {
+	if !d.Quoted && SaysNotInNotes(d.Text) {
 		out.Abstained, out.Grounding = true, GroundingNone
 	}
 	return out

@@ -127,3 +127,25 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeQuotedNoteSayingNo: an extractive answer quotes the notes; a
+// quoted sentence that says something is not spoken of is the note's
+// statement, not the answer saying the notes do not answer.
+func TestJudgeQuotedNoteSayingNo(t *testing.T) {
+	ctx := Assemble([]Candidate{{ID: 1, Label: "Sesión 6", File: "s6.md", Session: 6, InSession: true,
+		Text: "El símbolo de Ozrún es una mano de tres dedos. En la aldea no se menciona después de la puesta del sol."}}, AssembleOptions{})
+	q := "¿Cuál es el símbolo de Ozrún?"
+	d := Extract(q, ctx, nil, "es", nil)
+	if !strings.Contains(d.Text, "no se menciona") || d.Closest {
+		t.Fatalf("draft (closest %v) does not quote the note's negation:\n%s", d.Closest, d.Text)
+	}
+	v := Judge(q, d, ctx, nil, "es")
+	if v.Abstained || v.Grounding != GroundingDirect {
+		t.Errorf("quoted answer judged %q (abstained %v):\n%s", v.Grounding, v.Abstained, v.Text)
+	}
+	// The same words written by a model are an abstention.
+	m := Judge(q, Draft{Text: "En las notas no se menciona el símbolo de Ozrún [Sesión 6]."}, ctx, nil, "es")
+	if !m.Abstained {
+		t.Errorf("a model's 'no se menciona' is not an abstention: %+v", m)
+	}
+}

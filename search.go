@@ -318,15 +318,25 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 	}
 	arc := an.Kind == query.KindArc && !opts.NoAnalysis
 	hits, err := e.search(ctx, question, opts, an.Filters, arc)
-	if err != nil || len(hits) > 0 || !an.fromQuestion || an.Filters.IsZero() {
+	if err == nil && len(hits) == 0 && an.fromQuestion && !an.Filters.IsZero() {
+		// The sessions the question named hold nothing that matches:
+		// search everything rather than answer from nothing, and say so.
+		if opts.Analysis != nil {
+			opts.Analysis.Unfiltered = true
+		}
+		hits, err = e.search(ctx, question, opts, index.Filter{}, arc)
+	}
+	if err != nil {
 		return hits, err
 	}
-	// The sessions the question named hold nothing that matches: search
-	// everything rather than answer from nothing, and say so.
-	if opts.Analysis != nil {
-		opts.Analysis.Unfiltered = true
+	// The notes as the caller may read them: a player's hold no link to
+	// a note they may not see.
+	redact, err := e.redactor(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return e.search(ctx, question, opts, index.Filter{}, arc)
+	redactHits(hits, redact)
+	return hits, nil
 }
 
 // QueryAnalysis is what a search understood of its question besides its
@@ -679,10 +689,14 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 		return nil, err
 	}
 	player := isPlayer(ctx)
+	redact, err := e.redactor(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]ChunkInfo, 0, len(stored))
 	for _, c := range stored {
 		if !(player && c.Restricted) {
-			out = append(out, chunkInfo(c))
+			out = append(out, redactChunk(chunkInfo(c), redact))
 		}
 	}
 	return out, nil
@@ -713,7 +727,11 @@ func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 		// The same error as for an id that does not exist.
 		return ChunkInfo{}, fmt.Errorf("%w: %q", index.ErrNoChunk, id)
 	}
-	return chunkInfo(c), nil
+	redact, err := e.redactor(ctx)
+	if err != nil {
+		return ChunkInfo{}, err
+	}
+	return redactChunk(chunkInfo(c), redact), nil
 }
 
 // FirstLine returns the first non-blank line of a text, trimmed.

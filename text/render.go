@@ -62,6 +62,48 @@ func RenderLinks(md string, link func(l Wikilink) string) string {
 	if !strings.ContainsAny(md, "[=#^") {
 		return md
 	}
+	sc := &scan{link: func(l Wikilink, _ string) string { return l.Shown }}
+	if link != nil {
+		sc.link = func(l Wikilink, _ string) string { return link(l) }
+	}
+	return sc.lines(md)
+}
+
+// EditWikilinks returns md as written, but for the wikilinks (and embeds)
+// that edit rewrites: edit returns what to write instead of the link, and
+// true, or false to keep the link as written. Everything else, markup
+// included, is kept byte for byte. The links are those [RenderLinks]
+// reads, found by the same rules (none inside code), with the same
+// fields; an embed of an attachment ("![[mapa.png]]"), which Render
+// drops, is given to edit too, with an empty Shown. So writing l.Shown
+// for a link leaves what [Render] shows of md as it was, and no trace of
+// the link's target.
+func EditWikilinks(md string, edit func(l Wikilink) (string, bool)) string {
+	if !strings.Contains(md, "[[") {
+		return md
+	}
+	sc := &scan{asWritten: true, link: func(l Wikilink, written string) string {
+		if s, ok := edit(l); ok {
+			return s
+		}
+		return written
+	}}
+	return sc.lines(md)
+}
+
+// scan is how the lines of a note are read and written: rendered, or
+// (asWritten) as written but for the wikilinks.
+type scan struct {
+	// link writes a wikilink l, written in the note as written ("[[a|b]]",
+	// "![[a]]").
+	link func(l Wikilink, written string) string
+	// asWritten writes every mark but wikilinks as it is, and gives
+	// link the embeds of attachments too.
+	asWritten bool
+}
+
+// lines writes md, line by line, code fences kept as written.
+func (sc *scan) lines(md string) string {
 	var b strings.Builder
 	b.Grow(len(md))
 	var fence Fence
@@ -82,7 +124,7 @@ func RenderLinks(md string, link func(l Wikilink) string) string {
 			b.WriteString(line)
 			continue
 		}
-		renderLine(&b, line, link)
+		sc.renderLine(&b, line)
 	}
 	return b.String()
 }
@@ -98,20 +140,20 @@ func Wikilinks(md string) []Wikilink {
 	return out
 }
 
-// writeWikilink writes the wikilink whose inner text is inner: its shown
-// text, or what link makes of it.
-func writeWikilink(b *strings.Builder, inner string, link func(Wikilink) string) {
-	shown := wikilinkText(inner)
-	if link == nil {
-		b.WriteString(shown)
-		return
-	}
+// writeWikilink writes the wikilink whose inner text is inner, written
+// as written: what sc.link makes of it. An embed of an attachment shows
+// nothing.
+func (sc *scan) writeWikilink(b *strings.Builder, inner, written string, attachment bool) {
 	target, place, _ := splitWikilink(inner)
-	b.WriteString(link(Wikilink{Target: target, Place: place, Shown: shown}))
+	shown := ""
+	if !attachment {
+		shown = wikilinkText(inner)
+	}
+	b.WriteString(sc.link(Wikilink{Target: target, Place: place, Shown: shown}, written))
 }
 
 // renderLine writes one line outside code fences, rendered.
-func renderLine(b *strings.Builder, line string, link func(Wikilink) string) {
+func (sc *scan) renderLine(b *strings.Builder, line string) {
 	// Block-level marks at the line's start: a callout's marker after the
 	// quote markers, a footnote's definition.
 	i := 0
@@ -127,7 +169,7 @@ func renderLine(b *strings.Builder, line string, link func(Wikilink) string) {
 			}
 			b.WriteString(line[i:j])
 			i = j
-			if end, ok := calloutMarker(line, i); ok {
+			if end, ok := calloutMarker(line, i); ok && !sc.asWritten {
 				i = end
 				for i < len(line) && line[i] == ' ' {
 					i++
@@ -137,20 +179,20 @@ func renderLine(b *strings.Builder, line string, link func(Wikilink) string) {
 		}
 		break
 	}
-	if end, ok := footnoteDefinition(line, i); ok {
+	if end, ok := footnoteDefinition(line, i); ok && !sc.asWritten {
 		b.WriteString(line[i : strings.IndexByte(line[i:], '[')+i])
 		i = end
 		for i < len(line) && line[i] == ' ' {
 			i++
 		}
 	}
-	renderInline(b, line[i:], i == 0 || isSpaceByte(line[i-1]), link)
+	sc.renderInline(b, line[i:], i == 0 || isSpaceByte(line[i-1]))
 }
 
-// renderInline writes the inline text s rendered; atStart reports that
-// what precedes s may precede a tag (the line's start or a space); link,
-// when not nil, writes wikilinks (see [RenderLinks]).
-func renderInline(b *strings.Builder, s string, atStart bool, link func(Wikilink) string) {
+// renderInline writes the inline text s rendered (or as written, but for
+// its wikilinks: see [scan]); atStart reports that what precedes s may
+// precede a tag (the line's start or a space).
+func (sc *scan) renderInline(b *strings.Builder, s string, atStart bool) {
 	last := 0 // s[last:i] is still to be written
 	flush := func(i int) {
 		b.WriteString(s[last:i])
@@ -183,8 +225,8 @@ func renderInline(b *strings.Builder, s string, atStart bool, link func(Wikilink
 				continue
 			}
 			flush(i)
-			if target, _, _ := splitWikilink(inner); !isAttachment(target) {
-				writeWikilink(b, inner, link)
+			if target, _, _ := splitWikilink(inner); !isAttachment(target) || sc.asWritten {
+				sc.writeWikilink(b, inner, s[i:end], isAttachment(target))
 			}
 			i, last = end, end
 		case c == '[' && strings.HasPrefix(s[i:], "[["):
@@ -194,12 +236,16 @@ func renderInline(b *strings.Builder, s string, atStart bool, link func(Wikilink
 				continue
 			}
 			flush(i)
-			writeWikilink(b, inner, link)
+			sc.writeWikilink(b, inner, s[i:end], false)
 			i, last = end, end
 		case c == '[' && strings.HasPrefix(s[i:], "[^"):
 			end := strings.IndexByte(s[i:], ']')
 			if end < 0 || end < 3 || strings.ContainsAny(s[i+2:i+end], " \t[") {
 				i += 2
+				continue
+			}
+			if sc.asWritten {
+				i += end + 1
 				continue
 			}
 			flush(i)
@@ -211,9 +257,13 @@ func renderInline(b *strings.Builder, s string, atStart bool, link func(Wikilink
 				continue
 			}
 			flush(i)
-			b.WriteByte('(')
-			renderInline(b, s[i+2:end], false, link)
-			b.WriteByte(')')
+			open, closing := "(", ")"
+			if sc.asWritten {
+				open, closing = "^[", "]"
+			}
+			b.WriteString(open)
+			sc.renderInline(b, s[i+2:end], false)
+			b.WriteString(closing)
 			i, last = end+1, end+1
 		case c == '=' && strings.HasPrefix(s[i:], "=="):
 			end := closingHighlight(s, i)
@@ -226,12 +276,22 @@ func renderInline(b *strings.Builder, s string, atStart bool, link func(Wikilink
 				continue
 			}
 			flush(i)
-			renderInline(b, s[i+2:end], false, link)
+			if sc.asWritten {
+				b.WriteString("==")
+			}
+			sc.renderInline(b, s[i+2:end], false)
+			if sc.asWritten {
+				b.WriteString("==")
+			}
 			i, last = end+2, end+2
 		case c == '#' && prevOK(i):
 			end := tagEnd(s, i+1)
 			if end < 0 {
 				i++
+				continue
+			}
+			if sc.asWritten {
+				i = end
 				continue
 			}
 			flush(i)

@@ -151,3 +151,69 @@ func TestRenderLinks(t *testing.T) {
 		t.Errorf("Wikilinks = %+v", ls)
 	}
 }
+
+// TestEditWikilinks: EditWikilinks rewrites the wikilinks (and embeds,
+// of attachments too) its hook asks it to, found as RenderLinks finds
+// them, and keeps everything else as written, markup included; written
+// as their shown text, what Render shows is unchanged.
+func TestEditWikilinks(t *testing.T) {
+	const in = "> [!secret] [[DM/Plan secreto|el viejo]] y [[NPCs/Harbin.md]]\n" +
+		"[^1]: ==[[DM/Plan secreto#Fase 2]]== #tag ^[ver ![[DM/Plan secreto]]] ![[DM/mapa.png]]\n" +
+		"`[[DM/en código]]` [[#Arriba]] [[DM/Otro\\|otro]]\n```\n[[DM/en bloque]]\n```"
+	var seen []Wikilink
+	hide := func(l Wikilink) (string, bool) {
+		seen = append(seen, l)
+		if strings.HasPrefix(l.Target, "DM/") {
+			return l.Shown, true
+		}
+		return "", false
+	}
+	got := EditWikilinks(in, hide)
+	want := "> [!secret] el viejo y [[NPCs/Harbin.md]]\n" +
+		"[^1]: ==Plan secreto › Fase 2== #tag ^[ver Plan secreto] \n" +
+		"`[[DM/en código]]` [[#Arriba]] otro\n```\n[[DM/en bloque]]\n```"
+	if got != want {
+		t.Errorf("EditWikilinks\n got %q\nwant %q", got, want)
+	}
+	if len(seen) != 7 || seen[4] != (Wikilink{Target: "DM/mapa.png"}) {
+		t.Errorf("the hook saw %+v", seen)
+	}
+	if Render(got) != Render(in) {
+		t.Errorf("Render of the edited text\n got %q\nwant %q", Render(got), Render(in))
+	}
+	if got := EditWikilinks(in, func(Wikilink) (string, bool) { return "", false }); got != in {
+		t.Errorf("EditWikilinks keeping every link = %q, want the text as written", got)
+	}
+}
+
+// FuzzEditWikilinks checks that EditWikilinks keeping every link keeps
+// the text, and that writing each link as its shown text leaves the
+// same lines and nothing that Wikilinks would read once applied until
+// nothing changes.
+func FuzzEditWikilinks(f *testing.F) {
+	for _, s := range renderPieces {
+		f.Add(s)
+	}
+	f.Add("> [!note]+ t\n[^a]: b ==c== #d [[e|f]] ^[g [h]] ![[x.png]]")
+	f.Add("[[[[x]]]] [[\\|]] [[#^]] ![[.png]] ^[ [^]")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := EditWikilinks(s, func(Wikilink) (string, bool) { return "", false }); got != s {
+			t.Fatalf("EditWikilinks(%q) keeping every link = %q", s, got)
+		}
+		shown := func(l Wikilink) (string, bool) { return l.Shown, true }
+		got := s
+		for range len(s) + 1 {
+			next := EditWikilinks(got, shown)
+			if next == got {
+				break
+			}
+			got = next
+		}
+		if strings.Count(got, "\n") != strings.Count(s, "\n") {
+			t.Fatalf("EditWikilinks(%q) = %q: lines changed", s, got)
+		}
+		if ls := Wikilinks(got); len(ls) > 0 {
+			t.Fatalf("EditWikilinks(%q) = %q still has %+v", s, got, ls)
+		}
+	})
+}

@@ -154,15 +154,30 @@ func linkDefinition(line string) (int, MarkdownLink, bool) {
 		if k < 0 {
 			return 0, MarkdownLink{}, false
 		}
-		dest = rest[1:k]
+		dest, rest = rest[1:k], rest[k+1:]
 	} else {
-		dest, _, _ = strings.Cut(rest, " ")
-		dest, _, _ = strings.Cut(dest, "\t")
+		k := strings.IndexAny(rest, " \t")
+		if k < 0 {
+			k = len(rest)
+		}
+		dest, rest = rest[:k], rest[k:]
 	}
-	if dest == "" {
+	// What follows the destination is nothing or a title: else the line
+	// is text ("[Nota]: algo importante").
+	title := strings.TrimSpace(rest)
+	if dest == "" || title != "" && !isLinkTitle(title) {
 		return 0, MarkdownLink{}, false
 	}
 	return i, MarkdownLink{Destination: dest, Text: label, Definition: true}, true
+}
+
+// isLinkTitle reports a link title: text in "", ” or ().
+func isLinkTitle(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	closing := map[byte]byte{'"': '"', '\'': '\'', '(': ')'}[s[0]]
+	return closing != 0 && s[len(s)-1] == closing
 }
 
 // editLinksInline writes the inline text s with its Markdown links edited
@@ -228,11 +243,11 @@ func editLinksInline(b *strings.Builder, s string, edit func(l MarkdownLink) (st
 // (Destination and Text), the index of the "]" closing its text and the
 // index after its ")".
 func markdownLinkAt(s string, i int) (l MarkdownLink, textEnd, end int, ok bool) {
-	close := matchingBracket(s, i)
-	if close < 0 || close+1 >= len(s) || s[close+1] != '(' {
+	shut := matchingBracket(s, i)
+	if shut < 0 || shut+1 >= len(s) || s[shut+1] != '(' {
 		return MarkdownLink{}, 0, 0, false
 	}
-	j := close + 2
+	j := shut + 2
 	for j < len(s) && isSpaceByte(s[j]) {
 		j++
 	}
@@ -286,5 +301,5 @@ func markdownLinkAt(s string, i int) (l MarkdownLink, textEnd, end int, ok bool)
 	if j >= len(s) || s[j] != ')' {
 		return MarkdownLink{}, 0, 0, false
 	}
-	return MarkdownLink{Destination: dest, Text: s[i+1 : close]}, close, j + 1, true
+	return MarkdownLink{Destination: dest, Text: s[i+1 : shut]}, shut, j + 1, true
 }

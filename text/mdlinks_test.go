@@ -11,12 +11,14 @@ func TestEditMarkdownLinks(t *testing.T) {
 		"![mapa del plan](DM/mapa%20del%20plan.png) ![la fase](DM/Plan.md) [![alt](DM/a.png)](https://x.org) [[DM/wiki|w]](DM/b.md)\n" +
 		"`[código](DM/en código.md)` \\[no](DM/no.md) [obs](obsidian://open?vault=v&file=DM%2FPlan)\n" +
 		"[ref]: DM/Plan%20secreto.md \"título\"\n" +
+		"[Nota]: algo importante\n" +
 		"```\n[bloque](DM/en bloque.md)\n```"
 	const want = "el viejo y el otro y x\n" +
 		"> [Harbin](NPCs/Harbin.md) [web](https://example.com/DM/x) [correo](mailto:dm@x.org) [arriba](#Arriba)\n" +
 		" la fase [](https://x.org) [[DM/wiki|w]](DM/b.md)\n" +
 		"`[código](DM/en código.md)` \\[no](DM/no.md) obs\n" +
 		"\n" +
+		"[Nota]: algo importante\n" +
 		"```\n[bloque](DM/en bloque.md)\n```"
 	var paths []string
 	hide := func(l MarkdownLink) (string, bool) {
@@ -60,4 +62,33 @@ func TestMarkdownLinkNotePath(t *testing.T) {
 			t.Errorf("NotePath(%q) = %q, want no path", dest, got)
 		}
 	}
+}
+
+// FuzzEditMarkdownLinks: keeping every link is the identity; writing
+// every link as its shown text, to a fixed point, keeps the lines and
+// leaves no link EditMarkdownLinks reads.
+func FuzzEditMarkdownLinks(f *testing.F) {
+	for _, s := range []string{"[a](DM/b.md)", "![a](<b c.png> 'd')", "[[a](b)[c]]", "`[a](b)`\n```\n[a](b)\n```", "[r]: <a b>", "[a]((b)", "\\[a](b) [a](b\\)", "[![a](b.png)](c.md)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := EditMarkdownLinks(s, func(MarkdownLink) (string, bool) { return "", false }); got != s {
+			t.Fatalf("keeping every link changed %q into %q", s, got)
+		}
+		shown := func(l MarkdownLink) (string, bool) { return l.Shown, true }
+		out := s
+		for n := 0; ; n++ {
+			next := EditMarkdownLinks(out, shown)
+			if next == out {
+				break
+			}
+			if len(next) >= len(out) || n > len(s) {
+				t.Fatalf("editing %q does not shrink: %q", out, next)
+			}
+			out = next
+		}
+		if strings.Count(out, "\n") != strings.Count(s, "\n") {
+			t.Fatalf("%q lost lines: %q", s, out)
+		}
+	})
 }

@@ -14,6 +14,10 @@ import (
 // "el viejo". A target that names no note, or several, reads the same,
 // so nothing tells a hidden note from a missing one. Links that resolve,
 // and links within the note itself ("[[#Arriba]]"), stay as written.
+// Markdown links, images and link reference definitions to a note or
+// file ("[el viejo](DM/Plan%20secreto.md)", "![](DM/mapa.png)") are
+// redacted the same way (see [text.EditMarkdownLinks]); those to an URL
+// ("https://…", "mailto:…") or an anchor ("#Arriba") stay.
 func (e *Engine) redactor(ctx context.Context) (func(string) string, error) {
 	if !isPlayer(ctx) {
 		return func(s string) string { return s }, nil
@@ -31,11 +35,22 @@ func (e *Engine) redactor(ctx context.Context) (func(string) string, error) {
 		}
 		return l.Shown, true
 	}
+	hideMarkdown := func(l text.MarkdownLink) (string, bool) {
+		p, ok := l.NotePath()
+		if !ok {
+			return "", false
+		}
+		if _, ok := dir.resolve(p); ok {
+			return "", false
+		}
+		return l.Shown, true
+	}
 	return func(s string) string {
 		// Writing a link as its shown text may leave one around it
-		// ("[[[[a]]]]"); each pass removes brackets, none adds any.
+		// ("[[[[a]]]]", "[[](DM/x.md)a]]"); each pass removes brackets,
+		// none adds any.
 		for {
-			next := text.EditWikilinks(s, hide)
+			next := text.EditMarkdownLinks(text.EditWikilinks(s, hide), hideMarkdown)
 			if next == s {
 				return s
 			}

@@ -32,8 +32,49 @@ var redactNotes = map[string]string{
 // its file name. A link to a note the player sees stays as written; the
 // DM gets the text as written.
 func TestPlayerTextNamesNoHiddenNote(t *testing.T) {
+	checkPlayerTextNamesNoHiddenNote(t, redactCase{notes: redactNotes, visible: "[[NPCs/Harbin|Harbin]]",
+		chunk:     "El grupo habló con el viejo en la posada del Poni, y luego visitó a [[NPCs/Harbin|Harbin]] en la villa. la segunda fase quedó en el aire.",
+		noteLinks: 1, dm: "DM/Plan secreto"})
+}
+
+// redactMarkdownNotes: redactNotes with Markdown links (and an image)
+// instead of wikilinks, by every spelling of a path Obsidian resolves.
+var redactMarkdownNotes = map[string]string{
+	"Lugares/Posada del Poni.md": "# Reunión con [el viejo](DM/Plan%20secreto.md) en la posada\n\n" +
+		"El grupo habló con [el viejo](<DM/Plan secreto.md>) en la posada del Poni, y luego visitó a [Harbin](../NPCs/Harbin.md) en la villa. [La segunda fase](../DM/Plan%20secreto.md#Fase%202 \"fase\") quedó en el aire. ![mapa del plan](DM/mapa%20del%20plan.png) [web](https://example.com/villa)\n",
+	"NPCs/Harbin.md":     redactNotes["NPCs/Harbin.md"],
+	"DM/Plan secreto.md": redactNotes["DM/Plan secreto.md"],
+}
+
+// TestPlayerTextNamesNoHiddenNoteByMarkdownLink is
+// [TestPlayerTextNamesNoHiddenNote] with Markdown links: a link or image
+// whose path is no note the player sees is its text (an attachment's
+// image nothing), on every surface, the extractive answer included.
+func TestPlayerTextNamesNoHiddenNoteByMarkdownLink(t *testing.T) {
+	checkPlayerTextNamesNoHiddenNote(t, redactCase{notes: redactMarkdownNotes, visible: "[Harbin](../NPCs/Harbin.md)",
+		chunk:  "El grupo habló con el viejo en la posada del Poni, y luego visitó a [Harbin](../NPCs/Harbin.md) en la villa. La segunda fase quedó en el aire.  [web](https://example.com/villa)",
+		hidden: []string{"mapa"}, dm: "DM/Plan"})
+}
+
+// redactCase is one set of notes for checkPlayerTextNamesNoHiddenNote:
+// visible is a link to a note the player sees, kept in the /api bodies;
+// chunk is in the player's chunk text; noteLinks is how many note links
+// the chunk has; hidden adds words no player body may hold; dm is in
+// every body of the DM's.
+type redactCase struct {
+	notes          map[string]string
+	visible, chunk string
+	noteLinks      int
+	hidden         []string
+	dm             string
+}
+
+// checkPlayerTextNamesNoHiddenNote: the stored text a player gets from
+// every JSON surface names no DM-only note; the DM's is as written.
+func checkPlayerTextNamesNoHiddenNote(t *testing.T, rc redactCase) {
+	t.Helper()
 	dir := t.TempDir()
-	for name, text := range redactNotes {
+	for name, text := range rc.notes {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -56,8 +97,8 @@ func TestPlayerTextNamesNoHiddenNote(t *testing.T) {
 
 	const file = "Lugares/Posada del Poni.md"
 	const q = "¿Con quién habló el grupo en la posada del Poni?"
-	hidden := []string{"DM/Plan", "DM%2F", "Plan secreto", "Plan%20secreto", "Plan+secreto", "Fase 2"}
-	const visible = "[[NPCs/Harbin|Harbin]]"
+	hidden := append([]string{"DM/Plan", "DM%2F", "Plan secreto", "Plan%20secreto", "Plan+secreto", "Fase 2", "Fase%202"}, rc.hidden...)
+	visible := rc.visible
 
 	// bodies returns what each surface sends the token's holder.
 	bodies := func(token string) map[string]string {
@@ -133,15 +174,15 @@ func TestPlayerTextNamesNoHiddenNote(t *testing.T) {
 	if err := json.Unmarshal([]byte(seen["/api/chunks"]), &chunk); err != nil {
 		t.Fatal(err)
 	}
-	if want := "El grupo habló con el viejo en la posada del Poni, y luego visitó a [[NPCs/Harbin|Harbin]] en la villa. la segunda fase quedó en el aire."; !strings.Contains(chunk.Text, want) {
+	if want := rc.chunk; !strings.Contains(chunk.Text, want) {
 		t.Errorf("the player's chunk reads %q, want %q in it", chunk.Text, want)
 	}
-	if !strings.Contains(strings.Join(chunk.Headings, "|"), "Reunión con el viejo en la posada") || len(chunk.NoteLinks) != 1 || chunk.NoteLinks["NPCs/Harbin"] == "" {
+	if !strings.Contains(strings.Join(chunk.Headings, "|"), "Reunión con el viejo en la posada") || len(chunk.NoteLinks) != rc.noteLinks || rc.noteLinks > 0 && chunk.NoteLinks["NPCs/Harbin"] == "" {
 		t.Errorf("the player's chunk: headings %q, note_links %v", chunk.Headings, chunk.NoteLinks)
 	}
 
 	for what, body := range bodies(dm) {
-		if !strings.Contains(body, "DM/Plan secreto") {
+		if !strings.Contains(body, rc.dm) {
 			t.Errorf("the DM's %s does not have the text as written: %s", what, body)
 		}
 	}

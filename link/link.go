@@ -360,19 +360,21 @@ func SourcesHeading(lang string) string {
 }
 
 // LastSentence is the last sentence of text (what a citation right after
-// it supports).
+// it supports): the last sentence ([textpkg.Sentences], which knows "Sr."
+// and "p. ej." are no ends) of its last line, without a list item's marker.
+// The terminal, the web page and the passage pages mark the same claim.
 func LastSentence(text string) string {
-	text = strings.TrimSpace(text)
-	for _, sep := range []string{". ", "! ", "? ", "\n"} {
-		if i := strings.LastIndex(text, sep); i >= 0 {
-			text = text[i+len(sep):]
-		}
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	sents := textpkg.Sentences(lines[len(lines)-1], nil)
+	if len(sents) == 0 {
+		return ""
 	}
+	last := sents[len(sents)-1]
 	// A list item's marker is not part of the claim.
 	for _, mark := range []string{"- ", "* ", "+ "} {
-		text = strings.TrimPrefix(text, mark)
+		last = strings.TrimPrefix(last, mark)
 	}
-	return strings.TrimSpace(text)
+	return strings.TrimSpace(last)
 }
 
 // Clip cuts s to at most n bytes, at a space, marking the cut.

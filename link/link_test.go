@@ -131,11 +131,13 @@ func TestLoadKey(t *testing.T) {
 
 func TestLastSentence(t *testing.T) {
 	for in, want := range map[string]string{
-		"Huyó. Luego volvió ":         "Luego volvió",
-		"- Llegamos a Punta Gaviota ": "Llegamos a Punta Gaviota",
-		"Primero.\n* Nix miente":      "Nix miente",
-		"¿Quién? Anika, la molinera":  "Anika, la molinera",
-		"":                            "",
+		"Huyó. Luego volvió ":           "Luego volvió",
+		"- Llegamos a Punta Gaviota ":   "Llegamos a Punta Gaviota",
+		"Primero.\n* Nix miente":        "Nix miente",
+		"¿Quién? Anika, la molinera":    "Anika, la molinera",
+		"Llegó el Sr. Vesper al puerto": "Llegó el Sr. Vesper al puerto",
+		"Dijo p. ej. que no":            "Dijo p. ej. que no",
+		"":                              "",
 	} {
 		if got := LastSentence(in); got != want {
 			t.Errorf("LastSentence(%q) = %q, want %q", in, got, want)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/internal/termrender"
+	"github.com/oraculo/oraculo/link"
 	textpkg "github.com/oraculo/oraculo/text"
 )
 
@@ -26,7 +27,7 @@ func claimsFor(a *oraculo.Answer, id string) []string {
 		}
 		for _, c := range seg.Citations {
 			if c.Valid && c.Evidence != nil && *c.Evidence == id {
-				if s := lastSentenceOf(before.String()); s != "" {
+				if s := link.LastSentence(before.String()); s != "" {
 					claims = append(claims, s)
 				}
 				break
@@ -35,17 +36,6 @@ func claimsFor(a *oraculo.Answer, id string) []string {
 		before.Reset()
 	}
 	return claims
-}
-
-// lastSentenceOf is the last sentence of the text of an answer's
-// paragraph before a citation.
-func lastSentenceOf(text string) string {
-	paras := strings.Split(strings.TrimSpace(text), "\n")
-	sents := textpkg.Sentences(paras[len(paras)-1], nil)
-	if len(sents) == 0 {
-		return ""
-	}
-	return sents[len(sents)-1]
 }
 
 // citedSpans finds, in a passage, the sentence that shares the most words

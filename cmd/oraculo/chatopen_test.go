@@ -23,8 +23,8 @@ func TestClaimsFor(t *testing.T) {
 		{Text: "[Sesión 9]", Citations: []oraculo.Citation{{Label: "Sesión 9"}}},
 	}}
 	for id, want := range map[string][]string{
-		"c1": {"Norkiel cayó en combate.", "- Encontraron el mapa del archiduque."},
-		"c2": {"- Encontraron el mapa del archiduque."},
+		"c1": {"Norkiel cayó en combate.", "Encontraron el mapa del archiduque."},
+		"c2": {"Encontraron el mapa del archiduque."},
 		"c9": nil,
 	} {
 		if got := claimsFor(a, id); fmt.Sprint(got) != fmt.Sprint(want) {

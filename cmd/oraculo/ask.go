@@ -152,38 +152,49 @@ func (f *askFlags) options(history []oraculo.Turn) oraculo.AskOptions {
 	return o
 }
 
-func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, f := newAskFlags("ask", stderr)
-	asJSON := fs.Bool("json", false, "print the answer as one JSON object")
-	publicURL := fs.String("public-url", "http://127.0.0.1:8080", `where the links in --json's "markdown" point: the address oraculo serve answers at for this index`)
-	obsidianVault := fs.String("obsidian-vault", "", `the name of the Obsidian vault that holds the notes: --json's "markdown" also links each source to its note there`)
-	words, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+// askCommandFlags are ask's flags: those it shares with chat, and how it
+// prints the answer.
+type askCommandFlags struct {
+	*askFlags
+	asJSON        *bool
+	publicURL     *string
+	obsidianVault *string
+}
+
+func newAskCommandFlags(name string, stderr io.Writer) (*flag.FlagSet, *askCommandFlags) {
+	fs, af := newAskFlags(name, stderr)
+	f := &askCommandFlags{askFlags: af}
+	f.asJSON = fs.Bool("json", false, "print the answer as one JSON object")
+	f.publicURL = fs.String("public-url", "http://127.0.0.1:8080", `where the links in --json's "markdown" point: the address oraculo serve answers at for this index`)
+	f.obsidianVault = fs.String("obsidian-vault", "", `the name of the Obsidian vault that holds the notes: --json's "markdown" also links each source to its note there`)
+	return fs, f
+}
+
+// cmdAsk answers the question in words.
+func cmdAsk(ctx context.Context, f *askCommandFlags, words []string, s stdio) error {
 	question := strings.TrimSpace(strings.Join(words, " "))
 	if question == "" {
 		return usageError{errors.New(msg("ask-no-question"))}
 	}
-	eng, err := f.open(ctx, stderr)
+	eng, err := f.open(ctx, s.err)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	opts := f.options(nil)
 	var shown verifiedText
-	if !*asJSON && isTerminal(stdout) {
-		opts.OnVerified = shown.printTo(stdout, nil)
-		opts.OnThinking = thinkingNote(stderr, &shown.streamed)
+	if !*f.asJSON && isTerminal(s.out) {
+		opts.OnVerified = shown.printTo(s.out, nil)
+		opts.OnThinking = thinkingNote(s.err, &shown.streamed)
 	}
 	a, err := eng.Ask(ctx, question, opts)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(stdout, askJSON{Answer: a, Markdown: renderedAnswer(ctx, eng, a, f.index, *publicURL, *obsidianVault, stderr)})
+	if *f.asJSON {
+		return writeJSON(s.out, askJSON{Answer: a, Markdown: renderedAnswer(ctx, eng, a, f.index, *f.publicURL, *f.obsidianVault, s.err)})
 	}
-	printAnswer(stdout, a, shown)
+	printAnswer(s.out, a, shown)
 	return nil
 }
 
@@ -259,6 +270,34 @@ func thinkingNote(w io.Writer, streamed *bool) func() {
 // when the start was streamed already), what verification changed, and
 // the sources.
 func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.Evidence {
+	printAnswerText(w, a, shown)
+	if a.FollowUp {
+		fmt.Fprintln(w, msg("ask-query", termrender.Escape(a.Query)))
+	}
+	if len(a.Removed) > 0 {
+		labels := make([]string, len(a.Removed))
+		for i, c := range a.Removed {
+			labels[i] = "[" + termrender.Escape(c.Label) + "]"
+		}
+		fmt.Fprintln(w, msg("ask-removed", strings.Join(labels, " ")))
+	}
+	if a.SupportedSentences < a.Sentences && !a.Abstained {
+		fmt.Fprintln(w, msg("ask-unsupported", a.SupportedSentences, a.Sentences, strings.Trim(answer.Unsupported(a.Lang), "_")))
+	}
+	sources := a.CitedEvidence()
+	printSources(w, sources)
+	printUnconfirmed(w, a.Memory)
+	rr := a.Rerank.Reranker
+	if !a.Rerank.Reranked && a.Rerank.Fallback != "" {
+		rr += ": " + engineText(a.Rerank.Fallback)
+	}
+	fmt.Fprintln(w, msg("ask-footer", answerMode(a), rr, a.Context.Full, a.Context.Summaries, a.Timings["total"]/1000))
+	return sources
+}
+
+// printAnswerText writes the answer's verified text, what of it the
+// terminal was not shown yet.
+func printAnswerText(w io.Writer, a *oraculo.Answer, shown verifiedText) {
 	rest, ok := strings.CutPrefix(a.Answer, shown.sent)
 	switch {
 	case a.Fallback != "" && shown.live:
@@ -276,40 +315,35 @@ func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.E
 		// the notes: what was streamed stays true, and the answer follows.
 		fmt.Fprintf(w, "\n\n%s\n", termrender.EscapeText(a.Answer))
 	}
-	if a.FollowUp {
-		fmt.Fprintln(w, msg("ask-query", termrender.Escape(a.Query)))
+}
+
+// printSources lists the evidence an answer cites, numbered as /open
+// takes them.
+func printSources(w io.Writer, sources []oraculo.Evidence) {
+	if len(sources) == 0 {
+		return
 	}
-	if len(a.Removed) > 0 {
-		labels := make([]string, len(a.Removed))
-		for i, c := range a.Removed {
-			labels[i] = "[" + termrender.Escape(c.Label) + "]"
+	fmt.Fprintln(w, msg("ask-sources"))
+	for i, ev := range sources {
+		kind := ""
+		switch ev.Kind {
+		case "summary":
+			kind = " " + msg("ask-summary")
+		case "memory":
+			kind = " " + msg("ask-memory")
 		}
-		fmt.Fprintln(w, msg("ask-removed", strings.Join(labels, " ")))
-	}
-	if a.SupportedSentences < a.Sentences && !a.Abstained {
-		fmt.Fprintln(w, msg("ask-unsupported", a.SupportedSentences, a.Sentences, strings.Trim(answer.Unsupported(a.Lang), "_")))
-	}
-	sources := a.CitedEvidence()
-	if len(sources) > 0 {
-		fmt.Fprintln(w, msg("ask-sources"))
-		for i, ev := range sources {
-			kind := ""
-			switch ev.Kind {
-			case "summary":
-				kind = " " + msg("ask-summary")
-			case "memory":
-				kind = " " + msg("ask-memory")
-			}
-			if ev.File == "" {
-				fmt.Fprintf(w, "  %d. [%s]%s  ·  %s\n", i+1, termrender.Escape(ev.Label), kind, ev.ID)
-				continue
-			}
-			fmt.Fprintf(w, "  %d. [%s]%s  ·  %s  ·  %s\n", i+1, termrender.Escape(ev.Label), kind, termrender.Escape(ev.File), ev.ID)
+		if ev.File == "" {
+			fmt.Fprintf(w, "  %d. [%s]%s  ·  %s\n", i+1, termrender.Escape(ev.Label), kind, ev.ID)
+			continue
 		}
+		fmt.Fprintf(w, "  %d. [%s]%s  ·  %s  ·  %s\n", i+1, termrender.Escape(ev.Label), kind, termrender.Escape(ev.File), ev.ID)
 	}
-	// Entries of memory shown as not settled: the user sees them as the
-	// model did, never as a source.
-	for _, u := range a.Memory {
+}
+
+// printUnconfirmed lists the entries of memory shown as not settled: the
+// user sees them as the model did, never as a source.
+func printUnconfirmed(w io.Writer, uses []oraculo.MemoryUse) {
+	for _, u := range uses {
 		if u.Use != oraculo.MemoryUnconfirmed {
 			continue
 		}
@@ -319,6 +353,11 @@ func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.E
 		}
 		fmt.Fprintln(w, msg("ask-memory-unconfirmed", termrender.Escape(u.Key), termrender.Escape(u.Value), u.ID, why))
 	}
+}
+
+// answerMode says how an answer was made: extractive or by which model,
+// and how grounded it is.
+func answerMode(a *oraculo.Answer) string {
 	mode := msg("mode:" + a.Mode)
 	if a.Model != "" {
 		mode += " (" + a.Model + ")"
@@ -329,12 +368,7 @@ func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.E
 	case a.Grounding != "":
 		mode += " · " + msg("grounding:"+a.Grounding)
 	}
-	rr := a.Rerank.Reranker
-	if !a.Rerank.Reranked && a.Rerank.Fallback != "" {
-		rr += ": " + engineText(a.Rerank.Fallback)
-	}
-	fmt.Fprintln(w, msg("ask-footer", mode, rr, a.Context.Full, a.Context.Summaries, a.Timings["total"]/1000))
-	return sources
+	return mode
 }
 
 // cmdChat is a terminal conversation: each line is a question; earlier
@@ -343,66 +377,90 @@ func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.E
 // sessions), Ctrl-C stops an answer and Ctrl-D (or Ctrl-C at an empty
 // prompt) leaves; answers are wrapped to the terminal's width with their
 // emphasis shown. Piped in, questions are read line by line.
-func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, f := newAskFlags("chat", stderr)
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+func cmdChat(ctx context.Context, f *askFlags, rest []string, s stdio) error {
 	if len(rest) > 0 {
 		return usageError{errors.New(msg("eval-extra-args"))}
 	}
-	tty := newChatTerm(stdin, stdout)
-	var out io.Writer = stdout
-	var render *termrender.Writer
-	if tty != nil {
+	c := &chatSession{f: f, out: s.out, stderr: s.err, tty: newChatTerm(s.in, s.out)}
+	if c.tty != nil {
 		// Raw mode does not return the carriage at a line's end.
-		if isTerminal(stderr) {
-			stderr = crlfWriter{stderr}
+		if isTerminal(s.err) {
+			c.stderr = crlfWriter{s.err}
 		}
-		render = termrender.NewWriter(tty.out, termrender.Options{Width: tty.width(), Style: chatStyle()})
-		out = render
+		c.render = termrender.NewWriter(c.tty.out, termrender.Options{Width: c.tty.width(), Style: chatStyle()})
+		c.out = c.render
 	}
-	eng, err := f.open(ctx, stderr)
+	eng, err := f.open(ctx, c.stderr)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	interactive := isTerminal(stdout)
-	fmt.Fprintln(out, msg("chat-hello"))
-	var readLine func() (string, bool, error)
-	if tty != nil {
-		fmt.Fprintln(out, msg("chat-keys"))
-		l, err := f.index.location()
-		if err != nil {
-			return err
-		}
-		if err := tty.start(ctx, stdin, loadChatHistory(chatHistoryPath(ctx, l), maxChatHistory)); err != nil {
-			return err
-		}
-		defer tty.close()
-		readLine = tty.readLine
-	} else {
-		sc := bufio.NewScanner(stdin)
+	c.eng, c.interactive = eng, isTerminal(s.out)
+	fmt.Fprintln(c.out, msg("chat-hello"))
+	stop, err := c.startReading(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return c.converse(ctx)
+}
+
+// chatSession is a conversation in the terminal: where it reads and
+// writes, and what it keeps of the turns so far.
+type chatSession struct {
+	eng *oraculo.Engine
+	f   *askFlags
+	// out receives the answers: the terminal's renderer (render), or
+	// stdout when not on a terminal.
+	out         io.Writer
+	stderr      io.Writer
+	render      *termrender.Writer
+	tty         *chatTerm
+	interactive bool
+	readLine    func() (string, bool, error)
+	history     []oraculo.Turn
+	sources     []oraculo.Evidence
+	last        *oraculo.Answer
+}
+
+// startReading sets where the questions come from: the terminal's line
+// editor, with the questions of earlier sessions, or stdin line by line.
+// stop ends the terminal's raw mode.
+func (c *chatSession) startReading(ctx context.Context, s stdio) (stop func(), err error) {
+	if c.tty == nil {
+		sc := bufio.NewScanner(s.in)
 		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		readLine = func() (string, bool, error) {
-			fmt.Fprint(stdout, chatPrompt)
+		c.readLine = func() (string, bool, error) {
+			fmt.Fprint(s.out, chatPrompt)
 			if !sc.Scan() {
-				fmt.Fprintln(stdout)
+				fmt.Fprintln(s.out)
 				return "", false, sc.Err()
 			}
 			return sc.Text(), true, nil
 		}
+		return func() {}, nil
 	}
-	var history []oraculo.Turn
-	var sources []oraculo.Evidence
-	var last *oraculo.Answer
+	fmt.Fprintln(c.out, msg("chat-keys"))
+	l, err := c.f.index.location()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.tty.start(ctx, s.in, loadChatHistory(chatHistoryPath(ctx, l), maxChatHistory)); err != nil {
+		return nil, err
+	}
+	c.readLine = c.tty.readLine
+	return c.tty.close, nil
+}
+
+// converse reads and answers lines until the user leaves, the input ends
+// or ctx does.
+func (c *chatSession) converse(ctx context.Context) error {
 	for {
-		if render != nil {
-			render.EndLine()
-			render.SetWidth(tty.width())
+		if c.render != nil {
+			c.render.EndLine()
+			c.render.SetWidth(c.tty.width())
 		}
-		line, ok, err := readLine()
+		line, ok, err := c.readLine()
 		if !ok {
 			return err
 		}
@@ -412,92 +470,104 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			continue
 		case line == "/exit" || line == "/quit" || line == "/salir":
 			return nil
-		case line == "/new" || line == "/nuevo":
-			history, sources, last = nil, nil, nil
-			fmt.Fprintln(out, msg("chat-new"))
-			continue
-		case strings.HasPrefix(line, "/open") || strings.HasPrefix(line, "/abrir"):
-			fields := strings.Fields(line)
-			n := 0
-			if len(fields) == 2 {
-				n, _ = strconv.Atoi(fields[1])
-			}
-			if n < 1 || n > len(sources) {
-				fmt.Fprintln(out, msg("chat-open-usage", len(sources)))
-				continue
-			}
-			c, err := eng.Chunk(ctx, sources[n-1].ID)
-			if err != nil {
-				fmt.Fprintln(out, msg("error", engineText(err.Error())))
-				continue
-			}
-			text := strings.TrimSpace(textpkg.Render(c.Text))
-			text = highlight(text, citedSpans(text, claimsFor(last, c.ID)))
-			if render == nil {
-				text = strings.NewReplacer(termrender.MarkStart, "»", termrender.MarkEnd, "«").Replace(text)
-			}
-			fmt.Fprintf(out, "── [%s] · %s ──\n%s\n", termrender.Escape(c.Label), termrender.Escape(c.File), termrender.EscapeText(text))
-			continue
 		case strings.HasPrefix(line, "/"):
-			fmt.Fprintln(out, msg("chat-help"))
+			c.command(ctx, line)
 			continue
 		}
 		if intent, text := answer.MemoryIntent(line); intent != "" {
-			if err := chatMemory(ctx, eng, out, readLine, intent, text); err != nil {
+			if err := chatMemory(ctx, c.eng, c.out, c.readLine, intent, text); err != nil {
 				return err
 			}
 			continue
 		}
-		opts := f.options(history)
-		askCtx, cancel := context.WithCancel(ctx)
-		var shown verifiedText
-		if interactive {
-			// Stopped: what still comes is dropped.
-			opts.OnVerified = shown.printTo(out, func() bool { return askCtx.Err() == nil })
-			opts.OnThinking = thinkingNote(stderr, &shown.streamed)
+		if leave, err := c.ask(ctx, line); leave {
+			return err
 		}
-		stop := func() bool { return false }
-		if tty != nil {
-			stop = tty.watch(cancel)
-		}
-		a, err := eng.Ask(askCtx, line, opts)
-		stopped := askCtx.Err() != nil // a Ctrl-C after the answer stops nothing
-		twice := stop()
-		cancel()
-		switch {
-		case ctx.Err() != nil:
-			return ctx.Err()
-		case stopped:
-			if render != nil {
-				render.EndLine()
-			}
-			fmt.Fprintln(out, msg("chat-cancelled"))
-			if twice {
-				return nil
-			}
-			continue
-		case err != nil:
-			fmt.Fprintln(out, msg("error", engineText(err.Error())))
-			continue
-		}
-		sources = printAnswer(out, a, shown)
-		last = a
-		history = append(history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
 	}
 }
 
-// cmdShow prints the chunk behind an id (a search hit's or a citation's).
-func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("show", stderr)
-	asJSON := fs.Bool("json", false, "print as JSON")
-	ids, err := parse(fs, args)
-	if err != nil {
-		return err
+// command runs a chat command other than /exit: /new, /open N, or any
+// other, which gets the list of them.
+func (c *chatSession) command(ctx context.Context, line string) {
+	switch {
+	case line == "/new" || line == "/nuevo":
+		c.history, c.sources, c.last = nil, nil, nil
+		fmt.Fprintln(c.out, msg("chat-new"))
+	case strings.HasPrefix(line, "/open") || strings.HasPrefix(line, "/abrir"):
+		c.open(ctx, line)
+	default:
+		fmt.Fprintln(c.out, msg("chat-help"))
 	}
+}
+
+// open shows source N of the last answer, the sentences it backs marked.
+func (c *chatSession) open(ctx context.Context, line string) {
+	fields := strings.Fields(line)
+	n := 0
+	if len(fields) == 2 {
+		n, _ = strconv.Atoi(fields[1])
+	}
+	if n < 1 || n > len(c.sources) {
+		fmt.Fprintln(c.out, msg("chat-open-usage", len(c.sources)))
+		return
+	}
+	ch, err := c.eng.Chunk(ctx, c.sources[n-1].ID)
+	if err != nil {
+		fmt.Fprintln(c.out, msg("error", engineText(err.Error())))
+		return
+	}
+	text := strings.TrimSpace(textpkg.Render(ch.Text))
+	text = highlight(text, citedSpans(text, claimsFor(c.last, ch.ID)))
+	if c.render == nil {
+		text = strings.NewReplacer(termrender.MarkStart, "»", termrender.MarkEnd, "«").Replace(text)
+	}
+	fmt.Fprintf(c.out, "── [%s] · %s ──\n%s\n", termrender.Escape(ch.Label), termrender.Escape(ch.File), termrender.EscapeText(text))
+}
+
+// ask answers a question, streamed on a terminal, where Ctrl-C stops it;
+// leave is set when the chat must end (ctx ended, or Ctrl-C twice).
+func (c *chatSession) ask(ctx context.Context, line string) (leave bool, err error) {
+	opts := c.f.options(c.history)
+	askCtx, cancel := context.WithCancel(ctx)
+	var shown verifiedText
+	if c.interactive {
+		// Stopped: what still comes is dropped.
+		opts.OnVerified = shown.printTo(c.out, func() bool { return askCtx.Err() == nil })
+		opts.OnThinking = thinkingNote(c.stderr, &shown.streamed)
+	}
+	stop := func() bool { return false }
+	if c.tty != nil {
+		stop = c.tty.watch(cancel)
+	}
+	a, err := c.eng.Ask(askCtx, line, opts)
+	stopped := askCtx.Err() != nil // a Ctrl-C after the answer stops nothing
+	twice := stop()
+	cancel()
+	switch {
+	case ctx.Err() != nil:
+		return true, ctx.Err()
+	case stopped:
+		if c.render != nil {
+			c.render.EndLine()
+		}
+		fmt.Fprintln(c.out, msg("chat-cancelled"))
+		return twice, nil
+	case err != nil:
+		fmt.Fprintln(c.out, msg("error", engineText(err.Error())))
+		return false, nil
+	}
+	c.sources = printAnswer(c.out, a, shown)
+	c.last = a
+	c.history = append(c.history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
+	return false, nil
+}
+
+// cmdShow prints the chunk behind an id (a search hit's or a citation's).
+func cmdShow(ctx context.Context, f *jsonFlags, ids []string, s stdio) error {
 	if len(ids) == 0 {
 		return usageError{errors.New(msg("show-needs-id"))}
 	}
-	eng, err := ix.open(ctx, true)
+	eng, err := f.index.open(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -507,13 +577,13 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			if err := writeJSONLine(stdout, c); err != nil {
+		if *f.asJSON {
+			if err := writeJSONLine(s.out, c); err != nil {
 				return err
 			}
 			continue
 		}
-		fmt.Fprintf(stdout, "── [%s] · %s · %s ──\n%s\n", termrender.Escape(c.Label), termrender.Escape(c.File), c.ID, termrender.EscapeText(strings.TrimSpace(c.Text)))
+		fmt.Fprintf(s.out, "── [%s] · %s · %s ──\n%s\n", termrender.Escape(c.Label), termrender.Escape(c.File), c.ID, termrender.EscapeText(strings.TrimSpace(c.Text)))
 	}
 	return nil
 }
@@ -526,62 +596,76 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLine func() (string, bool, error), intent, text string) error {
 	switch intent {
 	case answer.IntentRemember:
-		scope, ok := oraculo.RememberScope(ctx)
-		if !ok {
-			fmt.Fprintln(out, msg("chat-memory-no-scope"))
-			return nil
-		}
-		key, value := answer.MemoryKey(text)
-		fmt.Fprintln(out, msg("chat-remember-propose", scope, termrender.Escape(key), termrender.Escape(value)))
-		line, ok, err := readLine()
-		if !ok {
-			return err
-		}
-		if !saysYes(line) {
-			fmt.Fprintln(out, msg("chat-remember-no"))
-			return nil
-		}
-		m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: scope, Key: key, Value: value, Author: memoryAuthor()})
-		if err != nil {
-			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
-			return nil
-		}
-		fmt.Fprintln(out, msg("chat-remember-saved", m.ID, m.Scope, termrender.Escape(m.Key)))
+		return chatRemember(ctx, eng, out, readLine, text)
 	case answer.IntentForget:
-		ms, err := eng.Forgettable(ctx, text)
-		if err != nil {
-			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
-			return nil
-		}
-		if len(ms) == 0 {
-			fmt.Fprintln(out, msg("chat-forget-none", text))
-			return nil
-		}
-		fmt.Fprintln(out, msg("chat-forget-which"))
-		for i, m := range ms {
-			fmt.Fprintf(out, "  %d. %s · %s · %s: %s\n", i+1, m.ID, m.Scope, termrender.Escape(m.Key), termrender.Escape(m.Value))
-		}
-		line, ok, err := readLine()
-		if !ok {
-			return err
-		}
-		line = strings.TrimSpace(line)
-		var pick *oraculo.Memory
-		for i := range ms {
-			if line == strconv.Itoa(i+1) || line == ms[i].ID {
-				pick = &ms[i]
-			}
-		}
-		if pick == nil {
-			fmt.Fprintln(out, msg("chat-forget-kept"))
-			return nil
-		}
-		if err := eng.ForgetMemory(ctx, pick.ID); err != nil {
-			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
-			return nil
-		}
-		fmt.Fprintln(out, msg("memory-forgotten", pick.ID))
+		return chatForget(ctx, eng, out, readLine, text)
 	}
+	return nil
+}
+
+// chatRemember proposes the entry text says and saves it when the user
+// says yes.
+func chatRemember(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLine func() (string, bool, error), text string) error {
+	scope, ok := oraculo.RememberScope(ctx)
+	if !ok {
+		fmt.Fprintln(out, msg("chat-memory-no-scope"))
+		return nil
+	}
+	key, value := answer.MemoryKey(text)
+	fmt.Fprintln(out, msg("chat-remember-propose", scope, termrender.Escape(key), termrender.Escape(value)))
+	line, ok, err := readLine()
+	if !ok {
+		return err
+	}
+	if !saysYes(line) {
+		fmt.Fprintln(out, msg("chat-remember-no"))
+		return nil
+	}
+	m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: scope, Key: key, Value: value, Author: memoryAuthor()})
+	if err != nil {
+		fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
+		return nil
+	}
+	fmt.Fprintln(out, msg("chat-remember-saved", m.ID, m.Scope, termrender.Escape(m.Key)))
+	return nil
+}
+
+// chatForget lists the entries matching text the asker may forget, and
+// forgets the one the user picks.
+func chatForget(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLine func() (string, bool, error), text string) error {
+	ms, err := eng.Forgettable(ctx, text)
+	if err != nil {
+		fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
+		return nil
+	}
+	if len(ms) == 0 {
+		fmt.Fprintln(out, msg("chat-forget-none", text))
+		return nil
+	}
+	fmt.Fprintln(out, msg("chat-forget-which"))
+	for i, m := range ms {
+		fmt.Fprintf(out, "  %d. %s · %s · %s: %s\n", i+1, m.ID, m.Scope, termrender.Escape(m.Key), termrender.Escape(m.Value))
+	}
+	line, ok, err := readLine()
+	if !ok {
+		return err
+	}
+	line = strings.TrimSpace(line)
+	var pick *oraculo.Memory
+	for i := range ms {
+		if line == strconv.Itoa(i+1) || line == ms[i].ID {
+			pick = &ms[i]
+		}
+	}
+	if pick == nil {
+		fmt.Fprintln(out, msg("chat-forget-kept"))
+		return nil
+	}
+	if err := eng.ForgetMemory(ctx, pick.ID); err != nil {
+		fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))
+		return nil
+	}
+	fmt.Fprintln(out, msg("memory-forgotten", pick.ID))
 	return nil
 }
 

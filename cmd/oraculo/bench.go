@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -67,66 +68,112 @@ type benchMachine struct {
 // when neither --questions nor --n says.
 const defaultBenchQuestions = 100
 
-func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("bench", stderr)
-	questionsFile := fs.String("questions", "", "questions to time: one per line, or a golden set (JSONL, as eval reads) (default: made from the index's own text)")
-	k := fs.Int("k", oraculo.DefaultK, "how many chunks each search returns")
-	n := fs.Int("n", 0, "how many questions to run, cycling through the file's if it has fewer (default: all of the file's, or 100 made from the index)")
-	seed := fs.Uint64("seed", 1, "seed of the questions made from the index")
-	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
-	ask := fs.Bool("ask", false, "also time an extractive answer (no chat model) to every question")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	embedder := embedderFlags(fs)
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+// benchFlags are bench's flags.
+type benchFlags struct {
+	index         *indexFlags
+	as            flag.Value
+	questionsFile *string
+	k             *int
+	n             *int
+	seed          *uint64
+	paths         *string
+	ask           *bool
+	asJSON        *bool
+	embedder      func() oraculo.EmbedderConfig
+}
+
+func newBenchFlags(name string, stderr io.Writer) (*flag.FlagSet, *benchFlags) {
+	fs, ix := newIndexFlags(name, stderr)
+	f := &benchFlags{index: ix, as: fs.Lookup("as").Value}
+	f.questionsFile = fs.String("questions", "", "questions to time: one per line, or a golden set (JSONL, as eval reads) (default: made from the index's own text)")
+	f.k = fs.Int("k", oraculo.DefaultK, "how many chunks each search returns")
+	f.n = fs.Int("n", 0, "how many questions to run, cycling through the file's if it has fewer (default: all of the file's, or 100 made from the index)")
+	f.seed = fs.Uint64("seed", 1, "seed of the questions made from the index")
+	f.paths = fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
+	f.ask = fs.Bool("ask", false, "also time an extractive answer (no chat model) to every question")
+	f.asJSON = fs.Bool("json", false, "print the report as JSON")
+	f.embedder = embedderFlags(fs)
+	return fs, f
+}
+
+// cmdBench times searches (and with --ask answers) on the index and
+// prints the latency per stage, throughput and peak memory.
+func cmdBench(ctx context.Context, f *benchFlags, rest []string, s stdio) error {
 	if len(rest) > 0 {
 		return usageError{errors.New(msg("bench-args", strings.Join(rest, " ")))}
 	}
-	if *k < 1 {
+	if *f.k < 1 {
 		return usageError{errors.New(msg("bad-k"))}
 	}
-	if *n < 0 {
+	if *f.n < 0 {
 		return usageError{errors.New(msg("bench-bad-n"))}
 	}
-	eng, err := openEngine(ctx, ix, true, embedder(), stderr)
+	eng, err := openEngine(ctx, f.index, true, f.embedder(), s.err)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-
-	rep := benchReport{K: *k, Role: oraculo.RoleDM}
-	if r := fs.Lookup("as").Value.String(); r != "" {
+	rep := benchReport{K: *f.k, Role: oraculo.RoleDM}
+	if r := f.as.String(); r != "" {
 		rep.Role = r
 	}
-	var questions []string
-	if *questionsFile != "" {
-		if questions, err = benchrun.Load(*questionsFile); err != nil {
-			return err
-		}
-		rep.Questions = benchQuestions{Source: "file", File: *questionsFile}
-	} else {
-		if questions, err = questionsFromIndex(ctx, eng, cmp.Or(*n, defaultBenchQuestions), *seed); err != nil {
-			return err
-		}
-		rep.Questions = benchQuestions{Source: "generated", Seed: *seed}
+	questions, err := f.questions(ctx, eng, &rep)
+	if err != nil {
+		return err
 	}
-	rep.Questions.Distinct = len(slices.Compact(slices.Sorted(slices.Values(questions))))
-	questions = cycle(questions, *n)
 	// The peak that matters is the searches', not that of reading every
 	// chunk to make the questions.
 	runtime.GC()
 	debug.FreeOSMemory()
 	benchrun.ResetPeakRSS()
+	if err := f.time(ctx, eng, questions, &rep, s.err); err != nil {
+		return err
+	}
+	if rss, ok := benchrun.PeakRSS(); ok {
+		rep.PeakRSS = &rss
+	}
+	// Stats last: it loads what the first search is timed loading.
+	if rep.Index, err = benchIndexOf(ctx, eng); err != nil {
+		return err
+	}
+	rep.Machine = benchMachine{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version()}
+	if *f.asJSON {
+		return writeJSON(s.out, rep)
+	}
+	printBench(s.out, rep)
+	return nil
+}
 
+// questions are the questions to time, --n of them, from --questions or
+// made from the index; rep says where they came from.
+func (f *benchFlags) questions(ctx context.Context, eng *oraculo.Engine, rep *benchReport) ([]string, error) {
+	var questions []string
+	var err error
+	if *f.questionsFile != "" {
+		if questions, err = benchrun.Load(*f.questionsFile); err != nil {
+			return nil, err
+		}
+		rep.Questions = benchQuestions{Source: "file", File: *f.questionsFile}
+	} else {
+		if questions, err = questionsFromIndex(ctx, eng, cmp.Or(*f.n, defaultBenchQuestions), *f.seed); err != nil {
+			return nil, err
+		}
+		rep.Questions = benchQuestions{Source: "generated", Seed: *f.seed}
+	}
+	rep.Questions.Distinct = len(slices.Compact(slices.Sorted(slices.Values(questions))))
+	return cycle(questions, *f.n), nil
+}
+
+// time runs the questions as searches, and with --ask as extractive
+// answers, into rep.
+func (f *benchFlags) time(ctx context.Context, eng *oraculo.Engine, questions []string, rep *benchReport, stderr io.Writer) error {
 	var searchOpts oraculo.SearchOptions
-	if *paths != "" {
-		searchOpts.Paths = strings.Split(*paths, ",")
+	if *f.paths != "" {
+		searchOpts.Paths = strings.Split(*f.paths, ",")
 	}
 	search := func(ctx context.Context, q string) (benchrun.Sample, error) {
 		o := searchOpts
-		o.K, o.Trace = *k, &oraculo.Trace{}
+		o.K, o.Trace = *f.k, &oraculo.Trace{}
 		hits, err := eng.Search(ctx, q, o)
 		if err != nil {
 			return benchrun.Sample{}, err
@@ -137,41 +184,38 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return s, nil
 	}
+	var err error
 	if rep.Search, err = benchrun.Run(ctx, questions, search, benchProgress(stderr, msg("bench-searching"))); err != nil {
 		return err
 	}
-	if *ask {
-		answer := func(ctx context.Context, q string) (benchrun.Sample, error) {
-			a, err := eng.Ask(ctx, q, oraculo.AskOptions{Extractive: true, Paths: searchOpts.Paths})
-			if err != nil {
-				return benchrun.Sample{}, err
-			}
-			return benchrun.Sample{Stages: askStages(a.Timings), Hits: len(a.Evidence)}, nil
-		}
-		res, err := benchrun.Run(ctx, questions, answer, benchProgress(stderr, msg("bench-answering")))
+	if !*f.ask {
+		return nil
+	}
+	answer := func(ctx context.Context, q string) (benchrun.Sample, error) {
+		a, err := eng.Ask(ctx, q, oraculo.AskOptions{Extractive: true, Paths: searchOpts.Paths})
 		if err != nil {
-			return err
+			return benchrun.Sample{}, err
 		}
-		rep.Ask = &res
+		return benchrun.Sample{Stages: askStages(a.Timings), Hits: len(a.Evidence)}, nil
 	}
-	if rss, ok := benchrun.PeakRSS(); ok {
-		rep.PeakRSS = &rss
-	}
-	// Stats last: it loads what the first search is timed loading.
-	st, err := eng.Stats(ctx)
+	res, err := benchrun.Run(ctx, questions, answer, benchProgress(stderr, msg("bench-answering")))
 	if err != nil {
 		return err
 	}
-	rep.Index = benchIndex{
+	rep.Ask = &res
+	return nil
+}
+
+// benchIndexOf is what the report says of the index.
+func benchIndexOf(ctx context.Context, eng *oraculo.Engine) (benchIndex, error) {
+	st, err := eng.Stats(ctx)
+	if err != nil {
+		return benchIndex{}, err
+	}
+	return benchIndex{
 		Path: st.Path, Bytes: st.Bytes, Documents: st.Documents, Chunks: st.Chunks, Entities: st.Entities,
 		Paths: st.Retrieval.Paths, DenseModel: st.Retrieval.DenseModel, DenseVectors: st.Retrieval.DenseVectors, Graph: st.Retrieval.Graph,
-	}
-	rep.Machine = benchMachine{OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version()}
-	if *asJSON {
-		return writeJSON(stdout, rep)
-	}
-	printBench(stdout, rep)
-	return nil
+	}, nil
 }
 
 // questionsFromIndex makes n questions from the chunks and compendium the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -11,20 +12,29 @@ import (
 	"github.com/oraculo/oraculo/internal/termrender"
 )
 
+// compendiumFlags are compendium's flags.
+type compendiumFlags struct {
+	index  *indexFlags
+	asJSON *bool
+	kind   *string
+}
+
+func newCompendiumFlags(name string, stderr io.Writer) (*flag.FlagSet, *compendiumFlags) {
+	fs, ix := newIndexFlags(name, stderr)
+	f := &compendiumFlags{index: ix}
+	f.asJSON = fs.Bool("json", false, "print as JSON (one object per entity with list; one object with show)")
+	f.kind = fs.String("kind", "", "only entities of this kind (pc, npc, place, faction, god, item, other)")
+	return fs, f
+}
+
 // cmdCompendium lists the compendium or shows one entity.
-func cmdCompendium(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("compendium", stderr)
-	asJSON := fs.Bool("json", false, "print as JSON (one object per entity with list; one object with show)")
-	kind := fs.String("kind", "", "only entities of this kind (pc, npc, place, faction, god, item, other)")
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+func cmdCompendium(ctx context.Context, f *compendiumFlags, rest []string, s stdio) error {
+	asJSON, kind, stdout := f.asJSON, f.kind, s.out
 	verb := "list"
 	if len(rest) > 0 {
 		verb, rest = rest[0], rest[1:]
 	}
-	eng, err := ix.open(ctx, true)
+	eng, err := f.index.open(ctx, true)
 	if err != nil {
 		return err
 	}

@@ -102,7 +102,7 @@ func TestCommandHelp(t *testing.T) {
 		if name == "compendium list" {
 			name = "compendium"
 		}
-		doc, ok := commandDocs[name]
+		doc, ok := docOf(name)
 		if !ok {
 			t.Errorf("%s has no help text", name)
 			continue

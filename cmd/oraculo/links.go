@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -37,12 +36,7 @@ func privateFiles(tokensFlag, db string) []string {
 
 // cmdRotateLinks replaces the key that signs the links to passages
 // (oraculo token rotate-links): every link given so far stops working.
-func cmdRotateLinks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("token rotate-links", stderr)
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+func cmdRotateLinks(ctx context.Context, ix *indexFlags, rest []string, s stdio) error {
 	if len(rest) > 0 {
 		return usageError{errors.New(msg("token-usage"))}
 	}
@@ -58,14 +52,14 @@ func cmdRotateLinks(ctx context.Context, args []string, stdout, stderr io.Writer
 		if err := link.RotateStoredKey(ctx, ws); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, msg("links-rotated", fmt.Sprintf("%s @ %s", l.collection, l.url), linkKeyPollEvery))
+		fmt.Fprintln(s.out, msg("links-rotated", fmt.Sprintf("%s @ %s", l.collection, l.url), linkKeyPollEvery))
 		return nil
 	}
 	path, err := link.RotateKey(l.db)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, msg("links-rotated", path, linkKeyPollEvery))
+	fmt.Fprintln(s.out, msg("links-rotated", path, linkKeyPollEvery))
 	return nil
 }
 
@@ -119,13 +113,5 @@ func init() {
 		"links-rotated":             {"New link key for %s: every link to a passage or note given so far (answers copied, chat front ends, MCP) stops working; a running oraculo serve takes the new key within %s. Links made from now on carry the new key.", "Nueva clave de enlaces para %s: todo enlace a un pasaje o nota dado hasta ahora (respuestas copiadas, clientes de chat, MCP) deja de funcionar; un oraculo serve en marcha toma la clave nueva en menos de %s. Los enlaces hechos desde ahora llevan la clave nueva."},
 	} {
 		catalog[id] = texts
-	}
-	commandDocs["token rotate-links"] = commandDoc{
-		synopsis: [2]string{"token rotate-links [options]", "token rotate-links [opciones]"},
-		about: [2]string{
-			"Replaces the key that signs the links to passages and notes (/c/…, /n?…) that answers carry: every link given so far stops working. Do it when the key may have leaked: whoever holds it can sign a link that opens any passage, DM-only ones included, without a token.",
-			"Sustituye la clave que firma los enlaces a pasajes y notas (/c/…, /n?…) que llevan las respuestas: todo enlace dado hasta ahora deja de funcionar. Hazlo si la clave puede haberse filtrado: quien la tenga puede firmar un enlace que abre cualquier pasaje, también los solo del DM, sin token.",
-		},
-		examples: []string{"oraculo token rotate-links", "oraculo token rotate-links --db campaña/.oraculo/oraculo.db"},
 	}
 }

@@ -202,7 +202,7 @@ func TestMCPLinksFollowARotatedKey(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdMCP(ctx, []string{"--db", db, "--public-url", "http://oraculo.example"}, inR, outW, io.Discard)
+		done <- runCommand(ctx, "mcp", []string{"--db", db, "--public-url", "http://oraculo.example"}, inR, outW, io.Discard)
 		outW.Close()
 	}()
 	t.Cleanup(func() {

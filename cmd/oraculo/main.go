@@ -36,11 +36,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		// No command: the usage, as an error (a script that forgot its
 		// command should not go on as if it had run one).
-		fmt.Fprint(stderr, msg("usage"))
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, msg("usage"))
+		fmt.Fprint(stdout, usage())
 		return 0
 	}
 	flagSetsMu.Lock()
@@ -48,92 +48,78 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flagSetsMu.Unlock()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	switch role := flagArg(args, "as"); {
+	ctx, ok := readingAs(ctx, flagArg(args, "as"))
+	if !ok {
+		fmt.Fprintln(stderr, msg("error", msg("bad-role", flagArg(args, "as"))))
+		return 2
+	}
+	defer startCPUProfile(stderr)()
+	c, ok := lookup(commands, args[0])
+	if !ok {
+		fmt.Fprintln(stderr, msg("unknown-command", args[0]))
+		fmt.Fprint(stderr, usage())
+		return 2
+	}
+	ran, err := c.dispatch(ctx, args[1:], stdio{in: stdin, out: stdout, err: stderr})
+	return exitCode(err, args[0], ran, stdout, stderr)
+}
+
+// readingAs is ctx reading as --as says: the DM (role "" or dm), a player,
+// or player:NAME, a player with a memory scope of their own; false when
+// role is none of them.
+func readingAs(ctx context.Context, role string) (context.Context, bool) {
+	switch {
 	case role == "", role == oraculo.RoleDM:
+		return ctx, true
 	case role == oraculo.RolePlayer:
-		ctx = oraculo.WithRole(ctx, oraculo.RolePlayer)
+		return oraculo.WithRole(ctx, oraculo.RolePlayer), true
 	case strings.HasPrefix(role, oraculo.RolePlayer+":") && strings.TrimSpace(role[len(oraculo.RolePlayer)+1:]) != "":
-		// --as player:NAME: a player with a memory scope of their own.
-		ctx = oraculo.WithPlayer(ctx, role[len(oraculo.RolePlayer)+1:])
-	default:
-		fmt.Fprintln(stderr, msg("error", msg("bad-role", role)))
-		return 2
+		return oraculo.WithPlayer(ctx, role[len(oraculo.RolePlayer)+1:]), true
 	}
-	cmd, rest := args[0], args[1:]
-	// ORACULO_CPUPROFILE=FILE writes a CPU profile of the command (for
-	// `go tool pprof`): where a slow ingest or search spends its time, on
-	// the user's own vault.
-	if path := os.Getenv("ORACULO_CPUPROFILE"); path != "" {
-		if f, err := os.Create(path); err != nil {
-			fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
-		} else if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
-			f.Close()
-		} else {
-			defer f.Close()
-			defer pprof.StopCPUProfile()
-		}
+	return ctx, false
+}
+
+// startCPUProfile writes a CPU profile of the command to
+// $ORACULO_CPUPROFILE when it is set (for `go tool pprof`): where a slow
+// ingest or search spends its time, on the user's own vault. The function
+// it returns ends the profile.
+func startCPUProfile(stderr io.Writer) (stop func()) {
+	path := os.Getenv("ORACULO_CPUPROFILE")
+	if path == "" {
+		return func() {}
 	}
-	var err error
-	switch cmd {
-	case "ingest":
-		err = cmdIngest(ctx, rest, stdout, stderr)
-	case "search":
-		err = cmdSearch(ctx, rest, stdin, stdout, stderr)
-	case "ask":
-		err = cmdAsk(ctx, rest, stdout, stderr)
-	case "chat":
-		err = cmdChat(ctx, rest, stdin, stdout, stderr)
-	case "show":
-		err = cmdShow(ctx, rest, stdout, stderr)
-	case "chunks":
-		err = cmdChunks(ctx, rest, stdout, stderr)
-	case "stats":
-		err = cmdStats(ctx, rest, stdout, stderr)
-	case "eval":
-		err = cmdEval(ctx, rest, stdout, stderr)
-	case "bench":
-		err = cmdBench(ctx, rest, stdout, stderr)
-	case "compendium":
-		err = cmdCompendium(ctx, rest, stdout, stderr)
-	case "mcp":
-		err = cmdMCP(ctx, rest, stdin, stdout, stderr)
-	case "doctor":
-		err = cmdDoctor(ctx, rest, stdout, stderr)
-	case "serve":
-		err = cmdServe(ctx, rest, stdout, stderr)
-	case "token":
-		err = cmdToken(ctx, rest, stdout, stderr)
-	case "memory":
-		err = cmdMemory(ctx, rest, stdout, stderr)
-	case "version", "--version":
-		fmt.Fprintln(stdout, "oraculo", version)
-	default:
-		fmt.Fprintln(stderr, msg("unknown-command", cmd))
-		fmt.Fprint(stderr, msg("usage"))
-		return 2
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
+		return func() {}
 	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// exitCode says how command name ended (ran is the entry of the table
+// that ran: the command or its verb) and returns the exit code: 0, 1 for
+// a failure, 2 for a mistake in the command line, 130 when interrupted.
+func exitCode(err error, name string, ran command, stdout, stderr io.Writer) int {
 	var usage usageError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		// Asked for: the help goes to stdout, as a page to read or pipe.
-		if fs := lastFlags(); fs != nil {
-			writeHelp(stdout, strings.TrimPrefix(fs.Name(), "oraculo "), fs.FlagSet)
+		if ran.flags != nil {
+			writeHelp(stdout, ran.name, ran.flags(ran.name, io.Discard))
 		}
 		return 0
 	case isFlagError(err):
-		// One line and a pointer to -h, not the whole list of flags.
-		fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
-		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
-			if fs := lastFlags(); fs != nil {
-				if near := nearestFlag(fs.FlagSet, name); near != "" {
-					fmt.Fprintln(stderr, msg("did-you-mean", "--"+near))
-				}
-			}
-		}
-		fmt.Fprintln(stderr, msg("see-help", cmd))
+		flagError(err, name, ran, stderr)
 		return 2
 	case errors.Is(err, errDoctorFailed):
 		return 1
@@ -147,6 +133,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
 		return 1
 	}
+}
+
+// flagError says what was wrong with a flag of command name, in one line
+// with the flag meant when one of ran's flags is near, and a pointer to
+// -h, not the whole list of flags.
+func flagError(err error, name string, ran command, stderr io.Writer) {
+	fmt.Fprintln(stderr, msg("error", engineText(err.Error())))
+	if typo, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && ran.flags != nil {
+		if near := nearestFlag(ran.flags(ran.name, io.Discard), typo); near != "" {
+			fmt.Fprintln(stderr, msg("did-you-mean", "--"+near))
+		}
+	}
+	fmt.Fprintln(stderr, msg("see-help", name))
 }
 
 type usageError struct{ error }
@@ -272,59 +271,114 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("ingest", stderr)
-	corpusLang := fs.String("lang", "", "language of the notes: auto (each note's own, recognised), es or en (every note in it) (default: the index's, auto for a new one)")
-	maxWords := fs.Int("max-words", 0, "most words in a chunk (default: the index's, 1200 for a new one)")
-	overlap := fs.Int("overlap-words", -1, "overlap of blind windows in words (default: the index's, or a tenth of --max-words)")
-	maxMB := fs.Float64("max-file-mb", 16, "skip files larger than this many MB")
-	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	quiet := fs.Bool("quiet", false, "no progress output")
-	embedder := embedderFlags(fs)
-	chatCfg := chatFlags(fs)
-	annotateWorkers := fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
-	secret := fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, matched at any depth whatever the case and accents, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
-	watching := watchFlags(fs, "after reading the folders, keep watching them and update the index after each change, until Ctrl-C")
-	followOutside := followLinksFlag(fs)
-	noWait := fs.Bool("no-wait", false, "when another ingest of the index is running, fail at once saying who runs it (default: wait for it to end)")
-	dirs, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+// ingestFlags are ingest's flags.
+type ingestFlags struct {
+	index           *indexFlags
+	lang            *string
+	maxWords        *int
+	overlap         *int
+	maxMB           *float64
+	asJSON          *bool
+	quiet           *bool
+	embedder        func() oraculo.EmbedderConfig
+	chat            func() oraculo.ChatConfig
+	annotateWorkers *int
+	secret          *string
+	watching        *watchOptions
+	followOutside   *bool
+	noWait          *bool
+}
+
+func newIngestFlags(name string, stderr io.Writer) (*flag.FlagSet, *ingestFlags) {
+	fs, ix := newIndexFlags(name, stderr)
+	f := &ingestFlags{index: ix}
+	f.lang = fs.String("lang", "", "language of the notes: auto (each note's own, recognised), es or en (every note in it) (default: the index's, auto for a new one)")
+	f.maxWords = fs.Int("max-words", 0, "most words in a chunk (default: the index's, 1200 for a new one)")
+	f.overlap = fs.Int("overlap-words", -1, "overlap of blind windows in words (default: the index's, or a tenth of --max-words)")
+	f.maxMB = fs.Float64("max-file-mb", 16, "skip files larger than this many MB")
+	f.asJSON = fs.Bool("json", false, "print the summary as JSON")
+	f.quiet = fs.Bool("quiet", false, "no progress output")
+	f.embedder = embedderFlags(fs)
+	f.chat = chatFlags(fs)
+	f.annotateWorkers = fs.Int("annotate-workers", 2, "chunks the chat model annotates at once")
+	f.secret = fs.String("secret-folders", "", "comma-separated folders whose notes are DM-only, matched at any depth whatever the case and accents, \"none\" for none (default: the index's, DM for a new one); front matter \"visibility: dm\" works anywhere")
+	f.watching = watchFlags(fs, "after reading the folders, keep watching them and update the index after each change, until Ctrl-C")
+	f.followOutside = followLinksFlag(fs)
+	f.noWait = fs.Bool("no-wait", false, "when another ingest of the index is running, fail at once saying who runs it (default: wait for it to end)")
+	return fs, f
+}
+
+// cmdIngest reads the folders into the index, then with --watch keeps
+// following them.
+func cmdIngest(ctx context.Context, f *ingestFlags, dirs []string, s stdio) error {
 	if len(dirs) == 0 {
 		return usageError{errors.New(msg("ingest-no-dirs"))}
 	}
-	opts := oraculo.IngestOptions{Lang: *corpusLang, MaxWords: *maxWords, MaxFileBytes: int64(*maxMB * (1 << 20)),
-		FollowLinksOutside: *followOutside, PrivateFiles: privateFiles("", *ix.db)}
-	if *overlap >= 0 {
-		opts.OverlapWords, opts.OverlapSet = *overlap, true
+	opts, err := f.options(s.err)
+	if err != nil {
+		return err
+	}
+	cfg, cc := f.embedder(), f.chat()
+	// A folder that is not there fails before the index is created.
+	if err := checkFolders(dirs); err != nil {
+		return err
+	}
+	eng, err := openEngine(ctx, f.index, false, cfg, s.err, oraculo.WithChat(cc))
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	rep, err := ingestShowing(ctx, eng, dirs, opts, !*f.quiet, s.err)
+	if err != nil {
+		return err
+	}
+	if *f.asJSON {
+		err = writeJSON(s.out, rep)
+	} else {
+		printIngestReport(s.out, eng.DBPath(), rep)
+	}
+	if err != nil || !*f.watching.on {
+		return err
+	}
+	return followIngest(ctx, eng, rep.Roots, opts, f.watching, *f.asJSON, s.out, s.err)
+}
+
+// options are the ingest's options from the flags, checked (the models'
+// configurations too), with its waits for another ingest said on stderr.
+func (f *ingestFlags) options(stderr io.Writer) (oraculo.IngestOptions, error) {
+	opts := oraculo.IngestOptions{Lang: *f.lang, MaxWords: *f.maxWords, MaxFileBytes: int64(*f.maxMB * (1 << 20)),
+		FollowLinksOutside: *f.followOutside, PrivateFiles: privateFiles("", *f.index.db)}
+	if *f.overlap >= 0 {
+		opts.OverlapWords, opts.OverlapSet = *f.overlap, true
 	}
 	if err := oraculo.ValidateIngestOptions(opts); err != nil {
-		return err
+		return opts, err
 	}
-	if err := watching.validate(); err != nil {
-		return err
+	if err := f.watching.validate(); err != nil {
+		return opts, err
 	}
-	cfg := embedder()
-	if _, err := oraculo.NewEmbedder(cfg); err != nil {
-		return usageError{err}
+	if _, err := oraculo.NewEmbedder(f.embedder()); err != nil {
+		return opts, usageError{err}
 	}
-	cc := chatCfg()
-	if _, err := oraculo.NewChat(cc); err != nil {
-		return usageError{err}
+	if _, err := oraculo.NewChat(f.chat()); err != nil {
+		return opts, usageError{err}
 	}
-	opts.AnnotateWorkers = *annotateWorkers
-	opts.NoWait = *noWait
+	opts.AnnotateWorkers = *f.annotateWorkers
+	opts.NoWait = *f.noWait
 	opts.OnWait = func(h oraculo.IngestHolder) {
 		fmt.Fprintln(stderr, msg("ingest-waiting", termrender.Escape(h.String())))
 	}
-	if *secret != "" {
+	if *f.secret != "" {
 		opts.SecretFoldersSet = true
-		if *secret != "none" {
-			opts.SecretFolders = strings.Split(*secret, ",")
+		if *f.secret != "none" {
+			opts.SecretFolders = strings.Split(*f.secret, ",")
 		}
 	}
-	// A folder that is not there fails before the index is created.
+	return opts, nil
+}
+
+// checkFolders fails unless every dir is a folder.
+func checkFolders(dirs []string) error {
 	for _, d := range dirs {
 		if fi, err := os.Stat(d); err != nil {
 			return fmt.Errorf("reading notes folder %q: %w", d, err)
@@ -332,14 +386,15 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return fmt.Errorf("reading notes folder %q: not a folder", d)
 		}
 	}
-	eng, err := openEngine(ctx, ix, false, cfg, stderr, oraculo.WithChat(cc))
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	return nil
+}
+
+// ingestShowing runs the ingest, with a progress bar per stage on stderr
+// when show.
+func ingestShowing(ctx context.Context, eng *oraculo.Engine, dirs []string, opts oraculo.IngestOptions, show bool, stderr io.Writer) (*oraculo.IngestReport, error) {
 	var bar *progress.Bar
 	stage := ""
-	if !*quiet {
+	if show {
 		opts.Progress = func(p oraculo.Progress) {
 			if p.Stage != stage {
 				if bar != nil {
@@ -356,92 +411,113 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if bar != nil {
 		bar.Done()
 	}
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		err = writeJSON(stdout, rep)
-	} else {
-		printIngestReport(stdout, eng.DBPath(), rep)
-	}
-	if err != nil || !*watching.on {
-		return err
-	}
-	return followIngest(ctx, eng, rep.Roots, opts, watching, *asJSON, stdout, stderr)
+	return rep, err
 }
 
-func cmdSearch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("search", stderr)
-	k := fs.Int("k", oraculo.DefaultK, "how many chunks to return")
-	paths := fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
-	asJSON := fs.Bool("json", false, "one JSON object per question, on one line")
-	explain := fs.Bool("explain", false, "show how each hit was ranked: its rank in every path and the fusion score")
-	filter := filterFlags(fs)
-	embedder := embedderFlags(fs)
-	words, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if *k < 1 {
+// searchFlags are search's flags.
+type searchFlags struct {
+	index    *indexFlags
+	k        *int
+	paths    *string
+	asJSON   *bool
+	explain  *bool
+	filter   func() (oraculo.Filter, error)
+	embedder func() oraculo.EmbedderConfig
+}
+
+func newSearchFlags(name string, stderr io.Writer) (*flag.FlagSet, *searchFlags) {
+	fs, ix := newIndexFlags(name, stderr)
+	f := &searchFlags{index: ix}
+	f.k = fs.Int("k", oraculo.DefaultK, "how many chunks to return")
+	f.paths = fs.String("paths", "", "retrieval paths, comma-separated: bm25, dense, entity (default: all available)")
+	f.asJSON = fs.Bool("json", false, "one JSON object per question, on one line")
+	f.explain = fs.Bool("explain", false, "show how each hit was ranked: its rank in every path and the fusion score")
+	f.filter = filterFlags(fs)
+	f.embedder = embedderFlags(fs)
+	return fs, f
+}
+
+// cmdSearch answers the question in words, else each line of stdin, with
+// the chunks found.
+func cmdSearch(ctx context.Context, f *searchFlags, words []string, s stdio) error {
+	if *f.k < 1 {
 		return usageError{errors.New(msg("bad-k"))}
 	}
-	f, err := filter()
+	filter, err := f.filter()
 	if err != nil {
 		return err
 	}
-	eng, err := openEngine(ctx, ix, true, embedder(), stderr)
+	eng, err := openEngine(ctx, f.index, true, f.embedder(), s.err)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	opts := oraculo.SearchOptions{K: *k, Filter: f}
-	if *paths != "" {
-		opts.Paths = strings.Split(*paths, ",")
+	opts := oraculo.SearchOptions{K: *f.k, Filter: filter}
+	if *f.paths != "" {
+		opts.Paths = strings.Split(*f.paths, ",")
 	}
-	answer := func(q string) error {
-		var an oraculo.QueryAnalysis
-		o := opts
-		o.Analysis = &an
-		hits, err := eng.Search(ctx, q, o)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			return writeJSONLine(stdout, struct {
-				Question string                `json:"question"`
-				Hits     []oraculo.Hit         `json:"hits"`
-				Analysis oraculo.QueryAnalysis `json:"analysis"`
-			}{q, hits, an})
-		}
-		printHits(stdout, q, hits, *explain)
-		printAnalysis(stdout, an, *explain)
-		return nil
-	}
+	answer := func(q string) error { return f.search(ctx, eng, q, opts, s.out) }
 	if len(words) > 0 {
 		return answer(strings.Join(words, " "))
 	}
-	sc := bufio.NewScanner(stdin)
+	return eachLine(s.in, answer)
+}
+
+// search prints the hits for q, and how the question was understood.
+func (f *searchFlags) search(ctx context.Context, eng *oraculo.Engine, q string, opts oraculo.SearchOptions, stdout io.Writer) error {
+	var an oraculo.QueryAnalysis
+	opts.Analysis = &an
+	hits, err := eng.Search(ctx, q, opts)
+	if err != nil {
+		return err
+	}
+	if *f.asJSON {
+		return writeJSONLine(stdout, struct {
+			Question string                `json:"question"`
+			Hits     []oraculo.Hit         `json:"hits"`
+			Analysis oraculo.QueryAnalysis `json:"analysis"`
+		}{q, hits, an})
+	}
+	printHits(stdout, q, hits, *f.explain)
+	printAnalysis(stdout, an, *f.explain)
+	return nil
+}
+
+// eachLine calls do with each line of r that is not blank, trimmed,
+// until do fails.
+func eachLine(r io.Reader, do func(line string) error) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
 		q := strings.TrimSpace(sc.Text())
 		if q == "" {
 			continue
 		}
-		if err := answer(q); err != nil {
+		if err := do(q); err != nil {
 			return err
 		}
 	}
 	return sc.Err()
 }
 
-func cmdChunks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("chunks", stderr)
-	asJSON := fs.Bool("json", false, "one JSON object per chunk, on one line")
-	paths, err := parse(fs, args)
-	if err != nil {
-		return err
+// jsonFlags are the flags of a command that reads the index and may
+// print JSON.
+type jsonFlags struct {
+	index  *indexFlags
+	asJSON *bool
+}
+
+// jsonIndexFlags makes the flags of such a command, --json saying usage.
+func jsonIndexFlags(usage string) func(name string, stderr io.Writer) (*flag.FlagSet, *jsonFlags) {
+	return func(name string, stderr io.Writer) (*flag.FlagSet, *jsonFlags) {
+		fs, ix := newIndexFlags(name, stderr)
+		return fs, &jsonFlags{index: ix, asJSON: fs.Bool("json", false, usage)}
 	}
-	eng, err := ix.open(ctx, true)
+}
+
+// cmdChunks lists the chunks of the notes under paths (all without).
+func cmdChunks(ctx context.Context, f *jsonFlags, paths []string, s stdio) error {
+	eng, err := f.index.open(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -450,26 +526,22 @@ func cmdChunks(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if *f.asJSON {
 		for _, c := range chunks {
-			if err := writeJSONLine(stdout, c); err != nil {
+			if err := writeJSONLine(s.out, c); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	printChunks(stdout, chunks)
+	printChunks(s.out, chunks)
 	return nil
 }
 
-func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("stats", stderr)
-	asJSON := fs.Bool("json", false, "print as JSON")
-	if _, err := parse(fs, args); err != nil {
-		return err
-	}
+// cmdStats says what the index holds.
+func cmdStats(ctx context.Context, f *jsonFlags, _ []string, s stdio) error {
 	// The index's own embedder: the paths a search would use.
-	eng, err := openEngine(ctx, ix, true, oraculo.EmbedderConfig{}, stderr)
+	eng, err := openEngine(ctx, f.index, true, oraculo.EmbedderConfig{}, s.err)
 	if err != nil {
 		return err
 	}
@@ -478,10 +550,10 @@ func cmdStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return writeJSON(stdout, st)
+	if *f.asJSON {
+		return writeJSON(s.out, st)
 	}
-	printStats(stdout, st)
+	printStats(s.out, st)
 	return nil
 }
 
@@ -525,15 +597,6 @@ var (
 	flagSetsMu sync.Mutex
 	flagSets   []*helpFlags
 )
-
-func lastFlags() *helpFlags {
-	flagSetsMu.Lock()
-	defer flagSetsMu.Unlock()
-	if len(flagSets) == 0 {
-		return nil
-	}
-	return flagSets[len(flagSets)-1]
-}
 
 // isFlagError reports whether err is the flag package's parse error.
 func isFlagError(err error) bool {

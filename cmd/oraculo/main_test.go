@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,6 +33,17 @@ func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
 	code := run(args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
+}
+
+// runCommand runs the command of the table called name on ctx, as run
+// does once it has found it, for the tests that stop it by cancelling ctx.
+func runCommand(ctx context.Context, name string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c, ok := lookup(commands, name)
+	if !ok {
+		return fmt.Errorf("no command %q", name)
+	}
+	_, err := c.dispatch(ctx, args, stdio{in: stdin, out: stdout, err: stderr})
+	return err
 }
 
 func writeNote(t *testing.T, path, text string) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,19 +14,29 @@ import (
 	"github.com/oraculo/oraculo/mcpserver"
 )
 
+// mcpFlags are mcp's flags.
+type mcpFlags struct {
+	index         *indexFlags
+	models        *modelFlags
+	publicURL     *string
+	obsidianVault *string
+}
+
+func newMCPFlags(name string, stderr io.Writer) (*flag.FlagSet, *mcpFlags) {
+	fs, ix := newIndexFlags(name, stderr)
+	f := &mcpFlags{index: ix, models: newModelFlags(fs)}
+	f.publicURL = fs.String("public-url", "", "where oraculo serve answers for this index: the answers' citations become links to their passages there (default: plain labels)")
+	f.obsidianVault = fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: with --public-url, each source also links to its note there")
+	return fs, f
+}
+
 // cmdMCP serves the index over the Model Context Protocol on stdin and
 // stdout until the client hangs up. Stdout carries only the protocol;
 // warnings go to stderr. Every tool reads as the role in ctx: the DM's
 // (everything) unless the command was run with --as player.
-func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("mcp", stderr)
-	models := newModelFlags(fs)
-	publicURL := fs.String("public-url", "", "where oraculo serve answers for this index: the answers' citations become links to their passages there (default: plain labels)")
-	obsidianVault := fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: with --public-url, each source also links to its note there")
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+func cmdMCP(ctx context.Context, f *mcpFlags, rest []string, s stdio) error {
+	ix, models, publicURL, obsidianVault := f.index, f.models, f.publicURL, f.obsidianVault
+	stdin, stdout, stderr := s.in, s.out, s.err
 	if len(rest) > 0 {
 		return usageError{fmt.Errorf("%s", msg("mcp-args", strings.Join(rest, " ")))}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,122 +16,154 @@ import (
 	"github.com/oraculo/oraculo/internal/termrender"
 )
 
-// memoryVerbs are the memory commands, each with the number of ids it
+// memoryIDs are the memory commands, each with the number of ids it
 // takes.
-var memoryVerbs = map[string]int{"add": 0, "list": 0, "show": 1, "verify": 1, "supersede": 1, "forget": 1}
+var memoryIDs = map[string]int{"memory add": 0, "memory list": 0, "memory show": 1, "memory verify": 1, "memory supersede": 1, "memory forget": 1}
 
-// cmdMemory runs oraculo memory VERB: the long-term memory of the index,
-// in SQLite only for now.
-func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageError{errors.New(msg("memory-usage"))}
+// memoryFlags are the flags of oraculo memory VERB, the long-term memory
+// of the index: each verb defines its own, the others stay nil.
+type memoryFlags struct {
+	verb                                 string // "memory add"
+	index                                *indexFlags
+	scope, key, value, source, chunk     *string
+	verified, stated, all, asJSON, chain *bool
+}
+
+func newMemoryFlags(name string, stderr io.Writer) (*flag.FlagSet, *memoryFlags) {
+	fs, ixf := newIndexFlags(name, stderr)
+	f := &memoryFlags{verb: name, index: ixf}
+	switch name {
+	case "memory add":
+		f.scope = fs.String("scope", "", "campaign, dm, player:NAME or session:N")
+		f.key = fs.String("key", "", "what the entry is about")
+		f.value = fs.String("value", "", "what the table settled")
+		f.source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
+		f.chunk = fs.String("chunk", "", "the chunk it comes from (a hit's or a citation's id): its note is the source")
+		f.stated = fs.Bool("stated", false, "stated by you, today (the default without --source)")
+		f.verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
+	case "memory list":
+		f.scope = fs.String("scope", "", "only this scope")
+		f.all = fs.Bool("all", false, "also the entries superseded")
+		f.asJSON = fs.Bool("json", false, "print as JSON")
+	case "memory show", "memory verify":
+		f.asJSON = fs.Bool("json", false, "print as JSON")
+	case "memory forget":
+		f.chain = fs.Bool("chain", false, "also every entry it superseded, one after another")
+	case "memory supersede":
+		f.value = fs.String("value", "", "the new value")
+		f.source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
+		f.chunk = fs.String("chunk", "", "the chunk it comes from (a hit's or a citation's id): its note is the source")
+		f.verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
 	}
-	verb := args[0]
-	nids, ok := memoryVerbs[verb]
-	if !ok {
-		if verb == "-h" || verb == "--help" {
-			fmt.Fprintln(stdout, msg("memory-usage"))
-			return nil
-		}
-		return usageError{errors.New(msg("memory-usage"))}
+	return fs, f
+}
+
+// open checks the verb's arguments and flags, then opens the index, in
+// SQLite only for now.
+func (f *memoryFlags) open(ctx context.Context, ids []string, stderr io.Writer) (*oraculo.Engine, error) {
+	if len(ids) != memoryIDs[f.verb] {
+		return nil, usageError{errors.New(msg("memory-needs-id", strings.TrimPrefix(f.verb, "memory ")))}
 	}
-	fs, ixf := newIndexFlags("memory "+verb, stderr)
-	var scope, key, value, source, chunk *string
-	var verified, stated, all, asJSON, chain *bool
-	switch verb {
-	case "add":
-		scope = fs.String("scope", "", "campaign, dm, player:NAME or session:N")
-		key = fs.String("key", "", "what the entry is about")
-		value = fs.String("value", "", "what the table settled")
-		source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
-		chunk = fs.String("chunk", "", "the chunk it comes from (a hit's or a citation's id): its note is the source")
-		stated = fs.Bool("stated", false, "stated by you, today (the default without --source)")
-		verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
-	case "list":
-		scope = fs.String("scope", "", "only this scope")
-		all = fs.Bool("all", false, "also the entries superseded")
-		asJSON = fs.Bool("json", false, "print as JSON")
-	case "show", "verify":
-		asJSON = fs.Bool("json", false, "print as JSON")
-	case "forget":
-		chain = fs.Bool("chain", false, "also every entry it superseded, one after another")
-	case "supersede":
-		value = fs.String("value", "", "the new value")
-		source = fs.String("source", "", "the note it comes from (default: stated by you, today)")
-		chunk = fs.String("chunk", "", "the chunk it comes from (a hit's or a citation's id): its note is the source")
-		verified = fs.Bool("verified", false, "store it verified, not as a hypothesis")
+	if f.stated != nil && *f.stated && (*f.source != "" || *f.chunk != "") {
+		return nil, usageError{errors.New(msg("memory-stated-source"))}
 	}
-	ids, err := parse(fs, args[1:])
-	if err != nil {
-		return err
-	}
-	if len(ids) != nids {
-		return usageError{errors.New(msg("memory-needs-id", verb))}
-	}
-	if stated != nil && *stated && (*source != "" || *chunk != "") {
-		return usageError{errors.New(msg("memory-stated-source"))}
-	}
-	if scope != nil && *scope != "" {
-		if err := index.ValidMemoryScope(*scope); err != nil {
-			return usageError{err}
+	if f.scope != nil && *f.scope != "" {
+		if err := index.ValidMemoryScope(*f.scope); err != nil {
+			return nil, usageError{err}
 		}
 	}
-	eng, err := openEngine(ctx, ixf, true, oraculo.EmbedderConfig{}, stderr)
+	return openEngine(ctx, f.index, true, oraculo.EmbedderConfig{}, stderr)
+}
+
+// with opens the index for the verb and runs do on it.
+func (f *memoryFlags) with(ctx context.Context, ids []string, s stdio, do func(eng *oraculo.Engine) error) error {
+	eng, err := f.open(ctx, ids, s.err)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	switch verb {
-	case "add":
-		note, err := memoryNote(ctx, eng, *source)
+	return do(eng)
+}
+
+// print prints v as JSON with --json, else as text does.
+func (f *memoryFlags) print(w io.Writer, v any, text func()) error {
+	if *f.asJSON {
+		return writeJSON(w, v)
+	}
+	text()
+	return nil
+}
+
+// memoryAdd adds an entry.
+func memoryAdd(ctx context.Context, f *memoryFlags, ids []string, s stdio) error {
+	return f.with(ctx, ids, s, func(eng *oraculo.Engine) error {
+		note, err := memoryNote(ctx, eng, *f.source)
 		if err != nil {
 			return err
 		}
-		m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: *scope, Key: *key, Value: *value, Note: note, Chunk: *chunk, Verified: *verified, Author: memoryAuthor()})
+		m, err := eng.AddMemory(ctx, oraculo.MemoryInput{Scope: *f.scope, Key: *f.key, Value: *f.value, Note: note, Chunk: *f.chunk, Verified: *f.verified, Author: memoryAuthor()})
 		if err != nil {
 			return memoryError(err)
 		}
-		fmt.Fprintln(stdout, msg("memory-added", m.ID, m.Scope, termrender.Escape(m.Key), m.Status))
-	case "list":
-		ms, err := eng.Memories(ctx, *scope, *all)
+		fmt.Fprintln(s.out, msg("memory-added", m.ID, m.Scope, termrender.Escape(m.Key), m.Status))
+		return nil
+	})
+}
+
+// memoryList lists the active entries the reader may see.
+func memoryList(ctx context.Context, f *memoryFlags, ids []string, s stdio) error {
+	return f.with(ctx, ids, s, func(eng *oraculo.Engine) error {
+		ms, err := eng.Memories(ctx, *f.scope, *f.all)
 		if err != nil {
 			return memoryError(err)
 		}
-		if *asJSON {
-			return writeJSON(stdout, ms)
-		}
-		printMemories(stdout, ms)
-	case "show":
+		return f.print(s.out, ms, func() { printMemories(s.out, ms) })
+	})
+}
+
+// memoryShow shows an entry and those it superseded.
+func memoryShow(ctx context.Context, f *memoryFlags, ids []string, s stdio) error {
+	return f.with(ctx, ids, s, func(eng *oraculo.Engine) error {
 		chain, err := eng.MemoryChain(ctx, ids[0])
 		if err != nil {
 			return memoryError(err)
 		}
-		if *asJSON {
-			return writeJSON(stdout, chain)
-		}
-		printMemories(stdout, chain)
-	case "verify":
+		return f.print(s.out, chain, func() { printMemories(s.out, chain) })
+	})
+}
+
+// memoryVerify marks an entry verified.
+func memoryVerify(ctx context.Context, f *memoryFlags, ids []string, s stdio) error {
+	return f.with(ctx, ids, s, func(eng *oraculo.Engine) error {
 		m, err := eng.VerifyMemory(ctx, ids[0])
 		if err != nil {
 			return memoryError(err)
 		}
-		if *asJSON {
-			return writeJSON(stdout, m)
-		}
-		fmt.Fprintln(stdout, msg("memory-verified", m.ID))
-	case "supersede":
-		note, err := memoryNote(ctx, eng, *source)
+		return f.print(s.out, m, func() { fmt.Fprintln(s.out, msg("memory-verified", m.ID)) })
+	})
+}
+
+// memorySupersede replaces an active entry with a new value.
+func memorySupersede(ctx context.Context, f *memoryFlags, ids []string, s stdio) error {
+	return f.with(ctx, ids, s, func(eng *oraculo.Engine) error {
+		note, err := memoryNote(ctx, eng, *f.source)
 		if err != nil {
 			return err
 		}
-		m, err := eng.SupersedeMemory(ctx, ids[0], oraculo.MemoryInput{Value: *value, Note: note, Chunk: *chunk, Verified: *verified, Author: memoryAuthor()})
+		m, err := eng.SupersedeMemory(ctx, ids[0], oraculo.MemoryInput{Value: *f.value, Note: note, Chunk: *f.chunk, Verified: *f.verified, Author: memoryAuthor()})
 		if err != nil {
 			return memoryError(err)
 		}
-		fmt.Fprintln(stdout, msg("memory-superseded", m.ID, ids[0]))
-	case "forget":
+		fmt.Fprintln(s.out, msg("memory-superseded", m.ID, ids[0]))
+		return nil
+	})
+}
+
+// memoryForget deletes an entry, with --chain those it superseded too.
+func memoryForget(ctx context.Context, f *memoryFlags, ids []string, s stdio) error {
+	return f.with(ctx, ids, s, func(eng *oraculo.Engine) error {
 		forget := []string{ids[0]}
-		if *chain {
+		if *f.chain {
 			ms, err := eng.MemoryChain(ctx, ids[0])
 			if err != nil {
 				return memoryError(err)
@@ -144,10 +177,10 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if err := eng.ForgetMemory(ctx, id); err != nil {
 				return memoryError(err)
 			}
-			fmt.Fprintln(stdout, msg("memory-forgotten", id))
+			fmt.Fprintln(s.out, msg("memory-forgotten", id))
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // memoryError says in the user's language what the engine refused.

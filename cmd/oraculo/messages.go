@@ -29,54 +29,21 @@ func detectLang(flagValue string) string {
 }
 
 var catalog = map[string][2]string{ // id → {en, es}
-	"usage": {`Oráculo answers questions about your own notes, citing them.
+	"usage-head": {`Oráculo answers questions about your own notes, citing them.
 
 Usage:
-  oraculo ingest [--db FILE] [--lang es|en] [--max-words N] [--overlap-words N] DIR...
-  oraculo search [--db FILE] [--k N] [--paths LIST] [--json] [QUESTION]
-  oraculo ask    [--db FILE] [--json] [--chat ollama|openai|none] [--extractive] QUESTION
-  oraculo chat   [--db FILE] [--chat ollama|openai|none]
-  oraculo show   [--db FILE] [--json] ID...
-  oraculo chunks [--db FILE] [--json] [PATH...]
-  oraculo stats  [--db FILE] [--json]
-  oraculo compendium [list|show NAME] [--kind KIND] [--json]
-  oraculo mcp    [--db FILE] [--chat ollama|openai|none]   (an MCP server on stdin/stdout)
-  oraculo serve  [--db FILE] [--addr 127.0.0.1:8080] [--tokens FILE] [--chat ...]   (HTTP API, web page, OpenAI-compatible /v1)
-  oraculo doctor [--db FILE] [--chat ...] [--embedder ...]   (checks the index and tries each model server once)
-  oraculo token  add NAME --role player|dm | list | remove NAME | rotate-links   [--tokens FILE]
-  oraculo memory add --scope S --key K --value V | list | show ID | verify ID | supersede ID --value V | forget ID
-  oraculo eval   --golden FILE [--db FILE] [--k 50] [--json] [--report DIR] [--diagnose]
-  oraculo eval   --compare A.json B.json
-  oraculo bench  [--db FILE] [--questions FILE] [--k 10] [--n N] [--ask] [--json]   (latency per stage, throughput, peak memory)
-  oraculo version
+`, `Oráculo responde preguntas sobre tus propias notas, citándolas.
 
+Uso:
+`},
+	"usage-foot": {`
 The index is $ORACULO_DB or .oraculo/oraculo.db unless --db names it; or,
 with --backend weaviate --weaviate-url URL [--collection NAME], a Weaviate
 cluster, where nothing local is kept ($ORACULO_BACKEND, $ORACULO_WEAVIATE_URL;
 an API key in $ORACULO_WEAVIATE_KEY).
 Every command takes --ui-lang es|en for its messages (default: your locale).
 Run "oraculo COMMAND -h" for a command's flags.
-`, `Oráculo responde preguntas sobre tus propias notas, citándolas.
-
-Uso:
-  oraculo ingest [--db ARCHIVO] [--lang es|en] [--max-words N] [--overlap-words N] CARPETA...
-  oraculo search [--db ARCHIVO] [--k N] [--paths LISTA] [--json] [PREGUNTA]
-  oraculo ask    [--db ARCHIVO] [--json] [--chat ollama|openai|none] [--extractive] PREGUNTA
-  oraculo chat   [--db ARCHIVO] [--chat ollama|openai|none]
-  oraculo show   [--db ARCHIVO] [--json] ID...
-  oraculo chunks [--db ARCHIVO] [--json] [RUTA...]
-  oraculo stats  [--db ARCHIVO] [--json]
-  oraculo compendium [list|show NOMBRE] [--kind TIPO] [--json]
-  oraculo mcp    [--db ARCHIVO] [--chat ollama|openai|none]   (un servidor MCP por stdin/stdout)
-  oraculo serve  [--db ARCHIVO] [--addr 127.0.0.1:8080] [--tokens ARCHIVO] [--chat ...]   (API HTTP, página web, /v1 compatible con OpenAI)
-  oraculo doctor [--db ARCHIVO] [--chat ...] [--embedder ...]   (revisa el índice y prueba una vez cada servidor de modelos)
-  oraculo token  add NOMBRE --role player|dm | list | remove NOMBRE | rotate-links   [--tokens ARCHIVO]
-  oraculo memory add --scope S --key K --value V | list | show ID | verify ID | supersede ID --value V | forget ID
-  oraculo eval   --golden ARCHIVO [--db ARCHIVO] [--k 50] [--json] [--report CARPETA] [--diagnose]
-  oraculo eval   --compare A.json B.json
-  oraculo bench  [--db ARCHIVO] [--questions ARCHIVO] [--k 10] [--n N] [--ask] [--json]   (latencia por etapa, rendimiento, pico de memoria)
-  oraculo version
-
+`, `
 El índice es $ORACULO_DB o .oraculo/oraculo.db salvo que --db diga otro; o,
 con --backend weaviate --weaviate-url URL [--collection NOMBRE], un clúster de
 Weaviate, sin nada guardado en local ($ORACULO_BACKEND, $ORACULO_WEAVIATE_URL;

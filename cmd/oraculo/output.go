@@ -53,9 +53,23 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 	if a := r.Annotate; a != nil {
 		fmt.Fprintln(w, msg("annotate-summary", a.Model, a.Annotated, a.Cached, a.Pending, a.Failed))
 	}
+	printSkipped(w, r.Skipped)
+	if len(r.Repaired) > 0 {
+		fmt.Fprintln(w, msg("repaired", len(r.Repaired)))
+		listProblems(w, r.Repaired, false)
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(w, msg("warnings", len(r.Warnings)))
+		listProblems(w, r.Warnings, false)
+	}
+}
+
+// printSkipped lists the files an ingest skipped: those of types it does
+// not read counted by extension, the others one by one with why.
+func printSkipped(w io.Writer, problems []oraculo.Problem) {
 	var skipped []oraculo.Problem
 	others := map[string]int{}
-	for _, p := range r.Skipped {
+	for _, p := range problems {
 		if p.Reason == "unsupported-type" {
 			ext := termrender.Escape(strings.ToLower(extOf(p.Path)))
 			others[ext]++
@@ -73,14 +87,6 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 		if nOthers > 0 {
 			fmt.Fprintln(w, msg("other-types", nOthers, joinCounts(others, "%s ×%d", ", ")))
 		}
-	}
-	if len(r.Repaired) > 0 {
-		fmt.Fprintln(w, msg("repaired", len(r.Repaired)))
-		listProblems(w, r.Repaired, false)
-	}
-	if len(r.Warnings) > 0 {
-		fmt.Fprintln(w, msg("warnings", len(r.Warnings)))
-		listProblems(w, r.Warnings, false)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -41,94 +42,148 @@ func tokensPath(flagValue, db string) (path string, explicit bool) {
 	return filepath.Join(filepath.Dir(oraculo.DBPath(db)), "tokens.yaml"), false
 }
 
+// serveFlags are serve's flags.
+type serveFlags struct {
+	index         *indexFlags
+	addr          *string
+	tokens        *string
+	askTimeout    *time.Duration
+	ingestTimeout *time.Duration
+	publicURL     *string
+	obsidianVault *string
+	cors          *string
+	models        *modelFlags
+	limits        func() (server.Limits, error)
+	watching      *watchOptions
+	followOutside *bool
+}
+
+func newServeFlags(name string, stderr io.Writer) (*flag.FlagSet, *serveFlags) {
+	fs, ix := newIndexFlags(name, stderr)
+	f := &serveFlags{index: ix}
+	f.addr = fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	f.tokens = fs.String("tokens", "", "tokens file (default $ORACULO_TOKENS, else tokens.yaml beside the index when it exists); without one only the local user is served, on loopback")
+	f.askTimeout = fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
+	f.ingestTimeout = fs.Duration("ingest-timeout", server.DefaultIngestTimeout, "longest time a background ingest (POST /api/ingest) may take before it is cancelled")
+	f.publicURL = fs.String("public-url", "", "where the links to cited passages point (default: the host each request came to), e.g. https://oraculo.example.org")
+	f.obsidianVault = fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: each cited source also links to its note there (obsidian://open)")
+	f.cors = fs.String("cors", "", "origins whose pages may call the API from a browser, comma-separated (e.g. app://obsidian.md,https://chat.example.org; * for any); tokens are still required")
+	f.models = newModelFlags(fs)
+	f.limits = limitFlags(fs)
+	f.watching = watchFlags(fs, "watch the index's folders and update it after each change: the next question sees it")
+	f.followOutside = followLinksFlag(fs)
+	return fs, f
+}
+
 // cmdServe serves the index over HTTP until ctx ends, then shuts down
 // gracefully.
-func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, ix := newIndexFlags("serve", stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	tokensFlag := fs.String("tokens", "", "tokens file (default $ORACULO_TOKENS, else tokens.yaml beside the index when it exists); without one only the local user is served, on loopback")
-	askTimeout := fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
-	ingestTimeout := fs.Duration("ingest-timeout", server.DefaultIngestTimeout, "longest time a background ingest (POST /api/ingest) may take before it is cancelled")
-	publicURL := fs.String("public-url", "", "where the links to cited passages point (default: the host each request came to), e.g. https://oraculo.example.org")
-	obsidianVault := fs.String("obsidian-vault", "", "the name of the Obsidian vault that holds the notes: each cited source also links to its note there (obsidian://open)")
-	corsFlag := fs.String("cors", "", "origins whose pages may call the API from a browser, comma-separated (e.g. app://obsidian.md,https://chat.example.org; * for any); tokens are still required")
-	models := newModelFlags(fs)
-	limitsFlag := limitFlags(fs)
-	watching := watchFlags(fs, "watch the index's folders and update it after each change: the next question sees it")
-	followOutside := followLinksFlag(fs)
-	rest, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+func cmdServe(ctx context.Context, f *serveFlags, rest []string, s stdio) error {
 	if len(rest) > 0 {
 		return usageError{errors.New(msg("serve-args", strings.Join(rest, " ")))}
 	}
-	if err := watching.validate(); err != nil {
+	if err := f.watching.validate(); err != nil {
 		return err
 	}
-	limits, err := limitsFlag()
+	limits, err := f.limits()
 	if err != nil {
 		return err
 	}
-
-	var tokens *server.Tokens
-	path, explicit := tokensPath(*tokensFlag, *ix.db)
-	if _, statErr := os.Stat(path); explicit || statErr == nil {
-		if tokens, err = server.LoadTokens(path); err != nil {
-			return err
-		}
+	sv := &serving{f: f, stdout: s.out, logger: slog.New(slog.NewJSONHandler(s.err, nil))}
+	if sv.tokens, err = f.loadTokens(); err != nil {
+		return err
 	}
-	if tokens == nil && !loopbackAddr(*addr) {
-		return usageError{errors.New(msg("serve-needs-tokens", *addr))}
-	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	eng, err := models.open(ctx, ix, func(s string) { logger.Warn(s) })
+	eng, err := f.models.open(ctx, f.index, func(s string) { sv.logger.Warn(s) })
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	linkKey, err := ix.linkKey(ctx)
-	if err != nil && eng.ReadOnly() != nil {
+	sv.eng = eng
+	if sv.linkKeys, err = sv.loadLinkKeys(ctx); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *f.addr)
+	if err != nil {
+		return err
+	}
+	h := server.New(sv.config(ctx, limits))
+	defer h.Close()
+	if *f.watching.on {
+		if err := serveWatch(ctx, h, eng, f.watching, s.out, sv.logger); err != nil {
+			return err
+		}
+	}
+	return sv.serve(ctx, ln, h)
+}
+
+// loadTokens loads the tokens file, if one is named or beside the index;
+// without one, only a loopback address may be served.
+func (f *serveFlags) loadTokens() (*server.Tokens, error) {
+	var tokens *server.Tokens
+	path, explicit := tokensPath(*f.tokens, *f.index.db)
+	if _, statErr := os.Stat(path); explicit || statErr == nil {
+		var err error
+		if tokens, err = server.LoadTokens(path); err != nil {
+			return nil, err
+		}
+	}
+	if tokens == nil && !loopbackAddr(*f.addr) {
+		return nil, usageError{errors.New(msg("serve-needs-tokens", *f.addr))}
+	}
+	return tokens, nil
+}
+
+// serving is a server being started and run: what its steps share.
+type serving struct {
+	f        *serveFlags
+	eng      *oraculo.Engine
+	tokens   *server.Tokens
+	linkKeys *link.Keyring
+	logger   *slog.Logger
+	stdout   io.Writer
+}
+
+// loadLinkKeys loads the key that signs the links to passages.
+func (sv *serving) loadLinkKeys(ctx context.Context) (*link.Keyring, error) {
+	linkKey, err := sv.f.index.linkKey(ctx)
+	if err != nil && sv.eng.ReadOnly() != nil {
 		// A read-only index cannot keep a key beside it: this run signs
 		// with one of its own.
-		logger.Warn(msg("link-key-ephemeral", err))
+		sv.logger.Warn(msg("link-key-ephemeral", err))
 		linkKey, err = make([]byte, 32), nil
 		rand.Read(linkKey)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	linkKeys := link.NewKeyring(linkKey)
+	return link.NewKeyring(linkKey), nil
+}
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	h := server.New(server.Config{
-		Engine:        eng,
-		Tokens:        tokens,
+// config is the server's configuration from the flags.
+func (sv *serving) config(ctx context.Context, limits server.Limits) server.Config {
+	f := sv.f
+	return server.Config{
+		Engine:        sv.eng,
+		Tokens:        sv.tokens,
 		LocalRole:     oraculo.RoleFrom(ctx), // --as player previews the players' view
-		Logger:        logger,
-		AskTimeout:    *askTimeout,
-		IngestTimeout: *ingestTimeout,
+		Logger:        sv.logger,
+		AskTimeout:    *f.askTimeout,
+		IngestTimeout: *f.ingestTimeout,
 		Web:           web.Handler(),
-		MCP:           mcpserver.HTTPHandler(eng, version, mcpserver.WithLinks(&link.Maker{Keys: linkKeys, Base: *publicURL, ObsidianVault: *obsidianVault})),
+		MCP:           mcpserver.HTTPHandler(sv.eng, version, mcpserver.WithLinks(&link.Maker{Keys: sv.linkKeys, Base: *f.publicURL, ObsidianVault: *f.obsidianVault})),
 		Version:       version,
-		CORSOrigins:   splitList(*corsFlag),
-		LinkKeys:      linkKeys,
-		PublicURL:     *publicURL,
-		ObsidianVault: *obsidianVault,
+		CORSOrigins:   splitList(*f.cors),
+		LinkKeys:      sv.linkKeys,
+		PublicURL:     *f.publicURL,
+		ObsidianVault: *f.obsidianVault,
 		Limits:        limits,
 		// The ingests the server runs (POST /api/ingest, --watch).
-		FollowLinksOutside: *followOutside,
-		PrivateFiles:       privateFiles(*tokensFlag, *ix.db),
-	})
-	defer h.Close()
-	if *watching.on {
-		if err := serveWatch(ctx, h, eng, watching, stdout, logger); err != nil {
-			return err
-		}
+		FollowLinksOutside: *f.followOutside,
+		PrivateFiles:       privateFiles(*f.tokens, *f.index.db),
 	}
+}
+
+// serve serves h on ln until ctx ends, then shuts down gracefully.
+func (sv *serving) serve(ctx context.Context, ln net.Listener, h *server.Server) error {
 	// Requests live in their own context: a signal starts a graceful
 	// shutdown instead of cancelling them; cancelRequests ends the grace.
 	reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
@@ -142,21 +197,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		IdleTimeout:    2 * time.Minute,
 		MaxHeaderBytes: 64 << 10,
 		BaseContext:    func(net.Listener) context.Context { return reqCtx },
-		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorLog:       slog.NewLogLogger(sv.logger.Handler(), slog.LevelWarn),
 	}
-
-	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintln(stdout, msg("serve-url", eng.DBPath(), url))
-	if tokens == nil {
-		fmt.Fprintln(stdout, msg("serve-local", oraculo.RoleFrom(ctx)))
-	} else {
-		fmt.Fprintln(stdout, msg("serve-auth", len(tokens.List()), tokens.Path()))
-		go watchTokens(reqCtx, tokens, logger)
-	}
-	stopKeys := watchLinkKey(reqCtx, ix, linkKeys, linkKeyPollEvery, logger)
-	defer stopKeys()
-	logger.Info("serving", "addr", ln.Addr().String(), "db", eng.DBPath(), "auth", tokens != nil, "version", version)
-
+	stop := sv.announce(reqCtx, ln)
+	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -164,20 +208,42 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(stdout, msg("serve-stopping", shutdownGrace))
-	logger.Info("shutting down", "grace_seconds", shutdownGrace.Seconds())
+	sv.shutdown(srv, h, cancelRequests)
+	return nil
+}
+
+// announce says where the server listens and for whom, and watches the
+// tokens file and the link key while reqCtx lasts (stop ends the latter).
+func (sv *serving) announce(reqCtx context.Context, ln net.Listener) (stop func()) {
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintln(sv.stdout, msg("serve-url", sv.eng.DBPath(), url))
+	if sv.tokens == nil {
+		fmt.Fprintln(sv.stdout, msg("serve-local", oraculo.RoleFrom(reqCtx)))
+	} else {
+		fmt.Fprintln(sv.stdout, msg("serve-auth", len(sv.tokens.List()), sv.tokens.Path()))
+		go watchTokens(reqCtx, sv.tokens, sv.logger)
+	}
+	stop = watchLinkKey(reqCtx, sv.f.index, sv.linkKeys, linkKeyPollEvery, sv.logger)
+	sv.logger.Info("serving", "addr", ln.Addr().String(), "db", sv.eng.DBPath(), "auth", sv.tokens != nil, "version", version)
+	return stop
+}
+
+// shutdown lets the requests in flight finish for shutdownGrace, then
+// cancels them, and waits for a background ingest.
+func (sv *serving) shutdown(srv *http.Server, h *server.Server, cancelRequests func()) {
+	fmt.Fprintln(sv.stdout, msg("serve-stopping", shutdownGrace))
+	sv.logger.Info("shutting down", "grace_seconds", shutdownGrace.Seconds())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		logger.Warn("requests still running after the grace period: cancelling them", "err", err)
+		sv.logger.Warn("requests still running after the grace period: cancelling them", "err", err)
 		cancelRequests()
 		srv.Close()
 	}
 	if err := h.Close(); err != nil {
-		logger.Error("a background ingest is left behind", "err", err)
+		sv.logger.Error("a background ingest is left behind", "err", err)
 	}
-	fmt.Fprintln(stdout, msg("serve-stopped"))
-	return nil
+	fmt.Fprintln(sv.stdout, msg("serve-stopped"))
 }
 
 // loopbackAddr reports whether a listen address is on loopback only:

@@ -43,7 +43,9 @@ func startServe(t *testing.T, args ...string) (url string, stdout, stderr *locke
 	stdout, stderr = &lockedBuffer{}, &lockedBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- cmdServe(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), stdout, stderr) }()
+	go func() {
+		done <- runCommand(ctx, "serve", append([]string{"--addr", "127.0.0.1:0"}, args...), nil, stdout, stderr)
+	}()
 	stopped := false
 	stop = func() error {
 		if stopped {

@@ -172,7 +172,7 @@ func TestIngestWatch(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdIngest(ctx, []string{"--db", db, "--quiet", "--watch", "--watch-debounce", "100ms", dir}, stdout, stderr)
+		done <- runCommand(ctx, "ingest", []string{"--db", db, "--quiet", "--watch", "--watch-debounce", "100ms", dir}, nil, stdout, stderr)
 	}()
 	waitOutput := func(what, want string) {
 		t.Helper()

@@ -64,3 +64,40 @@ func machineFree(s string) string {
 		return head + "\n      " + text + "\n"
 	})
 }
+
+// TestCommandTable: every command and verb of the table has help whose
+// synopsis begins with its name and flags whose help -h prints, and
+// "oraculo help" lists every command; a command's verbs are found by
+// their name and no other entry is (a verb is not a command).
+func TestCommandTable(t *testing.T) {
+	usageText := usage()
+	for _, c := range commands {
+		if !strings.Contains(usageText, "  oraculo "+c.name) {
+			t.Errorf("oraculo help does not list %s", c.name)
+		}
+		entries := c.verbs
+		if entries == nil {
+			entries = []command{c}
+		}
+		for _, e := range entries {
+			if e.name == "version" {
+				continue
+			}
+			doc, ok := docOf(e.name)
+			if !ok || !strings.HasPrefix(doc.synopsis[0], e.name+" ") || e.flags == nil {
+				t.Errorf("%s: help %v (found %v), flags %v", e.name, doc.synopsis, ok, e.flags != nil)
+				continue
+			}
+			out, errOut, code := runCLI(t, "", append(strings.Fields(e.name), "-h", "--ui-lang", "en")...)
+			if code != 0 || errOut != "" || !strings.HasPrefix(out, "Usage: oraculo "+doc.synopsis[0]+"\n") {
+				t.Errorf("%s -h: exit %d, stderr %q, stdout:\n%s", e.name, code, errOut, out)
+			}
+		}
+	}
+	if _, ok := lookup(commands, "memory add"); ok {
+		t.Error(`"memory add" is found as a command`)
+	}
+	if _, _, code := runCLI(t, "", "memory add", "--ui-lang", "en"); code != 2 {
+		t.Errorf(`oraculo "memory add": exit %d, want 2 (unknown command)`, code)
+	}
+}

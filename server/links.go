@@ -247,39 +247,18 @@ func (s *Server) pageFailed(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // sentencesOf cuts text into paragraphs of sentences, marking the one
-// that shares the most words with claim (none when claim is empty or
-// shares nothing).
+// the claim rests on ([link.Cited]; none when claim is empty or shares
+// nothing).
 func sentencesOf(text, claim string) (paras [][]pageSentence) {
-	want := textpkg.Keywords(claim)
-	top := 0
-	best := [2]int{-1, -1}
-	for _, block := range strings.Split(text, "\n\n") {
-		if strings.TrimSpace(block) == "" {
-			continue
+	sents := link.Sentences(text)
+	marked := link.Cited(sents, []string{claim})
+	for i, s := range sents {
+		if s.Para == len(paras) {
+			paras = append(paras, nil)
 		}
-		var p []pageSentence
-		for _, sent := range textpkg.Sentences(block, nil) {
-			if n := overlap(want, sent); n > top {
-				top, best = n, [2]int{len(paras), len(p)}
-			}
-			p = append(p, pageSentence{Text: sent})
-		}
-		paras = append(paras, p)
-	}
-	if best[0] >= 0 {
-		paras[best[0]][best[1]].Mark = true
+		paras[s.Para] = append(paras[s.Para], pageSentence{Text: s.Text, Mark: marked[i]})
 	}
 	return paras
-}
-
-func overlap(want map[string]bool, sent string) int {
-	n := 0
-	for w := range textpkg.Keywords(sent) {
-		if want[w] {
-			n++
-		}
-	}
-	return n
 }
 
 // noteLinks returns the names in a's text that link to notes the caller

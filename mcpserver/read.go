@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	textpkg "github.com/oraculo/oraculo/text"
+
+	"github.com/oraculo/oraculo/link"
 )
 
 const readChunkDescription = `Read the whole chunk behind a search hit's id or a citation's evidence id: its label, note, heading path and full text.`
@@ -51,7 +52,7 @@ func (t *tools) readChunk(ctx context.Context, _ *mcp.CallToolRequest, in ReadCh
 	if err != nil {
 		return nil, Chunk{}, notFound("chunk", id, t.failure(ctx, "reading chunk", err))
 	}
-	out := Chunk{ID: c.ID, Label: c.Label, File: c.File, Title: c.Title, Headings: nonNil(c.Headings), Session: c.Session, Text: textpkg.Render(c.Text)}
+	out := Chunk{ID: c.ID, Label: c.Label, File: c.File, Title: c.Title, Headings: nonNil(c.Headings), Session: c.Session, Text: link.Render(c.Text)}
 	return textResult(chunkText(out)), out, nil
 }
 
@@ -68,7 +69,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcp.CallToolRequest, in ReadNot
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s), %d chunks\n", n.Title, n.File, len(n.Chunks))
 	for i, c := range n.Chunks {
-		out.Chunks[i] = Chunk{ID: c.ID, Label: c.Label, File: c.File, Title: c.Title, Headings: nonNil(c.Headings), Session: c.Session, Text: textpkg.Render(c.Text)}
+		out.Chunks[i] = Chunk{ID: c.ID, Label: c.Label, File: c.File, Title: c.Title, Headings: nonNil(c.Headings), Session: c.Session, Text: link.Render(c.Text)}
 		b.WriteString("\n")
 		b.WriteString(chunkText(out.Chunks[i]))
 	}
@@ -81,7 +82,7 @@ func chunkText(c Chunk) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s", c.Label, c.File)
 	if len(c.Headings) > 0 {
-		fmt.Fprintf(&b, " › %s", textpkg.Render(strings.Join(c.Headings, " › ")))
+		fmt.Fprintf(&b, " › %s", link.Render(strings.Join(c.Headings, " › ")))
 	}
 	fmt.Fprintf(&b, " (id %s)\n\n%s\n", c.ID, strings.TrimSpace(c.Text))
 	return b.String()

@@ -10,7 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/oraculo/oraculo"
-	textpkg "github.com/oraculo/oraculo/text"
+	"github.com/oraculo/oraculo/link"
 )
 
 // Search's result size: the default and the most a call may ask for.
@@ -131,7 +131,7 @@ func searchText(out SearchOutput) string {
 	for _, h := range out.Hits {
 		fmt.Fprintf(&b, "\n%d. [%s] %s", h.Rank, h.Label, h.File)
 		if len(h.Headings) > 0 {
-			fmt.Fprintf(&b, " › %s", textpkg.Render(strings.Join(h.Headings, " › ")))
+			fmt.Fprintf(&b, " › %s", link.Render(strings.Join(h.Headings, " › ")))
 		}
 		fmt.Fprintf(&b, "\n   id %s · score %.4g\n   %s\n", h.ID, h.Score, h.Excerpt)
 	}
@@ -142,9 +142,9 @@ func searchText(out SearchOutput) string {
 // one line and clipped to excerptWords words.
 func excerpt(h oraculo.Hit) string {
 	if strings.TrimSpace(h.Passage) != "" {
-		return clipWords(textpkg.Render(h.Passage), excerptWords)
+		return clipWords(link.Render(h.Passage), excerptWords)
 	}
-	return clipWords(textpkg.Render(h.Text), excerptWords)
+	return clipWords(link.Render(h.Text), excerptWords)
 }
 
 // clipWords returns text's first n words on one line, marked with an

@@ -11,7 +11,6 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/link"
-	textpkg "github.com/oraculo/oraculo/text"
 )
 
 // Citations that leave the server (the OpenAI endpoint's text) are links
@@ -120,9 +119,9 @@ func (s *Server) passagePage(w http.ResponseWriter, r *http.Request) {
 	}
 	text, hrefs := s.pageText(ctx, c.Text)
 	paras := linkPieces(sentencesOf(text, r.URL.Query().Get("q")), hrefs)
-	data := pageData{Lang: "es", Title: c.Label, Description: textpkg.Render(c.FirstLine), Meta: []string{c.File}, Paragraphs: paras}
+	data := pageData{Lang: "es", Title: c.Label, Description: link.Render(c.FirstLine), Meta: []string{c.File}, Paragraphs: paras}
 	if len(c.Headings) > 0 {
-		data.Meta = append(data.Meta, textpkg.Render(strings.Join(c.Headings, " › ")))
+		data.Meta = append(data.Meta, link.Render(strings.Join(c.Headings, " › ")))
 	}
 	role := oraculo.RoleFrom(ctx) // the token's, or the link's
 	data.NoteURL, data.NoteLink = s.links.NotePath(role, c.File), "La nota entera · the whole note"
@@ -160,7 +159,7 @@ const (
 	linkClose = "\uE002"
 )
 
-// pageText renders md for a page (see [textpkg.Render]), the shown text
+// pageText renders md for a page (see [link.Render]), the shown text
 // of each wikilink that names one note the reader (the role in ctx) may
 // see between linkOpen and linkClose, and returns the paths of the pages
 // of those notes, in order. Any other wikilink is its shown text alone,
@@ -168,16 +167,12 @@ const (
 func (s *Server) pageText(ctx context.Context, md string) (string, []string) {
 	var hrefs []string
 	role := oraculo.RoleFrom(ctx)
-	text := textpkg.RenderLinks(md, func(l textpkg.Wikilink) string {
-		if l.Target == "" || strings.ContainsAny(l.Shown, linkOpen+linkClose) {
-			return l.Shown
-		}
-		file, ok, err := s.eng.ResolveNote(ctx, l.Target)
-		if err != nil || !ok {
-			return l.Shown
+	text := link.RenderResolved(ctx, md, s.eng.ResolveNote, func(shown, file string) string {
+		if strings.ContainsAny(shown, linkOpen+linkClose) {
+			return shown
 		}
 		hrefs = append(hrefs, s.links.NotePath(role, file))
-		return linkOpen + l.Shown + linkClose
+		return linkOpen + shown + linkClose
 	})
 	return text, hrefs
 }
@@ -247,39 +242,18 @@ func (s *Server) pageFailed(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // sentencesOf cuts text into paragraphs of sentences, marking the one
-// that shares the most words with claim (none when claim is empty or
-// shares nothing).
+// the claim rests on ([link.Cited]; none when claim is empty or shares
+// nothing).
 func sentencesOf(text, claim string) (paras [][]pageSentence) {
-	want := textpkg.Keywords(claim)
-	top := 0
-	best := [2]int{-1, -1}
-	for _, block := range strings.Split(text, "\n\n") {
-		if strings.TrimSpace(block) == "" {
-			continue
+	sents := link.Sentences(text)
+	marked := link.Cited(sents, []string{claim})
+	for i, s := range sents {
+		if s.Para == len(paras) {
+			paras = append(paras, nil)
 		}
-		var p []pageSentence
-		for _, sent := range textpkg.Sentences(block, nil) {
-			if n := overlap(want, sent); n > top {
-				top, best = n, [2]int{len(paras), len(p)}
-			}
-			p = append(p, pageSentence{Text: sent})
-		}
-		paras = append(paras, p)
-	}
-	if best[0] >= 0 {
-		paras[best[0]][best[1]].Mark = true
+		paras[s.Para] = append(paras[s.Para], pageSentence{Text: s.Text, Mark: marked[i]})
 	}
 	return paras
-}
-
-func overlap(want map[string]bool, sent string) int {
-	n := 0
-	for w := range textpkg.Keywords(sent) {
-		if want[w] {
-			n++
-		}
-	}
-	return n
 }
 
 // noteLinks returns the names in a's text that link to notes the caller
@@ -329,22 +303,15 @@ func (s *Server) askReply(r *http.Request, a *oraculo.Answer) askReply {
 // caller's role: what a page that renders the texts links. A target that
 // names no such note is left out, whatever the reason.
 func (s *Server) wikilinkURLs(r *http.Request, texts ...string) map[string]string {
-	out := map[string]string{}
 	ctx := s.linkCtx(r)
-	for _, t := range texts {
-		for _, l := range textpkg.Wikilinks(t) {
-			if _, done := out[l.Target]; done || l.Target == "" {
-				continue
-			}
-			file, ok, err := s.eng.ResolveNote(ctx, l.Target)
-			if err != nil {
-				s.log.Warn("resolving the wikilinks of a passage", "err", err)
-				return map[string]string{}
-			}
-			if ok {
-				out[l.Target] = s.links.Note(ctx, file)
-			}
-		}
+	files, err := link.WikilinkFiles(ctx, s.eng.ResolveNote, texts...)
+	if err != nil {
+		s.log.Warn("resolving the wikilinks of a passage", "err", err)
+		return map[string]string{}
+	}
+	out := make(map[string]string, len(files))
+	for target, file := range files {
+		out[target] = s.links.Note(ctx, file)
 	}
 	return out
 }

@@ -138,9 +138,11 @@ func TestHandlerModules(t *testing.T) {
 			exports[m][e[1]] = true
 		}
 	}
+	imports := map[string][]string{}
 	for _, m := range modules {
 		for _, imp := range importRE.FindAllStringSubmatch(sources[m], -1) {
 			from := imp[2]
+			imports[m] = append(imports[m], from)
 			if _, ok := exports[from]; !ok {
 				t.Errorf("%s imports %s, which the page does not serve", m, from)
 				continue
@@ -154,5 +156,27 @@ func TestHandlerModules(t *testing.T) {
 		if n := strings.Count(sources[m], "\n"); n > 400 {
 			t.Errorf("%s has %d lines: the page's modules stay under 400, one feature each", m, n)
 		}
+	}
+	// The imports run one way: a feature calls into the ones below it, and
+	// app.js hands a lower one what it must call back (onRegenerate).
+	const visiting, done = 1, 2
+	seen := map[string]int{}
+	var walk func(m string, path []string)
+	walk = func(m string, path []string) {
+		switch seen[m] {
+		case visiting:
+			t.Errorf("the page's modules import each other in a circle: %s", strings.Join(append(path, m), " → "))
+			return
+		case done:
+			return
+		}
+		seen[m] = visiting
+		for _, from := range imports[m] {
+			walk(from, append(path, m))
+		}
+		seen[m] = done
+	}
+	for _, m := range modules {
+		walk(m, nil)
 	}
 }

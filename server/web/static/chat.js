@@ -3,8 +3,8 @@
 // kept with the conversation and brought into view when done.
 
 import { saveConversation } from "./conversationlist.js";
-import { $, reducedMotion, ui } from "./dom.js";
 import { newID } from "./conversations.js";
+import { $, reducedMotion, ui } from "./dom.js";
 import { unauthorized } from "./session.js";
 import { api, state } from "./state.js";
 import { newTurn, setPending, stopPending } from "./thread.js";

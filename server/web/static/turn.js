@@ -2,9 +2,9 @@
 // stands (thinking, streaming its draft, stopped, failed or done, with its
 // notes, Copy and Regenerate, and how it was found).
 
-import { answerText } from "./conversations.js";
-import { APIError } from "./api.js";
 import { citedMarkdown, renderAnswerNotes } from "./answer.js";
+import { APIError } from "./api.js";
+import { answerText } from "./conversations.js";
 import { $, el, icon } from "./dom.js";
 import { linkNames, renderMarkdown } from "./markdown.js";
 import { state, t } from "./state.js";

@@ -102,13 +102,18 @@ func TestEntityPathWithheldCompendium(t *testing.T) {
 }
 
 // untimed is a JSON body without its timings, which vary, and without an
-// answer's Markdown, whose links each server signs with its own key for
-// its own address.
+// answer's Markdown and its sources' URLs, links each server signs with
+// its own key for its own address.
 func untimed(t *testing.T, data []byte) []byte {
 	t.Helper()
 	v := decodeJSON[map[string]any](t, data)
 	delete(v, "timings")
 	delete(v, "markdown")
+	if sources, ok := v["sources"].([]any); ok {
+		for _, s := range sources {
+			delete(s.(map[string]any), "url")
+		}
+	}
 	out, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)

@@ -277,21 +277,36 @@ type noteLinkURL struct {
 	URL string `json:"url"`
 }
 
+// answerSource is one source an answer cites, as its Markdown lists it:
+// numbered in the order of its first citation, with the page of its
+// passage (or of the note an entry of memory came from), or none.
+type answerSource struct {
+	Index int `json:"index"`
+	oraculo.Evidence
+	URL string `json:"url"`
+}
+
 // askReply is what POST /api/ask answers: the Answer (the shape of `ask
 // --json`), its Markdown (its text with citations and names of notes as
-// links, and its sources), and the names of notes its text links, each
-// with its link, for a page that renders the answer itself.
+// links, and its sources), the sources that Markdown lists, and the names
+// of notes its text links, each with its link, for a page that renders
+// the answer itself.
 type askReply struct {
 	*oraculo.Answer
-	Markdown  string        `json:"markdown"`
-	NoteLinks []noteLinkURL `json:"note_links"`
+	Markdown  string         `json:"markdown"`
+	Sources   []answerSource `json:"sources"`
+	NoteLinks []noteLinkURL  `json:"note_links"`
 }
 
 // askReply is a as POST /api/ask answers it.
 func (s *Server) askReply(r *http.Request, a *oraculo.Answer) askReply {
 	ctx := s.linkCtx(r)
 	notes := s.noteLinks(r, a)
-	out := askReply{Answer: a, Markdown: s.links.AnswerNotes(ctx, a, s.links.Sources(ctx, a), notes), NoteLinks: []noteLinkURL{}}
+	sources := s.links.Sources(ctx, a)
+	out := askReply{Answer: a, Markdown: s.links.AnswerNotes(ctx, a, sources, notes), Sources: []answerSource{}, NoteLinks: []noteLinkURL{}}
+	for _, src := range sources {
+		out.Sources = append(out.Sources, answerSource{Index: src.Index, Evidence: src.Evidence, URL: src.URL})
+	}
 	for _, n := range notes {
 		out.NoteLinks = append(out.NoteLinks, noteLinkURL{NoteLink: n, URL: s.links.Note(ctx, n.File)})
 	}

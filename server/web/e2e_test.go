@@ -197,6 +197,9 @@ func TestChatPageEndToEnd(t *testing.T) {
 		chromedp.Navigate(a.URL+"/?lang=es"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid="question-input"]`)),
 	)
+	// The entry module runs last, once every module it imports has: a
+	// module that fails to load or to link leaves the page not ready.
+	p.waitFor("the page's modules", `document.documentElement.dataset.ready === "true"`)
 	if got := p.eval("the language", `document.documentElement.lang`); got != "es" {
 		t.Errorf("page language %q, want es", got)
 	}

@@ -73,7 +73,8 @@ func TestPageModules(t *testing.T) {
 		in, _ := json.Marshal(md)
 		sent, _ := json.Marshal(sentence)
 		v, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`(async () => {
-			const { renderMarkdown, markSentence } = await import("/static/markdown.js");
+			const { renderMarkdown } = await import("/static/markdown.js");
+			const { markSentence } = await import("/static/sentence.js");
 			const box = document.createElement("div");
 			box.append(renderMarkdown(`+string(in)+`));
 			const first = markSentence(box, `+string(sent)+`);

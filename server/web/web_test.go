@@ -2,8 +2,11 @@ package web_test
 
 import (
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -96,5 +99,84 @@ func TestHandlerConditional(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusNotModified {
 		t.Errorf("status %d with If-None-Match, want 304", rec.Code)
+	}
+}
+
+// The page is ES modules without a build step: every module under
+// static/ is served as JavaScript and preloaded by the page, and every
+// import of one names a module that is served and exports what is
+// imported, so a module renamed, moved or left out fails here, without a
+// browser.
+func TestHandlerModules(t *testing.T) {
+	h := web.Handler()
+	get := func(path string) (int, string, string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		return rec.Code, rec.Result().Header.Get("Content-Type"), rec.Body.String()
+	}
+	_, _, page := get("/")
+	modules, err := fs.Glob(os.DirFS("static"), "*.js")
+	if err != nil || len(modules) < 2 {
+		t.Fatalf("listing the page's modules: %v (%d)", err, len(modules))
+	}
+	importRE := regexp.MustCompile(`(?m)^import (?:\{([^}]*)\} from )?"\./([\w.-]+\.js)";$`)
+	exportRE := regexp.MustCompile(`(?m)^export (?:async )?(?:function|const|let|class) ([\w$]+)`)
+	exports := map[string]map[string]bool{}
+	sources := map[string]string{}
+	for _, m := range modules {
+		code, ct, body := get("/static/" + m)
+		if code != http.StatusOK || ct != "text/javascript; charset=utf-8" {
+			t.Errorf("/static/%s: status %d, Content-Type %q", m, code, ct)
+		}
+		entry := m == "app.js"
+		if tag := `<link rel="modulepreload" href="/static/` + m + `">`; !entry && !strings.Contains(page, tag) {
+			t.Errorf("the page does not preload %s", m)
+		}
+		sources[m] = body
+		exports[m] = map[string]bool{}
+		for _, e := range exportRE.FindAllStringSubmatch(body, -1) {
+			exports[m][e[1]] = true
+		}
+	}
+	imports := map[string][]string{}
+	for _, m := range modules {
+		for _, imp := range importRE.FindAllStringSubmatch(sources[m], -1) {
+			from := imp[2]
+			imports[m] = append(imports[m], from)
+			if _, ok := exports[from]; !ok {
+				t.Errorf("%s imports %s, which the page does not serve", m, from)
+				continue
+			}
+			for _, name := range strings.Split(imp[1], ",") {
+				if name = strings.TrimSpace(name); name != "" && !exports[from][name] {
+					t.Errorf("%s imports %s from %s, which does not export it", m, name, from)
+				}
+			}
+		}
+		if n := strings.Count(sources[m], "\n"); n > 400 {
+			t.Errorf("%s has %d lines: the page's modules stay under 400, one feature each", m, n)
+		}
+	}
+	// The imports run one way: a feature calls into the ones below it, and
+	// app.js hands a lower one what it must call back (onRegenerate).
+	const visiting, done = 1, 2
+	seen := map[string]int{}
+	var walk func(m string, path []string)
+	walk = func(m string, path []string) {
+		switch seen[m] {
+		case visiting:
+			t.Errorf("the page's modules import each other in a circle: %s", strings.Join(append(path, m), " → "))
+			return
+		case done:
+			return
+		}
+		seen[m] = visiting
+		for _, from := range imports[m] {
+			walk(from, append(path, m))
+		}
+		seen[m] = done
+	}
+	for _, m := range modules {
+		walk(m, nil)
 	}
 }

@@ -28,23 +28,6 @@ export function answerText(a) {
   return text.trim();
 }
 
-/** sourcesOf lists the passages an answer's valid citations name, in citation order. */
-export function sourcesOf(a) {
-  const evidence = new Map((a?.evidence || []).map((e) => [e.id, e]));
-  const seen = new Set();
-  const out = [];
-  for (const s of a?.segments || []) {
-    for (const c of s.citations || []) {
-      const ev = c.valid !== false && c.evidence ? evidence.get(c.evidence) : null;
-      if (ev && !seen.has(ev.id)) {
-        seen.add(ev.id);
-        out.push(ev);
-      }
-    }
-  }
-  return out;
-}
-
 /**
  * toMarkdown writes a conversation out: its title, then each question
  * quoted, its answer, and the sources the answer cites. t is the page's
@@ -60,7 +43,9 @@ export function toMarkdown(conv, t) {
       continue;
     }
     lines.push(answerText(a) || `_${t("abstained")}_`, "");
-    const sources = sourcesOf(a);
+    // The sources the server listed with the answer (its "sources"): the
+    // page never works out itself which passages an answer cites.
+    const sources = Array.isArray(a.sources) ? a.sources : [];
     if (sources.length) {
       lines.push(`**${t("sources")}**`, "");
       for (const s of sources) lines.push(`- [${s.label}] \`${s.file}\``);

@@ -442,7 +442,7 @@ func cmdChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintln(out, msg("chat-help"))
 			continue
 		}
-		if intent, text := answer.MemoryIntent(line); intent != "" {
+		if intent, text := oraculo.MemoryIntent(line); intent != "" {
 			if err := chatMemory(ctx, eng, out, readLine, intent, text); err != nil {
 				return err
 			}
@@ -525,13 +525,13 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // the entries the asker may forget that match and asks which one.
 func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLine func() (string, bool, error), intent, text string) error {
 	switch intent {
-	case answer.IntentRemember:
+	case oraculo.IntentRemember:
 		scope, ok := oraculo.RememberScope(ctx)
 		if !ok {
 			fmt.Fprintln(out, msg("chat-memory-no-scope"))
 			return nil
 		}
-		key, value := answer.MemoryKey(text)
+		key, value := oraculo.MemoryKey(text)
 		fmt.Fprintln(out, msg("chat-remember-propose", scope, termrender.Escape(key), termrender.Escape(value)))
 		line, ok, err := readLine()
 		if !ok {
@@ -547,7 +547,7 @@ func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLin
 			return nil
 		}
 		fmt.Fprintln(out, msg("chat-remember-saved", m.ID, m.Scope, termrender.Escape(m.Key)))
-	case answer.IntentForget:
+	case oraculo.IntentForget:
 		ms, err := eng.Forgettable(ctx, text)
 		if err != nil {
 			fmt.Fprintln(out, msg("error", engineText(memoryError(err).Error())))

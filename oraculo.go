@@ -22,9 +22,9 @@
 //     each restricted before ranking), fuse (reciprocal rank fusion),
 //     rerank, answer (assemble the context, add long-term memory,
 //     generate or extract, verify the citations and decide abstention);
-//   - remembering: memory.go (long-term memory through store's
-//     MemoryStore: who may see and change which entry, stale entries, the
-//     entries an answer is shown).
+//   - remembering: memory (long-term memory over store's MemoryStore:
+//     who may see and change which entry, stale entries, the entries an
+//     answer is shown; memory.go here is its one-line methods).
 //
 // Shared rules live in text (folding, words, sentences, Markdown lines)
 // and analysis (index terms). Programs serve the engine through server

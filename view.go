@@ -7,9 +7,9 @@ import (
 	"sync"
 
 	"github.com/oraculo/oraculo/analysis"
-	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/memory"
 )
 
 // view is what searches read of one index generation: the corpus settings
@@ -40,17 +40,8 @@ type view struct {
 	notes      [2]lazy[*noteDirectory] // every note's names, the players' only
 
 	// memTerms holds the terms of the memory entries the last answer
-	// listed, by evidence id, with the text they were taken from; each answer
-	// keeps only the entries it lists, so a forgotten entry's terms go at
-	// the next answer (see Engine.memoryTerms).
-	memMu    sync.Mutex
-	memTerms map[int64]cachedTerms
-}
-
-// cachedTerms are a memory entry's terms and the text they came from.
-type cachedTerms struct {
-	text  string
-	terms *answer.MemoryTerms
+	// listed (see Engine.answerMemory).
+	memTerms memory.TermCache
 }
 
 // lazy is a value built once, on first use. A build that fails is not

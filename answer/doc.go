@@ -7,8 +7,8 @@
 //
 // Its files follow the stages [github.com/oraculo/oraculo.Engine.Ask]
 // composes: converse (converse.go, followup.go), assemble (context.go),
-// long-term memory (memory.go: which entries concern a question, their
-// block and labels, the chat's remember and forget), generate's prompt
+// long-term memory (memory.go: the block and labels of the entries that
+// package memory chose), generate's prompt
 // (prompt.go), extract (extractive.go, grounding.go) and verify
 // (citations.go, abstain.go, verdict.go).
 //

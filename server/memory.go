@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/answer"
 )
 
 // The long-term memory API (/api/memory): every handler calls the engine
@@ -170,20 +169,20 @@ func (s *Server) memoryIntent(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req, true) {
 		return
 	}
-	intent, text := answer.MemoryIntent(req.Text)
+	intent, text := oraculo.MemoryIntent(req.Text)
 	out := intentResponse{Intent: intent}
 	ctx, cancel := withTimeout(r, requestTimeout)
 	defer cancel()
 	switch intent {
-	case answer.IntentRemember:
+	case oraculo.IntentRemember:
 		scope, ok := oraculo.RememberScope(ctx)
 		if !ok {
 			out.Error = noOwnScope
 			break
 		}
-		key, value := answer.MemoryKey(text)
+		key, value := oraculo.MemoryKey(text)
 		out.Proposal = &memoryProposal{Scope: scope, Key: key, Value: value}
-	case answer.IntentForget:
+	case oraculo.IntentForget:
 		found, err := s.eng.Forgettable(ctx, text)
 		if err != nil {
 			s.memoryError(w, r, err)

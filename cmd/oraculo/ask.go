@@ -474,7 +474,7 @@ func (c *chatSession) converse(ctx context.Context) error {
 			c.command(ctx, line)
 			continue
 		}
-		if intent, text := answer.MemoryIntent(line); intent != "" {
+		if intent, text := oraculo.MemoryIntent(line); intent != "" {
 			if err := chatMemory(ctx, c.eng, c.out, c.readLine, intent, text); err != nil {
 				return err
 			}
@@ -595,9 +595,9 @@ func cmdShow(ctx context.Context, f *jsonFlags, ids []string, s stdio) error {
 // the entries the asker may forget that match and asks which one.
 func chatMemory(ctx context.Context, eng *oraculo.Engine, out io.Writer, readLine func() (string, bool, error), intent, text string) error {
 	switch intent {
-	case answer.IntentRemember:
+	case oraculo.IntentRemember:
 		return chatRemember(ctx, eng, out, readLine, text)
-	case answer.IntentForget:
+	case oraculo.IntentForget:
 		return chatForget(ctx, eng, out, readLine, text)
 	}
 	return nil
@@ -611,7 +611,7 @@ func chatRemember(ctx context.Context, eng *oraculo.Engine, out io.Writer, readL
 		fmt.Fprintln(out, msg("chat-memory-no-scope"))
 		return nil
 	}
-	key, value := answer.MemoryKey(text)
+	key, value := oraculo.MemoryKey(text)
 	fmt.Fprintln(out, msg("chat-remember-propose", scope, termrender.Escape(key), termrender.Escape(value)))
 	line, ok, err := readLine()
 	if !ok {

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"golang.org/x/term"
 )
@@ -278,7 +277,7 @@ func (h *chatHistory) Add(entry string) {
 	if entry == "" || len(h.entries) > 0 && h.entries[len(h.entries)-1] == entry {
 		return
 	}
-	if intent, _ := answer.MemoryIntent(entry); intent != "" {
+	if intent, _ := oraculo.MemoryIntent(entry); intent != "" {
 		h.entries = append(h.entries, entry)
 		return
 	}

@@ -2,11 +2,8 @@ package oraculo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strconv"
-	"strings"
 
 	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/embed"
@@ -14,88 +11,25 @@ import (
 	"github.com/oraculo/oraculo/retrieve"
 )
 
-// Embedding providers.
+// Model providers: of embedders (all four) and chat models (none,
+// ollama, openai).
 const (
-	ProviderNone    = "none"
-	ProviderOllama  = "ollama"
-	ProviderOpenAI  = "openai"
-	ProviderHashing = "hashing"
+	ProviderNone    = embed.ProviderNone
+	ProviderOllama  = embed.ProviderOllama
+	ProviderOpenAI  = embed.ProviderOpenAI
+	ProviderHashing = embed.ProviderHashing
 )
 
-// EmbedderConfig chooses the embedding model of the dense path.
-type EmbedderConfig struct {
-	// Provider is "ollama", "openai" (any OpenAI-compatible server),
-	// "hashing" (model-free, not semantic: for tests and demos) or "none".
-	Provider string `json:"provider"`
-	// Model is the model name (default bge-m3 for Ollama).
-	Model string `json:"model,omitempty"`
-	// URL is the server's base URL (Ollama: $OLLAMA_HOST or
-	// http://127.0.0.1:11434; OpenAI-compatible: required, e.g.
-	// http://127.0.0.1:8080/v1).
-	URL string `json:"url,omitempty"`
-	// Dims asks OpenAI-compatible servers for shorter vectors, and sets the
-	// size of the hashing embedder (default 1024).
-	Dims int `json:"dims,omitempty"`
-	// APIKey is never stored in the index; default $ORACULO_EMBED_KEY, and
-	// $OPENAI_API_KEY for api.openai.com.
-	APIKey string `json:"-"`
-}
+// EmbedderConfig chooses the embedding model of the dense path (see
+// [embed.Config]).
+type EmbedderConfig = embed.Config
 
-// IsSet reports whether the config names a provider other than none.
-func (c EmbedderConfig) IsSet() bool { return c.Provider != "" && c.Provider != ProviderNone }
-
-// EmbedderConfigFromEnv reads ORACULO_EMBEDDER, ORACULO_EMBED_MODEL,
-// ORACULO_EMBED_URL and ORACULO_EMBED_DIMS.
-func EmbedderConfigFromEnv() EmbedderConfig {
-	c := EmbedderConfig{
-		Provider: strings.ToLower(os.Getenv("ORACULO_EMBEDDER")),
-		Model:    os.Getenv("ORACULO_EMBED_MODEL"),
-		URL:      os.Getenv("ORACULO_EMBED_URL"),
-	}
-	c.Dims, _ = strconv.Atoi(os.Getenv("ORACULO_EMBED_DIMS"))
-	return c
-}
-
-// apiKey is the key to send to url: the explicit one, else $envVar, else
-// $OPENAI_API_KEY when url is OpenAI's own (never sent to a local server).
-func apiKey(explicit, envVar, url string) string {
-	if explicit != "" {
-		return explicit
-	}
-	if k := os.Getenv(envVar); k != "" {
-		return k
-	}
-	if strings.Contains(url, "api.openai.com") {
-		return os.Getenv("OPENAI_API_KEY")
-	}
-	return ""
-}
+// EmbedderConfigFromEnv reads the embedder's config from the environment
+// (see [embed.ConfigFromEnv]).
+func EmbedderConfigFromEnv() EmbedderConfig { return embed.ConfigFromEnv() }
 
 // NewEmbedder builds the embedder a config names; nil for "none".
-func NewEmbedder(c EmbedderConfig) (embed.Embedder, error) {
-	key := apiKey(c.APIKey, "ORACULO_EMBED_KEY", c.URL)
-	switch strings.ToLower(c.Provider) {
-	case "", ProviderNone:
-		return nil, nil
-	case ProviderOllama:
-		return embed.NewOllama(embed.OllamaConfig{BaseURL: c.URL, Model: c.Model, KeepAlive: "30m"}), nil
-	case ProviderOpenAI:
-		if c.URL == "" {
-			return nil, errors.New("the openai embedder needs a base URL (--embed-url or $ORACULO_EMBED_URL), e.g. http://127.0.0.1:8080/v1")
-		}
-		if c.Model == "" {
-			return nil, errors.New("the openai embedder needs a model name (--embed-model or $ORACULO_EMBED_MODEL)")
-		}
-		return embed.NewOpenAI(embed.OpenAIConfig{BaseURL: c.URL, Model: c.Model, APIKey: key, Dimensions: c.Dims}), nil
-	case ProviderHashing:
-		dims := c.Dims
-		if dims == 0 {
-			dims = embed.DefaultHashingTermsDims
-		}
-		return embed.NewHashing(dims), nil
-	}
-	return nil, fmt.Errorf("unknown embedder %q (ollama, openai, hashing or none)", c.Provider)
-}
+func NewEmbedder(c EmbedderConfig) (embed.Embedder, error) { return embed.New(c) }
 
 // setEmbedder makes the dense path use cfg (see [WithEmbedder]).
 func (e *Engine) setEmbedder(ctx context.Context, cfg EmbedderConfig) error {

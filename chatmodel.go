@@ -2,14 +2,8 @@ package oraculo
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"strings"
-	"time"
 
 	"github.com/oraculo/oraculo/chat"
-	"github.com/oraculo/oraculo/internal/openaicompat"
 	"github.com/oraculo/oraculo/rerank"
 )
 
@@ -95,29 +89,12 @@ func (e *Engine) saveChatConfig(ctx context.Context, c ChatConfig) error {
 	return nil
 }
 
-// RerankConfig chooses the reranker.
-type RerankConfig struct {
-	// Kind is "auto" (default: the chat model's when there is one, else
-	// none), "llm", "cross" (a cross-encoder server) or "none".
-	Kind string
-	// URL, Model and Shape ("jina" or "tei") name the cross-encoder
-	// server; Budget is its latency budget (default 2 s).
-	URL, Model, Shape string
-	Budget            time.Duration
-	// APIKey defaults to $ORACULO_RERANK_KEY.
-	APIKey string
-}
+// RerankConfig chooses the reranker (see [rerank.Config]).
+type RerankConfig = rerank.Config
 
-// RerankConfigFromEnv reads $ORACULO_RERANK, $ORACULO_RERANK_URL,
-// $ORACULO_RERANK_MODEL and $ORACULO_RERANK_SHAPE.
-func RerankConfigFromEnv() RerankConfig {
-	return RerankConfig{
-		Kind:  strings.ToLower(os.Getenv("ORACULO_RERANK")),
-		URL:   os.Getenv("ORACULO_RERANK_URL"),
-		Model: os.Getenv("ORACULO_RERANK_MODEL"),
-		Shape: strings.ToLower(os.Getenv("ORACULO_RERANK_SHAPE")),
-	}
-}
+// RerankConfigFromEnv reads the reranker's config from the environment
+// (see [rerank.ConfigFromEnv]).
+func RerankConfigFromEnv() RerankConfig { return rerank.ConfigFromEnv() }
 
 // ConfigError is a model configuration that cannot work as given (a
 // reranker that needs a chat model when there is none, a missing server
@@ -129,32 +106,10 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 
 // configureReranker sets the reranker a config names.
 func (e *Engine) configureReranker(c RerankConfig) error {
-	if err := e.rerankerFor(c); err != nil {
+	r, err := rerank.New(c, e.ChatModel() != nil)
+	if err != nil {
 		return &ConfigError{err}
 	}
-	return nil
-}
-
-func (e *Engine) rerankerFor(c RerankConfig) error {
-	switch c.Kind {
-	case "", "auto", "llm":
-		if c.Kind == "llm" && e.ChatModel() == nil {
-			return errors.New("--rerank llm needs a chat model (--chat)")
-		}
-		e.setReranker(nil)
-	case ProviderNone:
-		e.setReranker(rerank.None{})
-	case "cross":
-		if c.URL == "" {
-			return errors.New("the cross-encoder reranker needs a server URL (--rerank-url or $ORACULO_RERANK_URL)")
-		}
-		if c.Shape != "" && c.Shape != rerank.ShapeJina && c.Shape != rerank.ShapeTEI {
-			return fmt.Errorf("unknown rerank shape %q (jina or tei)", c.Shape)
-		}
-		e.setReranker(&rerank.CrossEncoder{BaseURL: c.URL, Model: c.Model, Shape: c.Shape, Budget: c.Budget,
-			APIKey: openaicompat.Key(c.APIKey, "ORACULO_RERANK_KEY", c.URL)})
-	default:
-		return fmt.Errorf("unknown reranker %q (auto, llm, cross or none)", c.Kind)
-	}
+	e.setReranker(r)
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chunk"
-	"github.com/oraculo/oraculo/enrich"
+	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/store"
@@ -393,68 +393,28 @@ func (e *Engine) finishIngest(ctx context.Context, rep *IngestReport) error {
 	return e.bumpGeneration(ctx)
 }
 
-// ingestEmbeddings brings the dense path's vectors up to date. A server
-// that fails is a warning, not an error: the notes are in, BM25 works, and
-// the next run embeds what is left.
+// ingestEmbeddings brings the dense path's vectors up to date (see
+// [dense.Update]). A server that fails is a warning, not an error: the
+// notes are in, BM25 works, and the next run embeds what is left.
 func (e *Engine) ingestEmbeddings(ctx context.Context, opts IngestOptions, rep *IngestReport) error {
 	if err := e.saveEmbedderConfig(ctx, e.embedCfg); err != nil {
 		return err
 	}
-	// When the store says no chunk lacks a vector and the chunks are as
-	// they were when this stage last finished (the store's
-	// [store.Catalog.ChunksVersion], same model, same threshold), there is
-	// nothing to do: nothing to embed, prune or add to the graph, and an
-	// unchanged re-ingest reads no vector, nor lists the chunks that have
-	// one. Both come from the store, whichever it is: a chunk without a
-	// vector is embedded whatever the version says.
-	model := e.Embedder().ID()
-	version, err := e.idx.ChunksVersion(ctx)
-	if err != nil {
-		return err
-	}
-	missing, err := e.idx.MissingVectors(ctx, model)
-	if err != nil {
-		return err
-	}
-	mark := fmt.Sprintf("%s %d", version, e.annThreshold())
-	markKey := "dense_done/" + model
-	if done, err := e.idx.Meta(ctx, markKey); err != nil || (done == mark && missing == 0) {
-		rep.Embed = &EmbedReport{Model: model}
-		return err
-	}
-	var progress func(done, total int)
+	var progress func(stage string, done, total int)
 	if opts.Progress != nil {
-		progress = func(done, total int) { opts.Progress(Progress{Stage: "embed", Done: done, Total: total}) }
+		progress = func(stage string, done, total int) { opts.Progress(Progress{Stage: stage, Done: done, Total: total}) }
 	}
-	er, embedErr := enrich.Embed(ctx, e.idx, e.Embedder(), progress)
-	if embedErr != nil && ctx.Err() != nil {
-		return ctx.Err()
+	r, err := dense.Update(ctx, e.idx, e.Embedder(), e.denseOptions(), progress)
+	if r.Built {
+		e.invalidate()
 	}
-	// What is left is counted in the store, in chunks, not taken from
-	// what the embedder was sent.
-	if er.Pending, err = e.idx.MissingVectors(ctx, model); err != nil {
-		return err
+	if r.Warning != "" {
+		rep.Warnings = append(rep.Warnings, Problem{Reason: "embed", Detail: r.Warning})
 	}
-	if embedErr != nil {
-		er.Error = embedErr.Error()
-		rep.Warnings = append(rep.Warnings, Problem{Reason: "embed", Detail: fmt.Sprintf(
-			"%v; %d chunks have no vector yet: keyword search works, and the next ingest embeds them", embedErr, er.Pending)})
+	if r.Embed != nil {
+		rep.Embed = r.Embed
 	}
-	if er.Pruned, err = e.idx.PruneEmbeddings(ctx); err != nil {
-		return err
-	}
-	var graphProgress func(done, total int)
-	if opts.Progress != nil {
-		graphProgress = func(done, total int) { opts.Progress(Progress{Stage: "graph", Done: done, Total: total}) }
-	}
-	if err := e.buildGraph(ctx, graphProgress); err != nil {
-		return err
-	}
-	rep.Embed = &er
-	if er.Pending == 0 && er.Error == "" {
-		return e.idx.SetMeta(ctx, markKey, mark)
-	}
-	return nil
+	return err
 }
 
 // ingestRoot brings the notes of one folder up to date (see

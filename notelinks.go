@@ -115,7 +115,7 @@ func (e *Engine) noteDirectoryOf(ctx context.Context) (*noteDirectory, error) {
 		return nil, err
 	}
 	player := isPlayer(ctx)
-	d, _, err := v.notes[scopeIndex(player)].get(func() (*noteDirectory, error) {
+	d, _, err := v.notes[scopeIndex(player)].Get(func() (*noteDirectory, error) {
 		var notes []noteName
 		err := e.idx.EachNoteFacts(ctx, func(f store.NoteFacts) error {
 			if player && f.Restricted {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo/analysis"
+	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/query"
@@ -160,46 +161,16 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 		return nil, err
 	}
 	player := isPlayer(ctx)
-	// The chunks f lets through, for the paths that filter in the
-	// process: read when one asks, once.
-	var allow map[int64]bool
-	read := f.IsZero()
-	allowed := func() (map[int64]bool, error) {
-		var err error
-		if !read {
-			allow, err = e.idx.FilterChunks(ctx, f)
-			read = err == nil
-		}
-		return allow, err
-	}
+	allowed := e.allowedOnce(ctx, f)
 	wanted := func(name string) bool { return want == nil || want[name] }
 	var paths []retrieve.Path
 	if wanted(retrieve.PathBM25) {
 		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Langs: v.langs, ByLang: v.byLang, Options: index.BM25Options{Public: player, Filter: f}})
 	}
-	var st *denseState
 	if wanted(retrieve.PathDense) {
-		if st, err = e.denseOf(ctx, v); err != nil {
+		if paths, err = e.appendDense(ctx, paths, v, f, allowed); err != nil {
 			return nil, err
 		}
-	}
-	if st != nil {
-		d := retrieve.Dense{Embedder: v.embedder, Index: e.idx, Public: player}
-		if st.store != nil {
-			// The store's query applies visibility and the filter.
-			d.Store, d.Filter = st.store, f
-		} else {
-			d.Searcher, d.Gone = st.search, st.gone
-			if d.Allow, err = allowed(); err != nil {
-				return nil, err
-			}
-			if player {
-				if d.Exclude, err = e.restrictedOf(ctx, v); err != nil {
-					return nil, err
-				}
-			}
-		}
-		paths = append(paths, d)
 	}
 	if !wanted(retrieve.PathEntity) {
 		return paths, nil
@@ -213,12 +184,40 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 	// withheld while a note it was built from has just become DM-only,
 	// and neither an error nor a missing path may tell them so.
 	if len(ents.entities) > 0 || player {
-		if allow, err = allowed(); err != nil {
+		allow, err := allowed()
+		if err != nil {
 			return nil, err
 		}
 		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units, Public: player, Allow: allow})
 	}
 	return paths, nil
+}
+
+// allowedOnce returns the chunks f lets through (nil: all), for the paths
+// that filter in the process: read when one asks, once.
+func (e *Engine) allowedOnce(ctx context.Context, f index.Filter) func() (map[int64]bool, error) {
+	var allow map[int64]bool
+	read := f.IsZero()
+	return func() (map[int64]bool, error) {
+		var err error
+		if !read {
+			allow, err = e.idx.FilterChunks(ctx, f)
+			read = err == nil
+		}
+		return allow, err
+	}
+}
+
+// appendDense adds to paths the dense path over v's dense index, when
+// there is one, leaving out what f and the caller's visibility do.
+func (e *Engine) appendDense(ctx context.Context, paths []retrieve.Path, v *view, f index.Filter, allowed func() (map[int64]bool, error)) ([]retrieve.Path, error) {
+	ix, err := e.denseOf(ctx, v)
+	if err != nil || ix == nil {
+		return paths, err
+	}
+	scope := dense.Scope{Allow: allowed, Restricted: func() (map[int64]bool, error) { return e.restrictedOf(ctx, v) }}
+	d, err := ix.Path(retrieve.Dense{Embedder: v.embedder, Index: e.idx, Public: isPlayer(ctx)}, f, scope)
+	return append(paths, d), err
 }
 
 // selectPaths resolves requested path names against the available ones,
@@ -795,7 +794,7 @@ func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
 		if rows > 0 {
 			r.Paths = append(r.Paths, retrieve.PathDense)
 			_, own := e.idx.(store.VectorSearcher)
-			r.DenseModel, r.DenseVectors, r.Graph = v.embedder.ID(), rows, own || rows >= e.annThreshold()
+			r.DenseModel, r.DenseVectors, r.Graph = v.embedder.ID(), rows, own || rows >= e.denseOptions().ANNThreshold()
 		}
 	}
 	ents, err := e.entitiesOf(ctx, v)

@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/embed"
+	"github.com/oraculo/oraculo/internal/lazy"
 	"github.com/oraculo/oraculo/memory"
 )
 
@@ -33,39 +34,15 @@ type view struct {
 	langs  []*analysis.Analyzer
 	byLang bool
 
-	dense      lazy[*denseState]
-	entities   [2]lazy[*entityState] // the DM's compendium, the players'
-	restricted lazy[map[int64]bool]
-	sessions   [2]lazy[[]int]          // every session, the players' only
-	notes      [2]lazy[*noteDirectory] // every note's names, the players' only
+	dense      lazy.Value[*dense.Index]
+	entities   [2]lazy.Value[*entityState] // the DM's compendium, the players'
+	restricted lazy.Value[map[int64]bool]
+	sessions   [2]lazy.Value[[]int]          // every session, the players' only
+	notes      [2]lazy.Value[*noteDirectory] // every note's names, the players' only
 
 	// memTerms holds the terms of the memory entries the last answer
 	// listed (see Engine.answerMemory).
 	memTerms memory.TermCache
-}
-
-// lazy is a value built once, on first use. A build that fails is not
-// remembered: the next use tries again. Callers of the same value wait for
-// one build; nothing else does.
-type lazy[T any] struct {
-	mu   sync.Mutex
-	done bool
-	v    T
-}
-
-// get returns the value, building it first if needed; built reports
-// whether this call built it.
-func (l *lazy[T]) get(build func() (T, error)) (v T, built bool, err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.done {
-		return l.v, false, nil
-	}
-	if v, err = build(); err != nil {
-		return v, false, err
-	}
-	l.v, l.done = v, true
-	return v, true, nil
 }
 
 // scopeIndex is 1 for a player's view of the index, else 0.
@@ -187,23 +164,23 @@ func checkSettings(s Settings) (Settings, *analysis.Analyzer, error) {
 // denseOf returns the view's dense-path state (nil when there is no
 // embedder or no vector for it), loading it on first use; the warnings of
 // the load are given once, after it, outside every lock.
-func (e *Engine) denseOf(ctx context.Context, v *view) (*denseState, error) {
+func (e *Engine) denseOf(ctx context.Context, v *view) (*dense.Index, error) {
 	var warnings []string
-	st, _, err := v.dense.get(func() (*denseState, error) {
-		st, w, err := e.loadDense(ctx, v.embedder)
+	ix, _, err := v.dense.Get(func() (*dense.Index, error) {
+		ix, w, err := dense.Load(ctx, e.idx, v.embedder, e.denseOptions())
 		warnings = w
-		return st, err
+		return ix, err
 	})
 	for _, w := range warnings {
 		e.warn("%s", w)
 	}
-	return st, err
+	return ix, err
 }
 
 // entitiesOf returns the compendium the caller may see, with its matcher.
 func (e *Engine) entitiesOf(ctx context.Context, v *view) (*entityState, error) {
 	player := isPlayer(ctx)
-	st, _, err := v.entities[scopeIndex(player)].get(func() (*entityState, error) {
+	st, _, err := v.entities[scopeIndex(player)].Get(func() (*entityState, error) {
 		return e.loadEntities(ctx, player)
 	})
 	return st, err
@@ -211,7 +188,7 @@ func (e *Engine) entitiesOf(ctx context.Context, v *view) (*entityState, error) 
 
 // restrictedOf returns the ids of DM-only chunks.
 func (e *Engine) restrictedOf(ctx context.Context, v *view) (map[int64]bool, error) {
-	r, _, err := v.restricted.get(func() (map[int64]bool, error) {
+	r, _, err := v.restricted.Get(func() (map[int64]bool, error) {
 		return e.idx.RestrictedChunks(ctx)
 	})
 	return r, err
@@ -220,7 +197,7 @@ func (e *Engine) restrictedOf(ctx context.Context, v *view) (map[int64]bool, err
 // sessionsOf returns the session numbers the caller may see.
 func (e *Engine) sessionsOf(ctx context.Context, v *view) ([]int, error) {
 	public := isPlayer(ctx)
-	s, _, err := v.sessions[scopeIndex(public)].get(func() ([]int, error) {
+	s, _, err := v.sessions[scopeIndex(public)].Get(func() ([]int, error) {
 		return e.idx.Sessions(ctx, public)
 	})
 	return s, err

@@ -270,18 +270,13 @@ func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream
 		wd = ep.watch(cancel)
 		defer wd.stop()
 	}
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, ep.url, bytes.NewReader(body))
+	accept := "application/json"
+	if stream != nil {
+		accept = ep.accept
+	}
+	req, err := httpx.NewPost(reqCtx, ep.url, body, accept, userAgent, ep.apiKey)
 	if err != nil {
 		return ep.newError(ErrUnreachable, 0, "building the request: "+err.Error(), "", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if stream != nil {
-		req.Header.Set("Accept", ep.accept)
-	}
-	req.Header.Set("User-Agent", userAgent)
-	if ep.apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+ep.apiKey)
 	}
 	resp, err := ep.client.Do(req)
 	if err != nil {

@@ -5,43 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
-	"time"
 
 	"github.com/oraculo/oraculo/internal/httpx"
+	"github.com/oraculo/oraculo/internal/openaicompat"
 )
 
-// OpenAIConfig configures a client of the OpenAI chat completions API.
-type OpenAIConfig struct {
-	// BaseURL is the API root the path /chat/completions is added to, e.g.
-	// "https://api.openai.com/v1" or, for llama.cpp's llama-server, vLLM or
-	// LocalAI, "http://127.0.0.1:8080/v1". Required.
-	BaseURL string
-	// Model is the model name the server knows. Required.
-	Model string
-	// APIKey, when set, is sent as "Authorization: Bearer <key>". Local
-	// servers need none; it is never read from the environment, so that a
-	// cloud key is not sent to a local server by accident.
-	APIKey string
-	// Timeout limits a whole request, retries included; default
-	// DefaultTimeout, negative for none.
-	Timeout time.Duration
-	// FirstTokenTimeout limits the wait for the first piece of a streamed
-	// reply (text, or reasoning sent apart), from when the request is
-	// sent; default DefaultFirstTokenTimeout, negative for none. A reply
-	// not streamed is bounded by Timeout alone.
-	FirstTokenTimeout time.Duration
-	// IdleTimeout limits the silence between two pieces of a streamed
-	// reply, once the first has come; default DefaultIdleTimeout, negative
-	// for none.
-	IdleTimeout time.Duration
-	// Client sends the requests; default http.DefaultClient.
-	Client *http.Client
-}
+// OpenAIConfig is the one configuration of OpenAI-compatible clients;
+// the chat client ignores Dimensions.
+type OpenAIConfig = openaicompat.Config
 
 // OpenAI chats with POST {BaseURL}/chat/completions. It is safe for
 // concurrent use.
@@ -54,19 +28,9 @@ type OpenAI struct {
 // NewOpenAI returns an OpenAI API client. A configuration error (no
 // BaseURL or Model, an unparsable BaseURL) is returned by every Chat call.
 func NewOpenAI(cfg OpenAIConfig) *OpenAI {
-	c := &OpenAI{model: strings.TrimSpace(cfg.Model)}
+	base, model, cfgErr := cfg.Check()
+	c := &OpenAI{model: model}
 	c.id = "openai/" + c.model
-	var cfgErr error
-	base, err := httpx.BaseURL(cfg.BaseURL)
-	switch {
-	case err != nil:
-		cfgErr = fmt.Errorf("openai: BaseURL %q: %w", cfg.BaseURL, err)
-	case c.model == "":
-		cfgErr = fmt.Errorf("openai at %q: no model configured", httpx.Redact(base))
-	}
-	if base == nil {
-		base = &url.URL{Scheme: "http", Host: "invalid"}
-	}
 	c.ep = endpoint{
 		provider:        "openai",
 		model:           c.model,
@@ -207,16 +171,12 @@ func decodeOpenAIStream(body io.Reader, emit func(text, reasoning string)) error
 
 // classify maps OpenAI-style error answers to sentinels and hints.
 func (c *OpenAI) classify(status int, ae httpx.APIError) (hint string, kind error) {
+	if hint, kind, ok := openaicompat.Classify(status, ae, c.ep.base, c.ep.apiKey != "", ErrAuth, ErrModel); ok {
+		return hint, kind
+	}
 	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		if c.ep.apiKey == "" {
-			return "no API key is configured: set one", ErrAuth
-		}
-		return "check the API key", ErrAuth
-	case ae.ModelMissing():
-		return fmt.Sprintf("check the model name: GET %s lists what the server serves", c.ep.base+"/models"), ErrModel
 	case status == http.StatusNotFound:
-		return fmt.Sprintf("no %s here: base URLs usually end in /v1, e.g. http://127.0.0.1:8080/v1", c.ep.base+"/chat/completions"), nil
+		return openaicompat.NotFoundHint(c.ep.base, "chat/completions"), nil
 	case strings.Contains(ae.Message, "response_format"):
 		return "the server may not support response_format json_object", nil
 	}

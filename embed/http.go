@@ -1,7 +1,6 @@
 package embed
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,15 +74,9 @@ func (ep *endpoint) post(ctx context.Context, payload any) ([]byte, error) {
 		reqCtx, cancel = context.WithTimeout(ctx, ep.timeout)
 	}
 	defer cancel()
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, ep.url, bytes.NewReader(buf))
+	req, err := httpx.NewPost(reqCtx, ep.url, buf, "application/json", userAgent, ep.apiKey)
 	if err != nil {
 		return nil, ep.newError(nil, 0, "building the request: "+err.Error(), "", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", userAgent)
-	if ep.apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+ep.apiKey)
 	}
 	resp, err := ep.client.Do(req)
 	if err != nil {

@@ -10,35 +10,17 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/oraculo/oraculo/internal/httpx"
+	"github.com/oraculo/oraculo/internal/openaicompat"
 )
 
-// OpenAIConfig configures a client of the OpenAI embeddings API.
-type OpenAIConfig struct {
-	// BaseURL is the API root the path /embeddings is added to, e.g.
-	// "https://api.openai.com/v1" or, for llama.cpp's llama-server, vLLM,
-	// TEI or LocalAI, "http://127.0.0.1:8080/v1". Required.
-	BaseURL string
-	// Model is the model name the server knows. Required.
-	Model string
-	// APIKey, when set, is sent as "Authorization: Bearer <key>". Local
-	// servers need none; it is never read from the environment, so that a
-	// cloud key is not sent to a local server by accident.
-	APIKey string
-	// Dimensions, when > 0, asks for vectors of that many dimensions
-	// (text-embedding-3 models); it is part of the ID, and answers of any
-	// other length are rejected.
-	Dimensions int
-	// Timeout limits each request; default 60s, negative for none.
-	Timeout time.Duration
-	// Client sends the requests; default http.DefaultClient.
-	Client *http.Client
-}
+// OpenAIConfig is the one configuration of OpenAI-compatible clients;
+// embeddings ignore the streaming timeouts (FirstTokenTimeout,
+// IdleTimeout), and Timeout bounds each request (default 60s).
+type OpenAIConfig = openaicompat.Config
 
 // OpenAI embeds texts with POST {BaseURL}/embeddings. All texts of one
 // Embed call go in one request, with encoding_format "float" and the model
@@ -56,21 +38,12 @@ type OpenAI struct {
 // NewOpenAI returns an OpenAI API client. A configuration error (no
 // BaseURL or Model, an unparsable BaseURL) is returned by every Embed call.
 func NewOpenAI(cfg OpenAIConfig) *OpenAI {
-	c := &OpenAI{model: strings.TrimSpace(cfg.Model), dims: max(cfg.Dimensions, 0)}
+	base, model, cfgErr := cfg.Check()
+	c := &OpenAI{model: model, dims: max(cfg.Dimensions, 0), cfgErr: cfgErr}
 	c.query, c.passage = Prefixes(c.model)
 	c.id = "openai/" + c.model
 	if c.dims > 0 {
 		c.id += "@" + strconv.Itoa(c.dims)
-	}
-	base, err := httpx.BaseURL(cfg.BaseURL)
-	switch {
-	case err != nil:
-		c.cfgErr = fmt.Errorf("openai: BaseURL %q: %w", cfg.BaseURL, err)
-	case c.model == "":
-		c.cfgErr = fmt.Errorf("openai at %q: no model configured", httpx.Redact(base))
-	}
-	if base == nil {
-		base = &url.URL{Scheme: "http", Host: "invalid"}
 	}
 	timeout, client := httpDefaults(cfg.Timeout, cfg.Client)
 	c.ep = endpoint{
@@ -220,18 +193,14 @@ func decodeEmbedding(raw json.RawMessage) ([]float32, error) {
 
 // classify maps OpenAI-style error answers to sentinels and hints.
 func (c *OpenAI) classify(status int, ae httpx.APIError) (hint string, kind error) {
+	if hint, kind, ok := openaicompat.Classify(status, ae, c.ep.base, c.ep.apiKey != "", ErrAuth, ErrModel); ok {
+		return hint, kind
+	}
 	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		if c.ep.apiKey == "" {
-			return "no API key is configured: set one", ErrAuth
-		}
-		return "check the API key", ErrAuth
-	case ae.ModelMissing():
-		return fmt.Sprintf("check the model name: GET %s lists what the server serves", c.ep.base+"/models"), ErrModel
 	case cannotEmbed(ae):
 		return "llama-server needs --embeddings (and a pooling model); other servers need an embedding model", ErrModel
 	case status == http.StatusNotFound:
-		return fmt.Sprintf("no %s here: base URLs usually end in /v1, e.g. http://127.0.0.1:8080/v1", c.ep.base+"/embeddings"), nil
+		return openaicompat.NotFoundHint(c.ep.base, "embeddings"), nil
 	}
 	return "", nil
 }

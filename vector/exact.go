@@ -80,15 +80,11 @@ func (e *Exact) Reserve(n int) {
 // Add stores v (copied) under id. It returns an error if v has the wrong
 // dimensions or a non-finite value, or if id is already present.
 func (e *Exact) Add(id int64, v []float32) error {
-	if err := checkVec(e.dims, v); err != nil {
-		return err
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := e.vacant(id); err != nil {
+	if err := e.claim(id, v); err != nil {
 		return err
 	}
-	e.push(id)
 	e.data = append(e.data, v...)
 	return nil
 }
@@ -124,11 +120,8 @@ func workers(n, dims int) int {
 // smaller id; fewer if the index holds fewer. k = 0 returns no hit; k < 0,
 // wrong dimensions or a non-finite q are errors.
 func (e *Exact) Search(q []float32, k int) ([]Hit, error) {
-	if err := checkVec(e.dims, q); err != nil {
+	if err := checkQuery(e.dims, q, k); err != nil {
 		return nil, err
-	}
-	if k < 0 {
-		return nil, ErrBadK
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()

@@ -737,11 +737,8 @@ func (h *HNSW) writePruned(sc *scratch, s []uint32, all []item, c int) {
 // by smaller id; fewer only if the index holds fewer. k = 0 returns no hit;
 // k < 0, wrong dimensions or a non-finite q are errors.
 func (h *HNSW) Search(q []float32, k int) ([]Hit, error) {
-	if err := checkVec(h.dims, q); err != nil {
+	if err := checkQuery(h.dims, q, k); err != nil {
 		return nil, err
-	}
-	if k < 0 {
-		return nil, ErrBadK
 	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()

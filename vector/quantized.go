@@ -109,15 +109,11 @@ func (x *Quantized) Oversample() int { return x.over }
 // error if v has the wrong dimensions or a non-finite value, or if id is
 // already present.
 func (x *Quantized) Add(id int64, v []float32) error {
-	if err := checkVec(x.dims, v); err != nil {
-		return err
-	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if err := x.vacant(id); err != nil {
+	if err := x.claim(id, v); err != nil {
 		return err
 	}
-	x.push(id)
 	x.vecs = append(x.vecs, v...)
 	row := len(x.codes)
 	for range x.stride {
@@ -227,11 +223,8 @@ func (x *Quantized) SearchApprox(q []float32, k int) ([]Hit, error) {
 }
 
 func (x *Quantized) search(q []float32, k int, rescore bool) ([]Hit, error) {
-	if err := checkVec(x.dims, q); err != nil {
+	if err := checkQuery(x.dims, q, k); err != nil {
 		return nil, err
-	}
-	if k < 0 {
-		return nil, ErrBadK
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()

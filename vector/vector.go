@@ -68,6 +68,19 @@ func (t *idTable[P]) vacant(id int64) error {
 	return nil
 }
 
+// claim checks v (see checkVec) and that id can be added, and records id
+// as the next row, under the write lock.
+func (t *idTable[P]) claim(id int64, v []float32) error {
+	if err := checkVec(t.dims, v); err != nil {
+		return err
+	}
+	if err := t.vacant(id); err != nil {
+		return err
+	}
+	t.push(id)
+	return nil
+}
+
 // push records id as the next row, under the write lock.
 func (t *idTable[P]) push(id int64) {
 	t.byID[id] = P(len(t.ids))
@@ -206,6 +219,18 @@ func DecodeInto(dst []float32, b []byte) error {
 	}
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return nil
+}
+
+// checkQuery validates a search: the query as checkVec does, and k
+// ([ErrBadK] when negative).
+func checkQuery(dims int, q []float32, k int) error {
+	if err := checkVec(dims, q); err != nil {
+		return err
+	}
+	if k < 0 {
+		return ErrBadK
 	}
 	return nil
 }

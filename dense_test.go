@@ -244,7 +244,7 @@ func TestVectorGraphIsBuiltAtIngestAndLoaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := eng.Embedder().ID()
-	if !strings.HasPrefix(model, "hashing/v2-es-") || !strings.HasSuffix(model, "-64") {
+	if !strings.HasPrefix(model, "hashing/v2.1-es-") || !strings.HasSuffix(model, "-64") {
 		t.Fatalf("embedder %q, want the analysed hashing embedder (v2) of 64 dims", model)
 	}
 	ix := openIndex(t, db)

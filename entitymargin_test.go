@@ -64,10 +64,10 @@ func TestEntityPathKeepsBM25TopForLookup(t *testing.T) {
 	// The entity path still reorders below the top and says by how much.
 	lifted := false
 	for _, h := range def {
-		if _, ok := h.Paths["entity"]; ok && h.Lift > 0 {
-			lifted = lifted || h.Lift <= oraculo.EntityMargin+1e-9
-			if h.Lift > oraculo.EntityMargin+1e-9 {
-				t.Errorf("%q lifted by %.3f, more than the margin %.3f", h.Label, h.Lift, oraculo.EntityMargin)
+		if _, ok := h.Paths["entity"]; ok && h.Fusion.Lift > 0 {
+			lifted = lifted || h.Fusion.Lift <= oraculo.EntityMargin+1e-9
+			if h.Fusion.Lift > oraculo.EntityMargin+1e-9 {
+				t.Errorf("%q lifted by %.3f, more than the margin %.3f", h.Label, h.Fusion.Lift, oraculo.EntityMargin)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -138,11 +137,11 @@ type Hit struct {
 	// chunk spans, absent for notes.
 	PageStart int `json:"page_start,omitempty"`
 	PageEnd   int `json:"page_end,omitempty"`
-	// Lift is what the entity path added to Score (see EntityMargin);
-	// Shared says that Score is a share of the best base score, as it is
-	// when the entity path reordered the other paths' candidates.
-	Lift   float64 `json:"-"`
-	Shared bool    `json:"-"`
+	// Fusion is how the fusion made Score: each path's rank and
+	// contribution, the narrative prior, and, when the entity path
+	// reordered the other paths' candidates (see EntityMargin), the share
+	// of the best base score and what the entity path added to it.
+	Fusion fuse.Explanation `json:"-"`
 	// Coverage is the share of the question its best paragraph holds, by
 	// which the keyword path weighed its score (see
 	// [retrieve.CoverageWeight]); 0 when BM25 did not find it.
@@ -475,10 +474,7 @@ func (e *Engine) search(ctx context.Context, question string, opts SearchOptions
 	if arc {
 		margin = ArcEntityMargin
 	}
-	// The entity path reorders only when it found something (the
-	// question names an entity): otherwise the base's scores stand.
-	reordered := len(lists) > 1 && slices.ContainsFunc(lists, func(l fuse.List) bool { return l.Path == retrieve.PathEntity && len(l.IDs) > 0 })
-	hits := fusedHits(combine(lists, byID, narrative, margin, limit), byID, narrative, reordered)
+	hits := fusedHits(combine(lists, byID, narrative, margin, limit), byID)
 	if arc {
 		hits = spread(hits)
 	}
@@ -565,23 +561,14 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 		case lists[i].Path != retrieve.PathEntity || len(lists) == 1:
 			base = append(base, lists[i])
 		case len(lists[i].IDs) > 0:
+			// The entity path reorders only when it found something (the
+			// question names an entity): otherwise the base's scores stand.
 			entity = &lists[i]
 		}
 	}
 	var cands []fuse.Candidate
 	if len(base) == 1 {
-		l := base[0]
-		cands = make([]fuse.Candidate, len(l.IDs))
-		for i, id := range l.IDs {
-			// The path's order is its own (BM25's later tiers follow its
-			// first whatever their scores): a score never exceeds the one
-			// before it, so sorting by score keeps that order.
-			score := l.Scores[i]
-			if i > 0 {
-				score = min(score, cands[i-1].Score)
-			}
-			cands[i] = fuse.Candidate{ID: id, Score: score, Ranks: map[string]int{l.Path: i + 1}}
-		}
+		cands = fuse.Single(base[0])
 	} else {
 		cands = fuse.RRF(base, fuse.DefaultK, 0)
 	}
@@ -592,17 +579,10 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 		// only near-ties, and a first-person-plural question was answered
 		// from a character's or the DM's note over the session that
 		// tells it (see NarrativeBoost).
-		for i := range cands {
-			cands[i].Score = 1 / float64(fuse.DefaultK+i+1)
-		}
+		cands = fuse.ByRank(cands, fuse.DefaultK)
 	}
 	if narrative {
-		for i := range cands {
-			if byID[cands[i].ID].Chunk.InSession {
-				cands[i].Score *= 1 + NarrativeBoost
-			}
-		}
-		sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
+		cands = fuse.Boost(cands, 1+NarrativeBoost, func(id int64) bool { return byID[id].Chunk.InSession })
 	}
 	if entity != nil {
 		if len(base) > 1 && len(cands) > 0 && cands[0].Score > 0 {
@@ -620,17 +600,15 @@ func combine(lists []fuse.List, byID map[int64]retrieve.Result, narrative bool, 
 	return cands
 }
 
-// fusedHits turns ranked candidates into hits, marking the chunks the
-// narrative prior applied to.
-func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result, narrative, shared bool) []Hit {
+// fusedHits turns ranked candidates into hits, each with the fusion's
+// explanation of its score.
+func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result) []Hit {
 	hits := make([]Hit, len(fused))
 	for i, c := range fused {
 		r := byID[c.ID]
 		hits[i] = hitFrom(r.Chunk, i+1, c.Score, c.Ranks)
-		hits[i].Passage, hits[i].Lift, hits[i].Shared, hits[i].Coverage = r.Passage, c.Lift, shared, r.Coverage
-		if narrative && r.Chunk.InSession {
-			hits[i].Prior = 1 + NarrativeBoost
-		}
+		hits[i].Passage, hits[i].Fusion, hits[i].Coverage = r.Passage, c.Explanation, r.Coverage
+		hits[i].Prior = c.Boost
 	}
 	return hits
 }

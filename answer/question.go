@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/oraculo/oraculo/query"
 	txt "github.com/oraculo/oraculo/text"
 )
 
@@ -102,6 +103,9 @@ func AsksForTimeline(question string) bool {
 		}
 		return false
 	}
+	if query.IsArc(question) {
+		return true
+	}
 	for _, w := range folded {
 		if timelineWords[w] {
 			return true
@@ -123,21 +127,19 @@ func AsksForTimeline(question string) bool {
 }
 
 // timelineWords and timelinePhrases (folded) make a question one about a
-// history.
+// history, besides the arc phrases of [query.IsArc]: they are the ones
+// that ask for a history without making the question an arc for search
+// ("qué sabemos de X", "en total", "how has X...").
 var timelineWords = setOf("trayectoria", "evolucion", "compara", "comparame", "comparar",
 	"role", "evolved", "evolution", "throughout", "compare")
 
 var timelinePhrases = []string{
-	"que papel", "papel ha", "papel han", "papel tuvo", "papel tiene", "que rol",
 	"que sabemos", "que pistas", "ha aparecido", "han aparecido", "en total", "diferencia entre", "diferencias entre",
-	"what do we know", "what have we learned", "what do we know", "in total", "difference between",
-	"a lo largo", "cada vez", "todas las veces", "que ocasiones", "cuantas veces",
-	"en que sesiones", "que sesiones", "desde que", "ha evolucionado", "ha cambiado",
-	"que ha hecho", "que han hecho", "que fue de", "que ha sido de",
-	"every time", "each time", "whenever", "over the", "which sessions", "what sessions",
-	"how many times", "what became of", "what has become", "what has * done", "what have * done",
-	"from when", "how has", "how have", "over the course", "over the campaign", "across the",
-	"historia de", "historia con", "story of", "whole story", "story with", "history with", "history of",
+	"what do we know", "what have we learned", "in total", "difference between",
+	"a lo largo", "cada vez", "desde que", "ha cambiado",
+	"que ha hecho", "que han hecho",
+	"over the", "what has become", "what has * done", "what have * done",
+	"from when", "how has", "how have", "across the",
 }
 
 // questionToken is one word of a question, and whether it opens a clause

@@ -44,6 +44,11 @@ func TestAsksForTimeline(t *testing.T) {
 		{"What has Kleb done across the sessions?", true},
 		{"Tell me Beezer's whole story with us.", true},
 		{"What was our history with Toby Keith Blackbird?", true},
+		// The arc phrases are query's, one list: what search reads as an
+		// arc is a timeline here too (these three were not, before issue 28).
+		{"¿Qué se hizo de Harbin Wester?", true},
+		{"Tell me about Vesper in the entire campaign", true},
+		{"¿En cuántas ocasiones vimos al archiduque?", true},
 		{"¿Quién nos dio el mapa de las criptas?", false},
 		{"¿Qué pasó cuando volvimos a Ribafría?", false},
 		{"Who gave us the map?", false},

@@ -55,7 +55,7 @@ func (k Kind) String() string {
 type Embedder interface {
 	// ID names the model and everything that changes its vectors, e.g.
 	// "ollama/bge-m3" or "openai/text-embedding-3-small@256" or
-	// "hashing/v1-384". Vectors of different IDs never mix.
+	// "hashing/v1.1-384". Vectors of different IDs never mix.
 	ID() string
 	// Embed returns one vector per text, in order. Implementations send one
 	// request per call (callers batch); vectors are returned as the server

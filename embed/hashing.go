@@ -8,8 +8,8 @@ import (
 	"unicode"
 
 	"github.com/oraculo/oraculo/internal/httpx"
+	"github.com/oraculo/oraculo/text"
 	"github.com/oraculo/oraculo/vector"
-	"golang.org/x/text/unicode/norm"
 )
 
 // DefaultHashingDims is the number of dimensions NewHashing uses when
@@ -39,15 +39,18 @@ const (
 // harness can exercise the dense path without a model, and as an honest
 // fallback. Kind is ignored.
 //
-// The algorithm is frozen under its ID "hashing/v1-<dims>": any change to
-// tokenisation, features, weights or hashing must change the version.
+// The algorithm is frozen under its ID "hashing/v1.1-<dims>": any change
+// to tokenisation, folding, features, weights or hashing must change the
+// version (v1.1 folds words with [text.Fold], which spells out "º", "ß",
+// "đ"... where v1 kept them).
 type Hashing struct {
 	dims  int
 	name  string
 	terms func(string) []string
 }
 
-// NewHashingTerms returns the analysed variant, "hashing/v2-<name>-<dims>":
+// NewHashingTerms returns the analysed variant, "hashing/v2.1-<name>-<dims>"
+// (v2.1: the plain words it falls back to are folded as v1.1's are):
 // its features are the terms terms returns (the notes' analyzer: stop words
 // dropped, words stemmed), each weighted 1+ln(tf), plus their character
 // trigrams at a lower weight, so that inflections and near spellings still
@@ -69,12 +72,13 @@ func NewHashing(dims int) *Hashing {
 	return &Hashing{dims: dims}
 }
 
-// ID returns "hashing/v1-<dims>".
+// ID returns "hashing/v1.1-<dims>", or "hashing/v2.1-<name>-<dims>" for
+// the analysed variant.
 func (h *Hashing) ID() string {
 	if h.terms != nil {
-		return fmt.Sprintf("hashing/v2-%s-%d", h.name, h.dims)
+		return fmt.Sprintf("hashing/v2.1-%s-%d", h.name, h.dims)
 	}
-	return fmt.Sprintf("hashing/v1-%d", h.dims)
+	return fmt.Sprintf("hashing/v1.1-%d", h.dims)
 }
 
 // Dims returns the number of dimensions of its vectors.
@@ -162,17 +166,10 @@ func (h *Hashing) finish(acc []float64, text string) ([]float32, error) {
 }
 
 // hashWords returns the words of text: runs of letters and digits,
-// lowercased, with diacritics removed ("Canción" → "cancion", "año" →
-// "ano").
-func hashWords(text string) []string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(text) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return strings.FieldsFunc(b.String(), func(r rune) bool {
+// folded as [text.Fold] folds them ("Canción" → "cancion", "año" → "ano",
+// "nº" → "no").
+func hashWords(s string) []string {
+	return strings.FieldsFunc(text.Fold(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 }

@@ -26,7 +26,7 @@ func nan() float64 { return math.NaN() }
 func TestHashingBasics(t *testing.T) {
 	for _, dims := range []int{8, 64, 384, 1000} {
 		h := NewHashing(dims)
-		if h.ID() != fmt.Sprintf("hashing/v1-%d", dims) || h.Dims() != dims {
+		if h.ID() != fmt.Sprintf("hashing/v1.1-%d", dims) || h.Dims() != dims {
 			t.Errorf("ID = %q, Dims = %d", h.ID(), h.Dims())
 		}
 		in := []string{"El archiduque desapareció en la sesión 12.", "¿Quién robó el sello gris?"}
@@ -51,7 +51,7 @@ func TestHashingBasics(t *testing.T) {
 			}
 		}
 	}
-	if NewHashing(0).Dims() != DefaultHashingDims || NewHashing(-3).ID() != "hashing/v1-384" {
+	if NewHashing(0).Dims() != DefaultHashingDims || NewHashing(-3).ID() != "hashing/v1.1-384" {
 		t.Error("dims <= 0 should give the default")
 	}
 }
@@ -109,7 +109,7 @@ func TestHashingEmpty(t *testing.T) {
 }
 
 // TestHashingFrozen pins the v1 algorithm: if it fails, the vectors of
-// "hashing/v1-*" changed, and stored vectors would silently mix with new
+// "hashing/v1.1-*" changed, and stored vectors would silently mix with new
 // ones. Change the version in the ID instead.
 func TestHashingFrozen(t *testing.T) {
 	v, err := NewHashing(64).Embed(t.Context(), Passage, []string{"Harbin guarda el sello gris"})
@@ -148,7 +148,7 @@ func TestHashingTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := NewHashingTerms(1024, an.Version(), an.Terms)
-	if want := "hashing/v2-" + an.Version() + "-1024"; h.ID() != want || h.Dims() != 1024 {
+	if want := "hashing/v2.1-" + an.Version() + "-1024"; h.ID() != want || h.Dims() != 1024 {
 		t.Errorf("ID = %q, Dims = %d; want %q, 1024", h.ID(), h.Dims(), want)
 	}
 	v, err := h.Embed(t.Context(), Passage, []string{
@@ -185,5 +185,15 @@ func TestHashingTerms(t *testing.T) {
 	}
 	if _, err := h.Embed(t.Context(), Passage, []string{"¡¿...?!"}); !errors.Is(err, ErrEmptyText) {
 		t.Errorf("punctuation only: err = %v, want ErrEmptyText", err)
+	}
+}
+
+// The words the hashing embedder hashes are folded as text.Fold folds
+// them, the engine's one folding: "º" and "ß" spelled out, a final sigma
+// made σ (v1 kept them, and met neither "no" nor "strasse").
+func TestHashWordsFoldAsText(t *testing.T) {
+	got := strings.Join(hashWords("Nº 3: la Straße de ÁNGEL, οξυς; đang"), " ")
+	if want := "no 3 la strasse de angel οξυσ dang"; got != want {
+		t.Fatalf("hashWords = %q, want %q", got, want)
 	}
 }

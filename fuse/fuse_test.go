@@ -87,3 +87,38 @@ func TestRRFLimitsAndEdges(t *testing.T) {
 		t.Fatalf("repeat: %+v", got)
 	}
 }
+
+// Each fusion step records what it did, and the record adds up to the
+// score: RRF's parts, Single's own scores, ByRank's, Boost's factor and
+// Reorder's share and lift.
+func TestExplanation(t *testing.T) {
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	got := RRF([]List{{Path: "bm25", IDs: []int64{1, 2}}, {Path: "dense", IDs: []int64{2}, Weight: 0.5}}, 60, 0)
+	if p := got[0].Parts; got[0].ID != 2 || len(p) != 2 || p[0] != (Part{"bm25", 2, 60, 1, 1.0 / 62}) || p[1] != (Part{"dense", 1, 60, 0.5, 0.5 / 61}) {
+		t.Fatalf("RRF parts: %+v", got[0])
+	}
+	if !near(got[0].Total(), got[0].Score) {
+		t.Fatalf("RRF total %v, score %v", got[0].Total(), got[0].Score)
+	}
+	single := Single(List{Path: "bm25", IDs: []int64{7, 8, 9}, Scores: []float64{3, 4, 1}})
+	if single[1].Score != 3 || single[1].Parts[0] != (Part{Path: "bm25", Rank: 2, Weight: 1, Score: 3}) {
+		t.Fatalf("Single keeps the path's order, scores never rising: %+v", single)
+	}
+	byRank := ByRank(single, 0)
+	if p := byRank[2].Parts[0]; !near(byRank[2].Score, 1.0/63) || p != (Part{"bm25", 3, 60, 1, 1.0 / 63}) || single[2].Score != 1 {
+		t.Fatalf("ByRank: %+v (single after: %+v)", byRank, single)
+	}
+	boosted := Boost(byRank, 1.5, func(id int64) bool { return id == 9 })
+	if boosted[0].ID != 9 || boosted[0].Boost != 1.5 || !near(boosted[0].Score, 1.5/63) || boosted[1].Boost != 0 || byRank[2].Boost != 0 {
+		t.Fatalf("Boost: %+v", boosted)
+	}
+	re := Reorder(boosted, List{Path: "entity", IDs: []int64{8, 5}}, []float64{2, 1}, 0.1, 0)
+	for _, c := range re {
+		if c.ReorderedBy != "entity" || !near(c.Share+c.Lift, c.Score) {
+			t.Errorf("Reorder: %+v", c)
+		}
+	}
+	if last := re[len(re)-1]; last.ID != 5 || last.Share != 0 || !near(last.Lift, 0.05) || len(last.Parts) != 0 {
+		t.Errorf("only the entity list found it: %+v", last)
+	}
+}

@@ -14,7 +14,8 @@ import "sort"
 // Candidates only l found follow every base candidate, in l's order.
 // Scores are l's own, parallel to l.IDs; l.Weight is not used. The
 // result is sorted best first (ties keep the base order) and cut to limit
-// (all when limit <= 0); each candidate's Ranks gains l.Path.
+// (all when limit <= 0); each candidate's Ranks gains l.Path, and its
+// Explanation records the share it started from and its lift.
 func Reorder(base []Candidate, l List, scores []float64, margin float64, limit int) []Candidate {
 	top := 0.0
 	for _, c := range base {
@@ -41,6 +42,7 @@ func Reorder(base []Candidate, l List, scores []float64, margin float64, limit i
 		if top > 0 {
 			c.Score /= top
 		}
+		c.ReorderedBy, c.Share = l.Path, c.Score
 		out[i] = c
 		at[c.ID] = i
 	}
@@ -57,7 +59,9 @@ func Reorder(base []Candidate, l List, scores []float64, margin float64, limit i
 			out[j].Score += out[j].Lift
 			continue
 		}
-		extra = append(extra, Candidate{ID: id, Score: margin * share(i), Lift: margin * share(i), Ranks: map[string]int{l.Path: i + 1}})
+		lift := margin * share(i)
+		extra = append(extra, Candidate{ID: id, Score: lift, Ranks: map[string]int{l.Path: i + 1},
+			Explanation: Explanation{ReorderedBy: l.Path, Lift: lift}})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	out = append(out, extra...)

@@ -97,8 +97,7 @@ type docxReader struct {
 	styles map[string]docxStyle
 	notes  map[string]*xnode // "footnote"/"endnote" + id
 	cited  map[string]bool
-	queue  []*xnode // notes cited by the paragraph being read
-	inNote bool     // reading a note's own paragraphs
+	queue  noteQueue // notes cited by the paragraph being read
 	// numbered counts the notes added so far.
 	numbered int
 	blocks   []Block
@@ -300,7 +299,7 @@ func (r *docxReader) runs(p *xnode) string {
 				id := strings.TrimSuffix(k.name, "Reference") + k.get("id")
 				if note := r.notes[id]; note != nil && !r.cited[id] {
 					r.cited[id] = true
-					r.queue = append(r.queue, note)
+					r.queue.add(note)
 				}
 			case "del", "moveFrom", "delText", "instrText", "delInstrText",
 				"pPr", "rPr", "drawing", "pict", "object", "AlternateContent":
@@ -318,20 +317,10 @@ func (r *docxReader) runs(p *xnode) string {
 // flushNotes adds the notes the last paragraph cited, numbered in the
 // order they were first cited.
 func (r *docxReader) flushNotes(depth int) {
-	if r.inNote {
-		return // a note citing a note: it queues, and the outer loop reads it
-	}
-	r.inNote = true
-	defer func() { r.inNote = false }()
-	for len(r.queue) > 0 {
-		note := r.queue[0]
-		r.queue = r.queue[1:]
+	r.queue.flush(&r.blocks, func(note *xnode) string {
 		r.numbered++
-		saved := r.blocks
-		r.blocks = nil
+		mark := fmt.Sprintf("[%d] ", r.numbered)
 		r.body(note, depth+1)
-		noteBlocks := r.blocks
-		r.blocks = saved
-		r.blocks = appendNote(r.blocks, noteBlocks, fmt.Sprintf("[%d] ", r.numbered))
-	}
+		return mark
+	})
 }

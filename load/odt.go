@@ -85,8 +85,7 @@ type odtStyle struct {
 // odtReader walks a document's text into blocks.
 type odtReader struct {
 	styles map[string]odtStyle
-	queue  []*xnode // notes cited by the paragraph being read
-	inNote bool
+	queue  noteQueue // notes cited by the paragraph being read
 	blocks []Block
 }
 
@@ -230,7 +229,7 @@ func (r *odtReader) inline(p *xnode) string {
 				b.WriteByte(' ') // text:s c="N" is N spaces, and they collapse
 			case "note":
 				if body := k.child("note-body"); body != nil {
-					r.queue = append(r.queue, k)
+					r.queue.add(k)
 				}
 			case "annotation", "frame", "hidden-text", "tracked-changes":
 				// Comments, images and text boxes, hidden text.
@@ -246,25 +245,13 @@ func (r *odtReader) inline(p *xnode) string {
 // flushNotes adds the notes the last paragraph cited, marked with their
 // citation ("[1] ...").
 func (r *odtReader) flushNotes(depth int) {
-	if r.inNote {
-		return // a note within a note: it queues, and the outer loop reads it
-	}
-	r.inNote = true
-	defer func() { r.inNote = false }()
-	for len(r.queue) > 0 {
-		note := r.queue[0]
-		r.queue = r.queue[1:]
-		saved := r.blocks
-		r.blocks = nil
+	r.queue.flush(&r.blocks, func(note *xnode) string {
 		r.body(note.child("note-body"), false, depth+1)
-		noteBlocks := r.blocks
-		r.blocks = saved
-		mark := ""
 		if c := note.child("note-citation"); c != nil {
 			if s := oneLine(c.allText()); s != "" {
-				mark = "[" + s + "] "
+				return "[" + s + "] "
 			}
 		}
-		r.blocks = appendNote(r.blocks, noteBlocks, mark)
-	}
+		return ""
+	})
 }

@@ -234,6 +234,37 @@ func joinCells(cells, labels []string) string {
 	return strings.Join(parts, " · ")
 }
 
+// noteQueue holds the footnotes the paragraph being read cited, until it
+// ends and they are added after it. A note citing a note queues it; the
+// loop reading the outer one reads it next.
+type noteQueue struct {
+	notes   []*xnode
+	reading bool // reading a note's own paragraphs
+}
+
+// add queues a note the paragraph being read cites.
+func (q *noteQueue) add(note *xnode) { q.notes = append(q.notes, note) }
+
+// flush reads every queued note, in the order they were cited, into
+// paragraphs of their own appended to *blocks (see appendNote): read
+// appends the note's blocks to *blocks, which holds nothing else while it
+// runs, and returns the mark of the note's first paragraph ("[1] ").
+func (q *noteQueue) flush(blocks *[]Block, read func(note *xnode) (mark string)) {
+	if q.reading {
+		return // a note citing a note: it queues, and the outer loop reads it
+	}
+	q.reading = true
+	defer func() { q.reading = false }()
+	for len(q.notes) > 0 {
+		note := q.notes[0]
+		q.notes = q.notes[1:]
+		saved := *blocks
+		*blocks = nil
+		mark := read(note)
+		*blocks = appendNote(saved, *blocks, mark)
+	}
+}
+
 // appendNote adds a footnote's blocks to out as paragraphs after the one
 // that cites it, the first marked with mark ("[1] "); empty blocks go.
 func appendNote(out, note []Block, mark string) []Block {

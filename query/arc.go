@@ -29,6 +29,12 @@ var arcPhrases = parsePhrases(
 	"history of", "history with", "story of", "whole story", "story with",
 )
 
+// IsArc reports whether question asks about an entity's role or history
+// over the campaign, by the phrases that make [Analyze] say [KindArc]
+// ("¿qué papel ha jugado X?", "what became of X"). The answer stage reads
+// a timeline into the same phrases (see answer.AsksForTimeline).
+func IsArc(question string) bool { return isArc(tokenize(question)) }
+
 // isArc reports whether the question asks about an entity's role or
 // history over the campaign.
 func isArc(toks []token) bool {

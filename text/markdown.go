@@ -128,3 +128,31 @@ func CutTaskBox(t string) (rest string, ok bool) {
 	}
 	return t, false
 }
+
+// editOutsideFences returns md with each line outside fenced code blocks
+// as write writes it, and the lines of fenced blocks, their fences
+// included, as they are: the walk every rewriting of a note's text shares.
+func editOutsideFences(md string, write func(b *strings.Builder, line string)) string {
+	var b strings.Builder
+	b.Grow(len(md))
+	var fence Fence
+	inFence, first := false, true
+	for line := range strings.SplitSeq(md, "\n") {
+		if !first {
+			b.WriteByte('\n')
+		}
+		first = false
+		if inFence {
+			inFence = !fence.Closes(line)
+			b.WriteString(line)
+			continue
+		}
+		if f, ok := OpenFence(line); ok {
+			fence, inFence = f, true
+			b.WriteString(line)
+			continue
+		}
+		write(&b, line)
+	}
+	return b.String()
+}

@@ -1,6 +1,9 @@
 package text
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestATXHeading(t *testing.T) {
 	tests := []struct {
@@ -106,5 +109,20 @@ func TestUnindent(t *testing.T) {
 		if got := Unindent(in); got != want {
 			t.Errorf("Unindent(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The fenced-code walk that Render, EditWikilinks and EditMarkdownLinks
+// share: lines outside fences go through write, fenced blocks (a longer
+// closing fence closes, a shorter or other one does not; an unclosed one
+// runs to the end) are kept as they are, and so are the line breaks.
+func TestEditOutsideFences(t *testing.T) {
+	md := "a\n```go\nb\n~~~\n````\nc\n~~~~\nd\n~~~\n\ne"
+	got := editOutsideFences(md, func(b *strings.Builder, line string) { b.WriteString(strings.ToUpper(line) + "!") })
+	if want := "A!\n```go\nb\n~~~\n````\nC!\n~~~~\nd\n~~~\n\ne"; got != want {
+		t.Fatalf("editOutsideFences =\n%q\nwant\n%q", got, want)
+	}
+	if got := editOutsideFences("", func(b *strings.Builder, line string) { b.WriteString("x") }); got != "x" {
+		t.Fatalf("empty text: %q", got)
 	}
 }

@@ -99,34 +99,16 @@ func EditMarkdownLinks(md string, edit func(l MarkdownLink) (string, bool)) stri
 	if !strings.Contains(md, "]") {
 		return md
 	}
-	var b strings.Builder
-	b.Grow(len(md))
-	var fence Fence
-	inFence := false
-	for n, line := range strings.Split(md, "\n") {
-		if n > 0 {
-			b.WriteByte('\n')
-		}
-		if inFence {
-			inFence = !fence.Closes(line)
-			b.WriteString(line)
-			continue
-		}
-		if f, ok := OpenFence(line); ok {
-			fence, inFence = f, true
-			b.WriteString(line)
-			continue
-		}
+	return editOutsideFences(md, func(b *strings.Builder, line string) {
 		if start, l, ok := linkDefinition(line); ok {
 			if s, ok := edit(l); ok {
 				b.WriteString(line[:start])
 				b.WriteString(s)
-				continue
+				return
 			}
 		}
-		editLinksInline(&b, line, edit)
-	}
-	return b.String()
+		editLinksInline(b, line, edit)
+	})
 }
 
 // linkDefinition reads a link reference definition ("[ref]: dest

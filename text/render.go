@@ -104,29 +104,7 @@ type scan struct {
 
 // lines writes md, line by line, code fences kept as written.
 func (sc *scan) lines(md string) string {
-	var b strings.Builder
-	b.Grow(len(md))
-	var fence Fence
-	inFence := false
-	first := true
-	for line := range strings.SplitSeq(md, "\n") {
-		if !first {
-			b.WriteByte('\n')
-		}
-		first = false
-		if inFence {
-			inFence = !fence.Closes(line)
-			b.WriteString(line)
-			continue
-		}
-		if f, ok := OpenFence(line); ok {
-			fence, inFence = f, true
-			b.WriteString(line)
-			continue
-		}
-		sc.renderLine(&b, line)
-	}
-	return b.String()
+	return editOutsideFences(md, sc.renderLine)
 }
 
 // Wikilinks returns the wikilinks of md (and embeds of notes) outside

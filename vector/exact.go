@@ -14,11 +14,8 @@ import (
 //
 // It is safe for concurrent use; Add excludes Search.
 type Exact struct {
-	mu   sync.RWMutex
-	dims int
+	idTable[int32]
 	data []float32 // len(ids)*dims
-	ids  []int64
-	byID map[int64]int32
 	// owner keeps alive what data and ids point into (a mapped graph).
 	owner any
 }
@@ -26,7 +23,7 @@ type Exact struct {
 // NewExact returns an empty exact index of vectors with dims dimensions. A
 // dims < 1 gives an index whose Add and Search return [ErrDims].
 func NewExact(dims int) *Exact {
-	return &Exact{dims: dims, byID: make(map[int64]int32)}
+	return &Exact{idTable: idTable[int32]{dims: dims, byID: make(map[int64]int32)}}
 }
 
 // NewExactFromMatrix builds an exact index over a flat matrix: row i of data
@@ -44,7 +41,7 @@ func NewExactFromMatrix(dims int, ids []int64, data []float32) (*Exact, error) {
 	if len(ids) > maxRows {
 		return nil, fmt.Errorf("vector: %d vectors exceed the limit of %d", len(ids), maxRows)
 	}
-	e := &Exact{dims: dims, data: data, ids: ids, byID: make(map[int64]int32, len(ids))}
+	e := &Exact{idTable: idTable[int32]{dims: dims, ids: ids, byID: make(map[int64]int32, len(ids))}, data: data}
 	for i, id := range ids {
 		if _, dup := e.byID[id]; dup {
 			return nil, fmt.Errorf("%w: %d", ErrDuplicateID, id)
@@ -83,40 +80,14 @@ func (e *Exact) Reserve(n int) {
 // Add stores v (copied) under id. It returns an error if v has the wrong
 // dimensions or a non-finite value, or if id is already present.
 func (e *Exact) Add(id int64, v []float32) error {
-	if err := checkVec(e.dims, v); err != nil {
-		return err
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if _, dup := e.byID[id]; dup {
-		return fmt.Errorf("%w: %d", ErrDuplicateID, id)
+	if err := e.claim(id, v); err != nil {
+		return err
 	}
-	if len(e.ids) >= maxRows {
-		return fmt.Errorf("vector: index full (%d vectors)", len(e.ids))
-	}
-	e.byID[id] = int32(len(e.ids))
-	e.ids = append(e.ids, id)
 	e.data = append(e.data, v...)
 	return nil
 }
-
-// Len returns the number of vectors.
-func (e *Exact) Len() int {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return len(e.ids)
-}
-
-// Contains reports whether the index holds a vector under id.
-func (e *Exact) Contains(id int64) bool {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	_, ok := e.byID[id]
-	return ok
-}
-
-// Dims returns the dimensions of the index's vectors.
-func (e *Exact) Dims() int { return e.dims }
 
 // Vector returns a copy of the vector stored under id, if any.
 func (e *Exact) Vector(id int64) ([]float32, bool) {
@@ -149,11 +120,8 @@ func workers(n, dims int) int {
 // smaller id; fewer if the index holds fewer. k = 0 returns no hit; k < 0,
 // wrong dimensions or a non-finite q are errors.
 func (e *Exact) Search(q []float32, k int) ([]Hit, error) {
-	if err := checkVec(e.dims, q); err != nil {
+	if err := checkQuery(e.dims, q, k); err != nil {
 		return nil, err
-	}
-	if k < 0 {
-		return nil, ErrBadK
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()

@@ -70,16 +70,13 @@ const (
 // It is safe for concurrent use: Search runs in parallel with Search; Add,
 // AddBatch and SetEfSearch exclude it.
 type HNSW struct {
-	mu       sync.RWMutex
-	dims     int
+	idTable[uint32]
 	m, m0    int
 	efC, efS int
 	workers  int
 	ml       float64
 	rng      uint64 // splitmix64 state of the level generator
 	vecs     []float32
-	ids      []int64
-	byID     map[int64]uint32
 	levels   []uint8
 	links0   []uint32   // n*(m0+1)
 	upper    [][]uint32 // upper[i]: levels[i]*(m+1) values, layer l at (l-1)*(m+1)
@@ -108,7 +105,7 @@ type HNSW struct {
 func NewHNSW(dims int, opts HNSWOptions) *HNSW {
 	o := opts.WithDefaults()
 	return &HNSW{
-		dims:    dims,
+		idTable: idTable[uint32]{dims: dims, byID: make(map[int64]uint32)},
 		m:       o.M,
 		m0:      2 * o.M,
 		efC:     o.EfConstruction,
@@ -116,7 +113,6 @@ func NewHNSW(dims int, opts HNSWOptions) *HNSW {
 		workers: o.Workers,
 		ml:      1 / math.Log(float64(o.M)),
 		rng:     o.Seed,
-		byID:    make(map[int64]uint32),
 		entry:   -1,
 	}
 }
@@ -141,25 +137,6 @@ func clampInt(v, def, lo, hi int) int {
 	}
 	return max(lo, min(v, hi))
 }
-
-// Len returns the number of vectors.
-func (h *HNSW) Len() int {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	return len(h.ids)
-}
-
-// Contains reports whether the index holds a vector under id: with Len, a
-// way to check that a loaded graph still matches the stored vectors.
-func (h *HNSW) Contains(id int64) bool {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	_, ok := h.byID[id]
-	return ok
-}
-
-// Dims returns the dimensions of the index's vectors.
-func (h *HNSW) Dims() int { return h.dims }
 
 // Matrix returns the graph's ids and vectors in node order, row i of data
 // (dims values) being the vector of ids[i]. They are the graph's own
@@ -463,11 +440,8 @@ func (h *HNSW) Add(id int64, v []float32) error {
 	if h.mapped {
 		return ErrReadOnly
 	}
-	if _, dup := h.byID[id]; dup {
-		return fmt.Errorf("%w: %d", ErrDuplicateID, id)
-	}
-	if len(h.ids) >= maxRows {
-		return fmt.Errorf("vector: index full (%d vectors)", len(h.ids))
+	if err := h.vacant(id); err != nil {
+		return err
 	}
 	node := h.appendNode(id, v)
 	sc := h.getScratch()
@@ -610,8 +584,7 @@ func (h *HNSW) grow(extra int) {
 func (h *HNSW) appendNode(id int64, v []float32) uint32 {
 	node := uint32(len(h.ids))
 	lv := h.nextLevel()
-	h.ids = append(h.ids, id)
-	h.byID[id] = node
+	h.push(id)
 	h.vecs = append(h.vecs, v...)
 	h.levels = append(h.levels, lv)
 	h.links0 = append(h.links0, make([]uint32, h.m0+1)...)
@@ -764,11 +737,8 @@ func (h *HNSW) writePruned(sc *scratch, s []uint32, all []item, c int) {
 // by smaller id; fewer only if the index holds fewer. k = 0 returns no hit;
 // k < 0, wrong dimensions or a non-finite q are errors.
 func (h *HNSW) Search(q []float32, k int) ([]Hit, error) {
-	if err := checkVec(h.dims, q); err != nil {
+	if err := checkQuery(h.dims, q, k); err != nil {
 		return nil, err
-	}
-	if k < 0 {
-		return nil, ErrBadK
 	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()

@@ -334,8 +334,9 @@ func (hd *header) check() error {
 // newFromHeader returns an empty index with the header's options.
 func newFromHeader(hd header) *HNSW {
 	return &HNSW{
-		dims: hd.dims, m: hd.m, m0: hd.m0, efC: hd.efC, efS: hd.efS, ml: hd.ml, rng: hd.rng,
-		entry: hd.entry, maxLevel: hd.top, byID: make(map[int64]uint32, min(hd.n, 1<<20)),
+		idTable: idTable[uint32]{dims: hd.dims, byID: make(map[int64]uint32, min(hd.n, 1<<20))},
+		m:       hd.m, m0: hd.m0, efC: hd.efC, efS: hd.efS, ml: hd.ml, rng: hd.rng,
+		entry: hd.entry, maxLevel: hd.top,
 	}
 }
 

@@ -156,7 +156,7 @@ func castSlice[T int64 | uint32 | float32](data []byte, off, n int) []T {
 func (h *HNSW) Exact() *Exact {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	e := &Exact{dims: h.dims, data: h.vecs[:len(h.vecs):len(h.vecs)], ids: h.ids[:len(h.ids):len(h.ids)], byID: make(map[int64]int32, len(h.ids)), owner: h}
+	e := &Exact{idTable: idTable[int32]{dims: h.dims, ids: h.ids[:len(h.ids):len(h.ids)], byID: make(map[int64]int32, len(h.ids))}, data: h.vecs[:len(h.vecs):len(h.vecs)], owner: h}
 	for i, id := range h.ids {
 		e.byID[id] = int32(i)
 	}
@@ -175,10 +175,11 @@ func (h *HNSW) Clone() *HNSW {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	c := &HNSW{
-		dims: h.dims, m: h.m, m0: h.m0, efC: h.efC, efS: h.efS, workers: h.workers, ml: h.ml, rng: h.rng,
-		vecs: slices.Clone(h.vecs), ids: slices.Clone(h.ids), levels: slices.Clone(h.levels),
+		idTable: idTable[uint32]{dims: h.dims, ids: slices.Clone(h.ids), byID: make(map[int64]uint32, len(h.ids))},
+		m:       h.m, m0: h.m0, efC: h.efC, efS: h.efS, workers: h.workers, ml: h.ml, rng: h.rng,
+		vecs: slices.Clone(h.vecs), levels: slices.Clone(h.levels),
 		links0: slices.Clone(h.links0), upper: make([][]uint32, len(h.upper)),
-		byID: make(map[int64]uint32, len(h.ids)), entry: h.entry, maxLevel: h.maxLevel,
+		entry: h.entry, maxLevel: h.maxLevel,
 	}
 	for i, up := range h.upper {
 		c.upper[i] = slices.Clone(up)

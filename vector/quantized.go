@@ -39,16 +39,13 @@ const maxOversample = 1024
 //
 // It is safe for concurrent use; Add excludes Search.
 type Quantized struct {
-	mu     sync.RWMutex
-	dims   int
+	idTable[int32]
 	stride int // dims rounded up to a multiple of 16; padding codes are 0 (byte 128)
 	over   int
 	codes  []byte    // n*stride, byte = code + 128
 	scales []float32 // per vector: value ≈ code * scale
 	sums   []int32   // per vector: sum of codes
 	vecs   []float32 // n*dims full precision
-	ids    []int64
-	byID   map[int64]int32
 }
 
 // NewQuantized returns an empty quantised index of vectors with dims
@@ -60,10 +57,9 @@ func NewQuantized(dims int, oversample int) *Quantized {
 		oversample = DefaultOversample
 	}
 	return &Quantized{
-		dims:   dims,
-		stride: (max(dims, 0) + 15) &^ 15,
-		over:   min(oversample, maxOversample),
-		byID:   make(map[int64]int32),
+		idTable: idTable[int32]{dims: dims, byID: make(map[int64]int32)},
+		stride:  (max(dims, 0) + 15) &^ 15,
+		over:    min(oversample, maxOversample),
 	}
 }
 
@@ -106,24 +102,6 @@ func NewQuantizedFromMatrix(dims, oversample int, ids []int64, data []float32) (
 	return x, nil
 }
 
-// Len returns the number of vectors.
-func (x *Quantized) Len() int {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return len(x.ids)
-}
-
-// Contains reports whether the index holds a vector under id.
-func (x *Quantized) Contains(id int64) bool {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	_, ok := x.byID[id]
-	return ok
-}
-
-// Dims returns the dimensions of the index's vectors.
-func (x *Quantized) Dims() int { return x.dims }
-
 // Oversample returns the candidate multiple that Search rescores.
 func (x *Quantized) Oversample() int { return x.over }
 
@@ -131,19 +109,11 @@ func (x *Quantized) Oversample() int { return x.over }
 // error if v has the wrong dimensions or a non-finite value, or if id is
 // already present.
 func (x *Quantized) Add(id int64, v []float32) error {
-	if err := checkVec(x.dims, v); err != nil {
-		return err
-	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if _, dup := x.byID[id]; dup {
-		return fmt.Errorf("%w: %d", ErrDuplicateID, id)
+	if err := x.claim(id, v); err != nil {
+		return err
 	}
-	if len(x.ids) >= maxRows {
-		return fmt.Errorf("vector: index full (%d vectors)", len(x.ids))
-	}
-	x.byID[id] = int32(len(x.ids))
-	x.ids = append(x.ids, id)
 	x.vecs = append(x.vecs, v...)
 	row := len(x.codes)
 	for range x.stride {
@@ -253,11 +223,8 @@ func (x *Quantized) SearchApprox(q []float32, k int) ([]Hit, error) {
 }
 
 func (x *Quantized) search(q []float32, k int, rescore bool) ([]Hit, error) {
-	if err := checkVec(x.dims, q); err != nil {
+	if err := checkQuery(x.dims, q, k); err != nil {
 		return nil, err
-	}
-	if k < 0 {
-		return nil, ErrBadK
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()

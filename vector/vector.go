@@ -23,7 +23,69 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
+
+// idTable is what every index keeps beside its vectors: their dimensions
+// and ids, where each id's vector is (its row, of type P), and the lock
+// that guards them. Embedded in [Exact], [Quantized] and [HNSW], it gives
+// them Len, Contains and Dims.
+type idTable[P int32 | uint32] struct {
+	mu   sync.RWMutex
+	dims int
+	ids  []int64
+	byID map[int64]P
+}
+
+// Len returns the number of vectors.
+func (t *idTable[P]) Len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.ids)
+}
+
+// Contains reports whether the index holds a vector under id: with Len, a
+// way to check that a loaded graph still matches the stored vectors.
+func (t *idTable[P]) Contains(id int64) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	_, ok := t.byID[id]
+	return ok
+}
+
+// Dims returns the dimensions of the index's vectors.
+func (t *idTable[P]) Dims() int { return t.dims }
+
+// vacant reports, under the write lock, whether id can be added: an error
+// wrapping [ErrDuplicateID] when the index holds it, one when it is full.
+func (t *idTable[P]) vacant(id int64) error {
+	if _, dup := t.byID[id]; dup {
+		return fmt.Errorf("%w: %d", ErrDuplicateID, id)
+	}
+	if len(t.ids) >= maxRows {
+		return fmt.Errorf("vector: index full (%d vectors)", len(t.ids))
+	}
+	return nil
+}
+
+// claim checks v (see checkVec) and that id can be added, and records id
+// as the next row, under the write lock.
+func (t *idTable[P]) claim(id int64, v []float32) error {
+	if err := checkVec(t.dims, v); err != nil {
+		return err
+	}
+	if err := t.vacant(id); err != nil {
+		return err
+	}
+	t.push(id)
+	return nil
+}
+
+// push records id as the next row, under the write lock.
+func (t *idTable[P]) push(id int64) {
+	t.byID[id] = P(len(t.ids))
+	t.ids = append(t.ids, id)
+}
 
 // Hit is one result: a caller's id and its cosine similarity to the query
 // (higher is better).
@@ -157,6 +219,18 @@ func DecodeInto(dst []float32, b []byte) error {
 	}
 	for i := range dst {
 		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return nil
+}
+
+// checkQuery validates a search: the query as checkVec does, and k
+// ([ErrBadK] when negative).
+func checkQuery(dims int, q []float32, k int) error {
+	if err := checkVec(dims, q); err != nil {
+		return err
+	}
+	if k < 0 {
+		return ErrBadK
 	}
 	return nil
 }

@@ -314,7 +314,7 @@ func TestCLIDensePath(t *testing.T) {
 	notes := smallNotes(t)
 	db := filepath.Join(t.TempDir(), "o.db")
 	out, errOut, code := runCLI(t, "", "ingest", "--db", db, "--quiet", "--embedder", "hashing", "--embed-dims", "128", notes)
-	if code != 0 || !regexp.MustCompile(`Dense path \(hashing/v2-es-[^ ]+-128\): 3 chunks embedded`).MatchString(out) {
+	if code != 0 || !regexp.MustCompile(`Dense path \(hashing/v2\.1-es-[^ ]+-128\): 3 chunks embedded`).MatchString(out) {
 		t.Fatalf("ingest with hashing: exit %d %s\n%s", code, errOut, out)
 	}
 	// Search uses the stored embedder: both paths, fused.
@@ -327,7 +327,7 @@ func TestCLIDensePath(t *testing.T) {
 		t.Fatalf("dense alone: exit %d\n%s", code, out)
 	}
 	out, _, code = runCLI(t, "", "stats", "--db", db)
-	if code != 0 || !regexp.MustCompile(`retrieval paths +bm25, dense`).MatchString(out) || !regexp.MustCompile(`dense path \(hashing/v2-es-[^)]+-128\) +3 vectors, scanned exactly`).MatchString(out) {
+	if code != 0 || !regexp.MustCompile(`retrieval paths +bm25, dense`).MatchString(out) || !regexp.MustCompile(`dense path \(hashing/v2\.1-es-[^)]+-128\) +3 vectors, scanned exactly`).MatchString(out) {
 		t.Fatalf("stats with the stored embedder:\n%s", out)
 	}
 	out, _, code = runCLI(t, "", "search", "--db", db, "--explain", "--k", "1", "combate en el puente")

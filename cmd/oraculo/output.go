@@ -13,9 +13,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chunk"
-	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/internal/termrender"
-	"github.com/oraculo/oraculo/retrieve"
 	textpkg "github.com/oraculo/oraculo/text"
 )
 
@@ -185,37 +183,27 @@ func explainRanks(h oraculo.Hit) string {
 	return s
 }
 
+// explainFusion prints the explanation the fusion recorded in the hit.
 func explainFusion(h oraculo.Hit) string {
-	if h.Shared {
+	f := h.Fusion
+	if f.ReorderedBy != "" {
 		base := maps.Clone(h.Paths)
-		delete(base, retrieve.PathEntity)
-		if r, ok := h.Paths[retrieve.PathEntity]; ok {
-			return msg("explain-lift", pathsText(base), h.Score-h.Lift, r, h.Lift, h.Score)
+		delete(base, f.ReorderedBy)
+		if r, ok := h.Paths[f.ReorderedBy]; ok {
+			return msg("explain-lift", pathsText(base), f.Share, r, f.Lift, h.Score)
 		}
 		return msg("explain-share", pathsText(base), h.Score)
 	}
-	if len(h.Paths) < 2 {
-		base := h.Score
-		if h.Prior > 0 {
-			base /= h.Prior // the path's own score, before the prior
-		}
-		return msg("explain-one", pathsText(h.Paths), base)
+	if len(f.Parts) < 2 {
+		return msg("explain-one", pathsText(h.Paths), f.Total())
 	}
-	names := make([]string, 0, len(h.Paths))
-	for n := range h.Paths {
-		names = append(names, n)
+	parts := slices.Clone(f.Parts)
+	sort.Slice(parts, func(i, j int) bool { return parts[i].Path < parts[j].Path })
+	terms := make([]string, len(parts))
+	for i, p := range parts {
+		terms[i] = fmt.Sprintf("%s #%d: %g/(%d+%d) = %.4f", p.Path, p.Rank, p.Weight, p.K, p.Rank, p.Score)
 	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	total := 0.0
-	for i, n := range names {
-		// Every path fused by rank weighs 1 (the entity path reorders
-		// instead: explain-share above).
-		c := 1 / float64(fuse.DefaultK+h.Paths[n])
-		total += c
-		parts[i] = fmt.Sprintf("%s #%d: 1/(%d+%d) = %.4f", n, h.Paths[n], fuse.DefaultK, h.Paths[n], c)
-	}
-	return msg("explain-rrf", strings.Join(parts, " + "), total)
+	return msg("explain-rrf", strings.Join(terms, " + "), f.Total())
 }
 
 func pathsText(p map[string]int) string { return joinCounts(p, "%s:%d", " ") }

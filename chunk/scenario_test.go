@@ -41,6 +41,28 @@ func TestSplitScenarios(t *testing.T) {
 	})
 }
 
+// TestDetectSessionScenarios reads each line of testdata/detect's blocks
+// as DetectSession does and writes below it, after the line and "→",
+// the session it starts and the heading its chunk keeps, or "no session".
+// `go test ./chunk -run DetectSessionScenarios -update` rewrites them.
+func TestDetectSessionScenarios(t *testing.T) {
+	golden.Scenarios(t, "testdata/detect", func(t *testing.T, d *datadriven.TestData) string {
+		if d.Cmd != "detect" {
+			d.Fatalf(t, "unknown command %q (want detect)", d.Cmd)
+		}
+		var b strings.Builder
+		for line := range strings.Lines(d.Input) {
+			line = strings.TrimSuffix(line, "\n")
+			if n, heading, ok := DetectSession(line); ok {
+				fmt.Fprintf(&b, "%s → session %d: %s\n", line, n, heading)
+			} else {
+				fmt.Fprintf(&b, "%s → no session\n", line)
+			}
+		}
+		return b.String()
+	})
+}
+
 // renderScenario prints each chunk as its label and, indented below it,
 // its session, heading path and word range.
 func renderScenario(chunks []Chunk) string {

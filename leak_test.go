@@ -11,8 +11,8 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/chat/chattest"
+	"github.com/oraculo/oraculo/eval/leakcheck"
 	"github.com/oraculo/oraculo/index"
-	"github.com/oraculo/oraculo/internal/leakcheck"
 )
 
 // TestPlayersNeverSeeDMNotes asks, as a player, hundreds of questions aimed

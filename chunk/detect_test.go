@@ -2,6 +2,9 @@ package chunk
 
 import "testing"
 
+// TestDetectSession: the session headers' cases are in testdata/detect
+// (TestDetectSessionScenarios); here, those a text file would not keep as
+// they are written (an accent as a combining mark, an empty line).
 func TestDetectSession(t *testing.T) {
 	tests := []struct {
 		line    string
@@ -9,72 +12,7 @@ func TestDetectSession(t *testing.T) {
 		number  int
 		heading string
 	}{
-		// ATX headings, any level, with or without accent, any case.
-		{"## Sesión 12 — Título", true, 12, "Sesión 12 — Título"},
-		{"# Sesion 3", true, 3, "Sesion 3"},
-		{"### SESIÓN 4: x", true, 4, "SESIÓN 4: x"},
-		{"## Sesión nº 5", true, 5, "Sesión nº 5"},
-		{"## Sesión #6", true, 6, "Sesión #6"},
-		{"## sesión n.º 8", true, 8, "sesión n.º 8"},
-		{"###### Session 10", true, 10, "Session 10"},
-		{"## Session 2: The Red Shield", true, 2, "Session 2: The Red Shield"},
-		{"## Sesión 3 ##", true, 3, "Sesión 3"},
-		{"   ## Sesión 3", true, 3, "Sesión 3"},
-		{"## **Sesión 7**", true, 7, "Sesión 7"},
-		{"## Sesión 5 fue dura", true, 5, "Sesión 5 fue dura"},
 		{"## Sesio\u0301n 9", true, 9, "Sesio\u0301n 9"},
-		{"## Sesión 5b — continuación", true, 5, "Sesión 5b — continuación"},
-		{"## Sesión 12-13", true, 12, "Sesión 12-13"},
-		// Bold markers.
-		{"**Sesión 7**", true, 7, "Sesión 7"},
-		{"__Sesión 7__", true, 7, "Sesión 7"},
-		{"**Sesión 7 — Título**", true, 7, "Sesión 7 — Título"},
-		{"**Sesión 7:** texto", true, 7, "Sesión 7: texto"},
-		{"**Sesión 7**: texto", true, 7, "Sesión 7: texto"},
-		{"***Sesión 7***", true, 7, "Sesión 7"},
-		{"**Sesión 7:** llegamos a Daggerford de noche y el duque nos recibió al día siguiente sin ganas", true, 7, "Sesión 7"},
-		// Plain lines.
-		{"Sesión 7: texto", true, 7, "Sesión 7: texto"},
-		{"Sesión 7 : texto", true, 7, "Sesión 7 : texto"},
-		{"Sesión 7:", true, 7, "Sesión 7"},
-		{"Sesión 7", true, 7, "Sesión 7"},
-		{"sesion 7 — La cripta", true, 7, "sesion 7 — La cripta"},
-		{"Sesión 7 - La huida del pueblo", true, 7, "Sesión 7 - La huida del pueblo"},
-		{"Sesión 7 – La huida", true, 7, "Sesión 7 – La huida"},
-		{"  Sesión 7: texto", true, 7, "Sesión 7: texto"},
-		{"Sesión 7: el grupo cruza el bosque y pelea con lobos, luego descansa en la posada del camino", true, 7, "Sesión 7"},
-		{"Sesión 007: inicio", true, 7, "Sesión 007: inicio"},
-
-		// Passing mentions and look-alikes.
-		{"…ya lo vimos en la sesión 5…", false, 0, ""},
-		{"En la Sesión 3 conocimos a Sildar.", false, 0, ""},
-		{"en la Sesión 3 conocimos…", false, 0, ""},
-		{"Sesión 5 fue dura para todos", false, 0, ""},
-		{"La sesión 12: el regreso", false, 0, ""},
-		{"- Sesión 7: algo", false, 0, ""},
-		{"* Sesión 7: algo", false, 0, ""},
-		{"1. Sesión 7: algo", false, 0, ""},
-		{"| Sesión 7 | Phandalin |", false, 0, ""},
-		{"> Sesión 7: cita", false, 0, ""},
-		{"Sesiones", false, 0, ""},
-		{"## Sesiones", false, 0, ""},
-		{"## Sesiones 1 a 10", false, 0, ""},
-		{"Sesión", false, 0, ""},
-		{"## Sesión", false, 0, ""},
-		{"## Sesión final", false, 0, ""},
-		{"**Sesión**", false, 0, ""},
-		{"**Sesión 7** fue dura", false, 0, ""},
-		{"**Sesión 7 fue dura", false, 0, ""},
-		{"Sesión 5a", true, 5, "Sesión 5a"},
-		{"Sesión 5ta: algo", false, 0, ""},
-		{"Sesión 5ª: algo", false, 0, ""},
-		{"Sesión 7-8: doble", false, 0, ""},
-		{"Sesión 7 — una línea con guion que tiene bastantes más de doce palabras en total, demasiadas", false, 0, ""},
-		{"    Sesión 7: indentada como código", false, 0, ""},
-		{"#Sesión 7", false, 0, ""},
-		{"Sesión 12345678901: número enorme", false, 0, ""},
-		{"Sessions 3: plural", false, 0, ""},
-		{"Sesionó 3", false, 0, ""},
 		{"", false, 0, ""},
 	}
 	for _, tc := range tests {

@@ -28,33 +28,15 @@ var matchEntities = []Entity{
 	16: {Name: "Muelles", Aliases: []string{"la Torre"}},
 }
 
+// TestMatcherFind: the matcher's cases are in testdata/find
+// (TestMatcherScenarios); here, those a text file would not keep as they
+// are written (an accent as a combining mark).
 func TestMatcherFind(t *testing.T) {
 	m := NewMatcher(matchEntities)
 	for _, c := range []struct {
 		name, text string
 		want       []string // "entity:surface", "~" prefix for fuzzy
 	}{
-		{"case and accents", "la cienaga de murgo y LA CIÉNAGA DE MURGO", []string{"2:cienaga de murgo", "2:CIÉNAGA DE MURGO"}},
-		{"whole words", "Nixon y Anaya no; Nix y Ana sí; nix-ana también", []string{"0:Nix", "1:Ana", "0:nix", "1:ana"}},
-		{"longest match", "Llegamos a la Torre de Sal de Ezkarra, luego a Ezkarra y a la Torre de Sal.",
-			[]string{"3:Torre de Sal de Ezkarra", "4:Ezkarra", "3:Torre de Sal"}},
-		{"overlap: name beats alias of equal length", "Lord Emeric Valcárcel y los Valcárcel", []string{"6:Emeric Valcárcel", "5:Valcárcel"}},
-		{"overlap: leading article does not count", "en la Ciudad Alta, la ciudad, la Torre de Sal", []string{"15:Ciudad Alta", "14:la ciudad", "3:Torre de Sal"}},
-		{"name beats alias", "Emeric Valcárcel", []string{"6:Emeric Valcárcel"}},
-		{"accent variant is exact", "Valcarcel", []string{"5:Valcarcel"}},
-		{"fuzzy 9 letters", "el tal Valcarsel", []string{"5:~Valcarsel"}},
-		{"fuzzy transposition", "Valcárcle", []string{"5:~Valcárcle"}},
-		{"fuzzy too far", "Valcarselo Balcárcel", nil},
-		{"no fuzzy first letter", "Zalcárcel", nil},
-		{"fuzzy multiword", "Emerik Valcarsel y Ciriela Bos", []string{"6:~Emerik Valcarsel"}},
-		{"fuzzy in one long word", "Ysolde Marain", []string{"13:~Ysolde Marain"}},
-		{"short names never fuzzy", "Nux, Anna, Murgos", nil},
-		{"lowercase alias exact only", "las siete voces y las siete veces", []string{"11:las siete voces"}},
-		{"hyphen and space", "Kael-Dur, kael dur, Kael Dur; Kael solo no", []string{"9:Kael-Dur", "9:kael dur", "9:Kael Dur"}},
-		{"enye folded", "Penaurora y Peñaurora", []string{"10:Penaurora", "10:Peñaurora"}},
-		{"article dropped for multi-word alias", "vimos a una Dama Velada", []string{"8:Dama Velada"}},
-		{"contraction del", "la casa del Farolero; el Farolero; al farolero; un farolero", []string{"7:Farolero", "7:el Farolero", "7:farolero"}},
-		{"punctuation and markdown", "**Tresdedos**, [[Nix|la Urraca]]", []string{"12:Tresdedos", "0:Nix", "0:la Urraca"}},
 		{"decomposed accents", "Cie\u0301naga de Murgo", []string{"2:Cie\u0301naga de Murgo"}},
 	} {
 		got := m.Find(c.text)

@@ -16,7 +16,7 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/chat/chattest"
-	"github.com/oraculo/oraculo/internal/leakcheck"
+	"github.com/oraculo/oraculo/eval/leakcheck"
 )
 
 // TestSampleLeak is the leak test over HTTP: with the sample campaign's

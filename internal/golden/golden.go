@@ -1,6 +1,7 @@
 // Package golden holds the -update flag shared by every test package, so
-// that `go test ./... -update` rewrites golden files and ranking baselines
-// wherever they are, and compares them everywhere else.
+// that `go test ./... -update` rewrites golden files, scenario files
+// ([Scenarios]) and ranking baselines wherever they are, and compares them
+// everywhere else.
 package golden
 
 import (

@@ -1,6 +1,7 @@
 // Package leakcheck finds what a player must never see of a campaign's
 // DM-only notes in any output: the leak tests of the engine and of the
-// server share it.
+// server share it. It is harness code (it reads the engine's chunks), so it
+// lives beside eval rather than under internal/, which holds only leaves.
 package leakcheck
 
 import (

@@ -14,7 +14,6 @@ import (
 
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/enrich"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/interruptible"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
@@ -171,7 +170,7 @@ type denseState struct {
 	// below is loaded but exactly, and that only for VectorsExact.
 	store   store.VectorSearcher
 	exactly lazy[*vector.Exact]
-	vectors *index.Vectors
+	vectors *store.Vectors
 	exact   *vector.Exact
 	search  vector.Searcher
 	missing int
@@ -371,7 +370,7 @@ func (e *Engine) loadGraph(ctx context.Context, model string, ids []int64, missi
 		return nil, nil, nil
 	}
 	gids, data := h.Matrix()
-	vs := &index.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
+	vs := &store.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
 	return &denseState{model: model, vectors: vs, exact: h.Exact(), search: h, missing: missing, gone: len(gids) - len(ids)}, warnings, nil
 }
 
@@ -430,7 +429,7 @@ func maxTombstones(live int) int { return max(live/10, 1) }
 // holds still has the vector it was built with. It returns nil when the
 // graph must be built anew. At 30k chunks an edited note rebuilt the whole
 // graph (half a minute).
-func (e *Engine) updateGraph(ctx context.Context, model string, vs *index.Vectors) (h *vector.HNSW, added bool, err error) {
+func (e *Engine) updateGraph(ctx context.Context, model string, vs *store.Vectors) (h *vector.HNSW, added bool, err error) {
 	// Mapped when the store keeps a file: compared in place, copied only
 	// if it is to be added to.
 	if h, _, err = e.storedGraph(ctx, model); err != nil || h == nil {

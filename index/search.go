@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // DefaultSiblingWeight: a chunk where several paragraphs match (a session
@@ -78,7 +80,7 @@ const BM25Pool = 80
 // n, the pool grows four times at a time and the parents it adds follow,
 // ranked over the larger pool. So the first n of a search are the first n
 // of any longer one.
-func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error) {
+func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts store.BM25Options) ([]store.Match, error) {
 	query := MatchQuery(terms)
 	if query == "" || n <= 0 {
 		return nil, nil
@@ -138,14 +140,14 @@ func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM2
 	if err != nil {
 		return nil, err
 	}
-	matches := make([]Match, 0, len(order))
+	matches := make([]store.Match, 0, len(order))
 	for _, id := range order {
 		c, ok := chunks[id]
 		if !ok {
-			return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
+			return nil, fmt.Errorf("%w: chunk %d", store.ErrMissingParent, id)
 		}
 		b := best[id]
-		m := Match{Chunk: c, Score: b.score, Child: b.child}
+		m := store.Match{Chunk: c, Score: b.score, Child: b.child}
 		if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
 			m.Passage = c.Text[s:e]
 		}
@@ -213,7 +215,7 @@ type paragraphPool struct {
 
 // newParagraphPool prepares the scoring of plan's paragraphs, with the
 // visibility and filter conditions every query of the search carries.
-func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f Filter) *paragraphPool {
+func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f store.Filter) *paragraphPool {
 	p := &paragraphPool{db: db, plan: plan, hw: hw}
 	if public {
 		p.filter = notHidden
@@ -314,7 +316,7 @@ func (p *paragraphPool) bestParents(ctx context.Context, sibling float64, limit 
 			continue
 		}
 		if p.chunkID == nil || p.parentID == nil {
-			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", ErrMissingParent, p.id)
+			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", store.ErrMissingParent, p.id)
 		}
 		if b, ok := best[*p.chunkID]; ok {
 			// Rows come best first: the first Siblings others are the best.

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // commonIndex holds 10,000 one-paragraph chunks: "tod" in every paragraph
@@ -57,12 +59,12 @@ func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 		t.Fatalf("plan: %+v", plan)
 	}
 	for _, public := range []bool{false, true} {
-		got, err := ix.SearchBM25(ctx, terms, 80, BM25Options{Public: public})
+		got, err := ix.SearchBM25(ctx, terms, 80, store.BM25Options{Public: public})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The exact ranking: every term in the query, every paragraph scored.
-		order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, public, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
+		order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, public, store.Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +94,7 @@ func TestPlanForCommonTerms(t *testing.T) {
 	ctx := context.Background()
 	ix := commonIndex(t)
 	// In every paragraph: it tells none from another.
-	if m, err := ix.SearchBM25(ctx, []string{"tod"}, 10, BM25Options{}); err != nil || len(m) != 0 {
+	if m, err := ix.SearchBM25(ctx, []string{"tod"}, 10, store.BM25Options{}); err != nil || len(m) != 0 {
 		t.Fatalf("a term in every paragraph: %d matches, %v", len(m), err)
 	}
 	// Over the budget: its latest paragraphs are scored, not all of them.
@@ -103,7 +105,7 @@ func TestPlanForCommonTerms(t *testing.T) {
 	if plan.match != `"comun"` || plan.rescore != "" || plan.fromRowid <= 1 {
 		t.Fatalf("plan: %+v", plan)
 	}
-	m, err := ix.SearchBM25(ctx, []string{"comun", "tod"}, 10, BM25Options{Public: true})
+	m, err := ix.SearchBM25(ctx, []string{"comun", "tod"}, 10, store.BM25Options{Public: true})
 	if err != nil || len(m) != 10 {
 		t.Fatalf("common term: %d matches, %v", len(m), err)
 	}
@@ -124,13 +126,13 @@ func TestPoolTiersArePrefixes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		grown := newParagraphPool(ix.db, plan, 1, false, Filter{})
+		grown := newParagraphPool(ix.db, plan, 1, false, store.Filter{})
 		for _, limit := range []int{2, 8, 32, 128, 512, 2048, 8192} {
 			got, err := grown.top(ctx, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := newParagraphPool(ix.db, plan, 1, false, Filter{}).top(ctx, limit)
+			want, err := newParagraphPool(ix.db, plan, 1, false, store.Filter{}).top(ctx, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +153,7 @@ func TestPoolTiersArePrefixes(t *testing.T) {
 func TestSessionFilterUsesTheIndex(t *testing.T) {
 	ctx := context.Background()
 	ix := commonIndex(t)
-	p := newParagraphPool(ix.db, bm25Plan{match: `"rar"`}, 1, false, Filter{Sessions: []int{3}})
+	p := newParagraphPool(ix.db, bm25Plan{match: `"rar"`}, 1, false, store.Filter{Sessions: []int{3}})
 	rows, err := ix.db.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT rowid FROM children_fts WHERE children_fts MATCH ?`+p.filter,
 		append([]any{p.plan.match}, p.args...)...)
 	if err != nil {
@@ -171,7 +173,7 @@ func TestSessionFilterUsesTheIndex(t *testing.T) {
 	if !strings.Contains(got, "SEARCH k USING INDEX chunks_session") || strings.Contains(got, "SCAN k") || strings.Contains(got, "SCAN d") {
 		t.Fatalf("the session filter's plan:\n%s", got)
 	}
-	if _, err := ix.SearchBM25(ctx, []string{"rar"}, 10, BM25Options{Filter: Filter{Sessions: []int{3}}}); err != nil {
+	if _, err := ix.SearchBM25(ctx, []string{"rar"}, 10, store.BM25Options{Filter: store.Filter{Sessions: []int{3}}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -190,11 +192,11 @@ func TestRescoreWithoutOtherTermsInTheChosenParagraphs(t *testing.T) {
 	if plan.match != `"p3"` || plan.rescore != `("comun") AND ("p3")` {
 		t.Fatalf("plan: %+v", plan)
 	}
-	got, err := ix.SearchBM25(ctx, terms, 10, BM25Options{})
+	got, err := ix.SearchBM25(ctx, terms, 10, store.BM25Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, false, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
+	order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, false, store.Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/termrender"
 )
 
@@ -71,7 +70,7 @@ func cmdMemory(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{errors.New(msg("memory-stated-source"))}
 	}
 	if scope != nil && *scope != "" {
-		if err := index.ValidMemoryScope(*scope); err != nil {
+		if err := oraculo.ValidMemoryScope(*scope); err != nil {
 			return usageError{err}
 		}
 	}

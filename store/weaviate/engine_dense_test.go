@@ -119,7 +119,7 @@ func TestEngineDense(t *testing.T) {
 		rctx := oraculo.WithRole(ctx, role)
 		run := func(name string, eng *oraculo.Engine) *eval.Result {
 			res, err := eval.Run(rctx, qs, eval.Config{Name: name, Paths: []string{retrieve.PathDense},
-				Search: eval.EngineSearcher(eng, index.Filter{}, retrieve.PathDense)}, 50)
+				Search: eval.EngineSearcher(eng, store.Filter{}, retrieve.PathDense)}, 50)
 			if err != nil {
 				t.Fatal(err)
 			}

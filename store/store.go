@@ -21,6 +21,9 @@
 //     players may not see now, in the query itself, before anything is
 //     ranked; a note whose visibility is not decided yet counts as DM-only;
 //   - a [Filter] is applied before anything is ranked, too.
+//
+// Package [github.com/oraculo/oraculo/store/storetest] runs the same
+// scenarios against every implementation, the engine over it included.
 package store
 
 import (

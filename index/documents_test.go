@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -43,7 +44,7 @@ func TestReplaceDocuments(t *testing.T) {
 		t.Errorf("stored %q, want a.md and b.md", paths)
 	}
 	for term, want := range map[string]int{"nuev": 1, "viej": 0, "segund": 1, "tercer": 0, "cuart": 0} {
-		if m, err := ix.SearchBM25(ctx, []string{term}, 5, store.BM25Options{}); err != nil || len(m) != want {
+		if m, err := retrieve.SearchBM25(ctx, ix, []string{term}, 5, store.BM25Options{}); err != nil || len(m) != want {
 			t.Errorf("%q matches %d chunks (%v), want %d", term, len(m), err, want)
 		}
 	}
@@ -55,7 +56,7 @@ func TestReplaceDocuments(t *testing.T) {
 	if n, err := ix.ReplaceDocuments(ctx, []*store.DocumentRecord{doc("e.md", []string{"primer"}), doc("e.md", []string{"ultim"})}); n != 2 || err != nil {
 		t.Fatalf("ReplaceDocuments = %d, %v", n, err)
 	}
-	if m, _ := ix.SearchBM25(ctx, []string{"primer"}, 5, store.BM25Options{}); len(m) != 0 {
+	if m, _ := retrieve.SearchBM25(ctx, ix, []string{"primer"}, 5, store.BM25Options{}); len(m) != 0 {
 		t.Errorf("the first version of e.md still matches: %+v", m)
 	}
 	if n, err := ix.ReplaceDocuments(ctx, nil); n != 0 || err != nil {

@@ -181,7 +181,7 @@ func (ix *Index) ChunkByUID(ctx context.Context, uid string) (store.Chunk, error
 	return c, nil
 }
 
-// SearchesByLang implements [store.LangCounter]: SearchBM25 applies
+// SearchesByLang implements [store.LangCounter]: SearchParagraphs applies
 // [BM25Options.Lang].
 func (ix *Index) SearchesByLang() bool { return true }
 

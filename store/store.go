@@ -84,13 +84,47 @@ type Catalog interface {
 	ChunksVersion(ctx context.Context) (string, error)
 }
 
+// DefaultHeadingWeight is the weight of the heading path against the body
+// in a keyword search whose [BM25Options.HeadingWeight] is zero.
+const DefaultHeadingWeight = 1.0
+
+// Paragraph is one paragraph a keyword search scored.
+type Paragraph struct {
+	// Score is its BM25 score: higher is better; zero or less is no real
+	// match.
+	Score float64
+	// ChunkID is its chunk's id, Ordinal its place in the chunk, and
+	// ByteStart and ByteEnd its bytes in the note.
+	ChunkID                     int64
+	Ordinal, ByteStart, ByteEnd int
+}
+
+// Paragraphs is one keyword search's scored paragraphs and their chunks,
+// read from one state of the store whatever is written meanwhile; Close
+// ends the search. The ranking of chunks by their paragraphs is the
+// keyword path's ([github.com/oraculo/oraculo/retrieve.SearchBM25]), the
+// same over every store.
+type Paragraphs interface {
+	// Top returns the best limit paragraphs, best first (ties in a fixed
+	// order), fewer when fewer are scored: the first of a longer Top are
+	// a shorter one's. A matching paragraph whose chunk is missing is an
+	// error wrapping [ErrMissingParent].
+	Top(ctx context.Context, limit int) ([]Paragraph, error)
+	// Chunks returns the chunks with the given ids, by id, as they were
+	// when the search began; an id that names none is absent.
+	Chunks(ctx context.Context, ids []int64) (map[int64]Chunk, error)
+	// Close ends the search.
+	Close() error
+}
+
 // KeywordSearcher is the keyword (BM25) search over paragraphs.
 type KeywordSearcher interface {
-	// SearchBM25 ranks paragraphs against analysed terms and returns up
-	// to n distinct parent chunks, best first, each once. The order does
-	// not depend on n: the first n of a search are the first n of any
-	// longer one.
-	SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error)
+	// SearchParagraphs begins a keyword search of analysed terms: the
+	// paragraphs that hold any, scored by BM25 with the heading path
+	// weighed by opts.HeadingWeight, only those opts lets through
+	// (Public, Filter, Lang) before anything is ranked. No terms is a
+	// search that scores nothing.
+	SearchParagraphs(ctx context.Context, terms []string, opts BM25Options) (Paragraphs, error)
 	// TermUsed reports whether an analysed term occurs in any paragraph
 	// (of a note players may see, when public).
 	TermUsed(ctx context.Context, term string, public bool) (bool, error)
@@ -285,7 +319,7 @@ type DocumentWriter interface {
 type LangCounter interface {
 	// NoteLangs counts the notes by the language they were analysed in.
 	NoteLangs(ctx context.Context) (map[string]int, error)
-	// SearchesByLang reports whether SearchBM25 applies
+	// SearchesByLang reports whether SearchParagraphs applies
 	// [BM25Options.Lang].
 	SearchesByLang() bool
 }

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -181,7 +182,7 @@ func visibility(t *testing.T, s store.Store) {
 	}
 	search := func(public bool) []string {
 		t.Helper()
-		ms, err := s.SearchBM25(ctx, []string{"archidu"}, 10, store.BM25Options{Public: public})
+		ms, err := retrieve.SearchBM25(ctx, s, []string{"archidu"}, 10, store.BM25Options{Public: public})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +222,7 @@ func bm25(t *testing.T, s store.Store) {
 		note("PNJ/barquer.md", 0, false, []string{"barquer cobr moned lag"}))
 	search := func(terms []string, n int, opts store.BM25Options) []store.Match {
 		t.Helper()
-		ms, err := s.SearchBM25(ctx, terms, n, opts)
+		ms, err := retrieve.SearchBM25(ctx, s, terms, n, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

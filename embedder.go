@@ -379,6 +379,10 @@ func (e *Engine) loadGraph(ctx context.Context, model string, ids []int64, missi
 // ([store.GraphMapper]), else decoded into memory; warning says why a
 // graph that should have been mapped was read instead.
 func (e *Engine) storedGraph(ctx context.Context, model string) (h *vector.HNSW, warning string, err error) {
+	graphs, ok := e.idx.(store.GraphStore)
+	if !ok {
+		return nil, "", nil
+	}
 	if m, ok := e.idx.(store.GraphMapper); ok {
 		h, err := m.MapGraph(ctx, model)
 		if err == nil {
@@ -389,7 +393,7 @@ func (e *Engine) storedGraph(ctx context.Context, model string) (h *vector.HNSW,
 		}
 		warning = fmt.Sprintf("%v: reading it into memory instead", err)
 	}
-	r, err := e.idx.GraphReader(ctx, model)
+	r, err := graphs.GraphReader(ctx, model)
 	if err != nil || r == nil {
 		return nil, warning, err
 	}
@@ -494,10 +498,12 @@ func (e *Engine) annThreshold() int {
 
 // buildGraph stores a fresh vector graph when the index is large enough
 // for search to use one, and drops a stored graph when it is not. A store
-// that searches its vectors itself indexes them as they are written: no
-// graph is built for it.
+// that searches its vectors itself indexes them as they are written, and
+// one that keeps no graph ([store.GraphStore]) is scanned: no graph is
+// built for either.
 func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int)) error {
-	if _, ok := e.idx.(store.VectorSearcher); ok {
+	graphs, keeps := e.idx.(store.GraphStore)
+	if _, ok := e.idx.(store.VectorSearcher); ok || !keeps {
 		return nil
 	}
 	em := e.Embedder()
@@ -512,7 +518,7 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 		if err := e.idx.SetMeta(ctx, sigKey, ""); err != nil {
 			return err
 		}
-		return e.idx.DeleteGraph(ctx, model)
+		return graphs.DeleteGraph(ctx, model)
 	}
 	// The stored graph was built over exactly the chunks that have a
 	// vector now, each with the vector it has now, when the signature
@@ -562,7 +568,7 @@ func (e *Engine) buildGraph(ctx context.Context, progress func(done, total int))
 		added = true
 	}
 	if added {
-		if err := e.idx.SaveHNSW(ctx, model, h); err != nil {
+		if err := graphs.SaveHNSW(ctx, model, h); err != nil {
 			return err
 		}
 	}

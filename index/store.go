@@ -6,4 +6,6 @@ import "github.com/oraculo/oraculo/store"
 var (
 	_ store.Store       = (*Index)(nil)
 	_ store.TermCounter = (*Index)(nil)
+	_ store.GraphStore  = (*Index)(nil)
+	_ store.GraphMapper = (*Index)(nil)
 )

@@ -7,7 +7,7 @@
 // [ChunkReader], [Catalog], [KeywordSearcher], [ChunkFilter],
 // [VectorStore], [EntityStore], [AnnotationStore], [Settings],
 // [DocumentWriter] and [MemoryStore]. [Store] composes them. Optional roles a store may add,
-// which the engine uses when it has them: [GraphMapper],
+// which the engine uses when it has them: [GraphStore], [GraphMapper],
 // [VectorSearcher] and [TermCounter]. A consumer asks for the roles it
 // uses (the retrieval paths take a [KeywordSearcher], a [ChunkReader] or a
 // [MentionReader]), not for the whole store.
@@ -139,7 +139,7 @@ type ChunkFilter interface {
 }
 
 // VectorStore keeps the dense path's vectors, keyed by the hash of what was
-// embedded and the model, and the approximate graph built over them.
+// embedded and the model.
 type VectorStore interface {
 	// PendingEmbeddings lists, once per distinct text, the chunks that
 	// have no vector for model yet, in a stable order.
@@ -164,6 +164,14 @@ type VectorStore interface {
 	PruneEmbeddings(ctx context.Context) (int64, error)
 	// EmbeddingCounts returns how many vectors each model has.
 	EmbeddingCounts(ctx context.Context) (map[string]int, error)
+}
+
+// GraphStore is a [VectorStore] that keeps the approximate vector graph
+// the engine builds over its vectors, for the dense path to walk in the
+// process. A store that searches its vectors itself ([VectorSearcher])
+// needs none; without this role, the engine builds no graph and scans
+// the vectors below the threshold as above it.
+type GraphStore interface {
 	// SaveGraph stores the approximate vector graph of model.
 	SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error
 	// SaveHNSW stores g as the graph of model, as SaveGraph stores its
@@ -203,7 +211,7 @@ type TermCounter interface {
 	TermCounts(ctx context.Context, terms []string) (held []int64, paragraphs int64, err error)
 }
 
-// GraphMapper is a [VectorStore] that keeps its graphs also in files a
+// GraphMapper is a [GraphStore] that keeps its graphs also in files a
 // search maps into memory ([vector.MapHNSW]) instead of decoding them: the
 // vectors are not copied, and processes share their pages.
 type GraphMapper interface {

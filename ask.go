@@ -10,9 +10,9 @@ import (
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
+	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/text"
 )
 
@@ -36,7 +36,7 @@ type AskOptions struct {
 	// Paths restricts retrieval (default: every available path).
 	Paths []string
 	// Filter restricts retrieval to some sessions, folders or tags.
-	Filter index.Filter
+	Filter store.Filter
 	// History holds the conversation's earlier turns, oldest first: a
 	// question that does not stand alone is searched together with the
 	// previous one, and the model sees them.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/enrich"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 )
 
 // CompendiumFile is the name of the user's own compendium in a notes folder.
@@ -14,7 +14,7 @@ const CompendiumFile = enrich.CompendiumFile
 
 // entityState is the loaded compendium: entities in matcher order.
 type entityState struct {
-	entities []index.EntityRecord
+	entities []store.Entity
 	matcher  *compendium.Matcher
 	units    int
 }
@@ -56,9 +56,9 @@ func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {
 // loadEntities loads a compendium (the players' when public) and builds
 // its matcher.
 func (e *Engine) loadEntities(ctx context.Context, public bool) (*entityState, error) {
-	scope := index.ScopeDM
+	scope := store.ScopeDM
 	if public {
-		scope = index.ScopePlayer
+		scope = store.ScopePlayer
 	}
 	recs, err := e.idx.Entities(ctx, scope)
 	if err != nil {
@@ -92,9 +92,9 @@ type CompendiumEntry struct {
 // empty while a note it was built from has become DM-only and no complete
 // ingest has rebuilt it (it would still name what that note names).
 func (e *Engine) Compendium(ctx context.Context) ([]CompendiumEntry, error) {
-	scope, public := index.ScopeDM, false
+	scope, public := store.ScopeDM, false
 	if isPlayer(ctx) {
-		scope, public = index.ScopePlayer, true
+		scope, public = store.ScopePlayer, true
 	}
 	recs, err := e.idx.Entities(ctx, scope)
 	if err != nil {

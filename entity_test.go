@@ -9,8 +9,8 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/compendium"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 // TestEntityPathAndFloodingGuard: a question naming an NPC seen in a few
@@ -56,7 +56,7 @@ func TestEntityPathAndFloodingGuard(t *testing.T) {
 	// Dorn is in all 20 sessions: the guard keeps only his own note, which
 	// describes him; Harbin, in 3 of 20, is not cut.
 	ix := openIndex(t, db)
-	recs, err := ix.Entities(ctx, index.ScopeDM)
+	recs, err := ix.Entities(ctx, store.ScopeDM)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,3 +22,8 @@ var (
 	// index (the dense path without an embedder, say).
 	ErrPathUnavailable = retrieve.ErrPathUnavailable
 )
+
+// ValidMemoryScope reports whether scope is one a memory entry may have:
+// campaign, dm, player:NAME or session:N with N a positive integer; the
+// error names the scope and wraps [ErrInvalidMemory].
+func ValidMemoryScope(scope string) error { return store.ValidMemoryScope(scope) }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 )
 
 // TestFilterRestrictsEveryPath: a filter (sessions, folders, tags)
@@ -22,15 +22,15 @@ func TestFilterRestrictsEveryPath(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		filter index.Filter
+		filter store.Filter
 		q      string
 		pass   func(oraculo.Hit) bool
 	}{
-		{"one session", index.Filter{Sessions: []int{12}}, "Rhosyn Tomás Madre Grulla", func(h oraculo.Hit) bool { return h.Session != nil && *h.Session == 12 }},
-		{"sessions", index.Filter{Sessions: []int{3, 4, 5}}, "¿Qué pasó en la sesión con el archiduque?", func(h oraculo.Hit) bool { return h.Session != nil && *h.Session >= 3 && *h.Session <= 5 }},
-		{"folder, any case", index.Filter{Folders: []string{"npcs"}}, "Rhosyn Calatrava Guardia de Ceniza", func(h oraculo.Hit) bool { return strings.HasPrefix(h.File, "NPCs/") }},
-		{"tag", index.Filter{Tags: []string{"NPC"}}, "Rhosyn Calatrava Guardia de Ceniza", func(h oraculo.Hit) bool { return strings.HasPrefix(h.File, "NPCs/") }},
-		{"folder and session", index.Filter{Folders: []string{"Sesiones"}, Sessions: []int{20}}, "Rhosyn en la sesión", func(h oraculo.Hit) bool {
+		{"one session", store.Filter{Sessions: []int{12}}, "Rhosyn Tomás Madre Grulla", func(h oraculo.Hit) bool { return h.Session != nil && *h.Session == 12 }},
+		{"sessions", store.Filter{Sessions: []int{3, 4, 5}}, "¿Qué pasó en la sesión con el archiduque?", func(h oraculo.Hit) bool { return h.Session != nil && *h.Session >= 3 && *h.Session <= 5 }},
+		{"folder, any case", store.Filter{Folders: []string{"npcs"}}, "Rhosyn Calatrava Guardia de Ceniza", func(h oraculo.Hit) bool { return strings.HasPrefix(h.File, "NPCs/") }},
+		{"tag", store.Filter{Tags: []string{"NPC"}}, "Rhosyn Calatrava Guardia de Ceniza", func(h oraculo.Hit) bool { return strings.HasPrefix(h.File, "NPCs/") }},
+		{"folder and session", store.Filter{Folders: []string{"Sesiones"}, Sessions: []int{20}}, "Rhosyn en la sesión", func(h oraculo.Hit) bool {
 			return strings.HasPrefix(h.File, "Sesiones/") && h.Session != nil && *h.Session == 20
 		}},
 	}
@@ -65,12 +65,12 @@ func TestFilterRestrictsEveryPath(t *testing.T) {
 		})
 	}
 	// Nothing through the filter: no hits, no error.
-	if hits, err := eng.Search(ctx, "Rhosyn", oraculo.SearchOptions{Filter: index.Filter{Sessions: []int{999}}}); err != nil || len(hits) != 0 {
+	if hits, err := eng.Search(ctx, "Rhosyn", oraculo.SearchOptions{Filter: store.Filter{Sessions: []int{999}}}); err != nil || len(hits) != 0 {
 		t.Errorf("a session that does not exist: %d hits, %v", len(hits), err)
 	}
 	// A player's filtered search still leaves the DM's notes out.
 	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
-	hits, err := eng.Search(player, "traidor", oraculo.SearchOptions{K: 20, Filter: index.Filter{Folders: []string{"DM"}}})
+	hits, err := eng.Search(player, "traidor", oraculo.SearchOptions{K: 20, Filter: store.Filter{Folders: []string{"DM"}}})
 	if err != nil || len(hits) != 0 {
 		t.Errorf("a player filtering on the DM folder gets %d hits (%v)", len(hits), err)
 	}

@@ -126,7 +126,7 @@ type IngestReport struct {
 	// ingested folders (IngestOptions.FollowLinksOutside).
 	FollowLinksOutside bool `json:"follow_links_outside,omitempty"`
 	// Totals in the index after the run.
-	Stats    index.Stats `json:"stats"`
+	Stats    store.Stats `json:"stats"`
 	Settings Settings    `json:"settings"`
 	Elapsed  Duration    `json:"elapsed_seconds"`
 }

@@ -46,14 +46,29 @@ func (c *countingStore) LoadVectors(ctx context.Context, model string) (*store.V
 	return c.Store.LoadVectors(ctx, model)
 }
 
+// The graph role ([store.GraphStore]) of the store counted, its reads
+// counted.
+
 func (c *countingStore) LoadGraph(ctx context.Context, model string) ([]byte, error) {
 	c.graphs.Add(1)
-	return c.Store.LoadGraph(ctx, model)
+	return c.Store.(store.GraphStore).LoadGraph(ctx, model)
 }
 
 func (c *countingStore) GraphReader(ctx context.Context, model string) (io.ReadCloser, error) {
 	c.graphs.Add(1)
-	return c.Store.GraphReader(ctx, model)
+	return c.Store.(store.GraphStore).GraphReader(ctx, model)
+}
+
+func (c *countingStore) SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error {
+	return c.Store.(store.GraphStore).SaveGraph(ctx, model, vectors, graph)
+}
+
+func (c *countingStore) SaveHNSW(ctx context.Context, model string, g *vector.HNSW) error {
+	return c.Store.(store.GraphStore).SaveHNSW(ctx, model, g)
+}
+
+func (c *countingStore) DeleteGraph(ctx context.Context, model string) error {
+	return c.Store.(store.GraphStore).DeleteGraph(ctx, model)
 }
 
 func (c *countingStore) reads() (vectors, graphs int32) {

@@ -12,7 +12,7 @@ import (
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/chat/chattest"
 	"github.com/oraculo/oraculo/eval/leakcheck"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 )
 
 // TestPlayersNeverSeeDMNotes asks, as a player, hundreds of questions aimed
@@ -86,7 +86,7 @@ func TestPlayersNeverSeeDMNotes(t *testing.T) {
 	}
 	for _, id := range secrets.IDs {
 		_, err := eng.Chunk(player, id)
-		if !errors.Is(err, index.ErrNoChunk) {
+		if !errors.Is(err, store.ErrNoChunk) {
 			t.Errorf("chunk %s as a player: %v, want ErrNoChunk", id, err)
 		}
 		check("chunk error", err.Error())

@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"github.com/oraculo/oraculo/answer"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/text"
 )
@@ -188,7 +187,7 @@ func (e *Engine) NoteLinks(ctx context.Context, a *Answer) ([]NoteLink, error) {
 		c, ok := written[ev.ID]
 		if !ok || c.Text == "" {
 			ci, err := e.Chunk(ctx, ev.ID)
-			if errors.Is(err, index.ErrNoChunk) {
+			if errors.Is(err, store.ErrNoChunk) {
 				continue // replaced since: its links are not known
 			}
 			if err != nil {

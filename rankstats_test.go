@@ -13,8 +13,8 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/golden"
+	"github.com/oraculo/oraculo/store"
 )
 
 // rankStatsFile is the committed ranking baseline, in the manner of
@@ -102,7 +102,7 @@ func TestRankStats(t *testing.T) {
 		// The model-free hashing embedder puts the dense path and fusion in
 		// the ablations here; a real model is measured with oraculo eval.
 		eng, qs := set.open(t, true)
-		configs, err := eval.Configs(ctx, eng, index.Filter{})
+		configs, err := eval.Configs(ctx, eng, store.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/visibility"
 )
 
@@ -144,7 +144,7 @@ func (e *Engine) settleVisibility(ctx context.Context, folders []string) (visibi
 	if err := e.ReadOnly(); err != nil {
 		return rules, fmt.Errorf("deciding again who may see each note: %w", err)
 	}
-	changed, err := e.idx.Redecide(ctx, func(r index.VisibilityRecord) (bool, string, string) {
+	changed, err := e.idx.Redecide(ctx, func(r store.VisibilityRecord) (bool, string, string) {
 		d := decideStored(rules, r)
 		return d.DMOnly, d.Reason, d.Detail
 	}, map[string]string{"secret_folders": string(data), "visibility_rules": visibility.Version})
@@ -163,7 +163,7 @@ func (e *Engine) settleVisibility(ctx context.Context, folders []string) (visibi
 
 // decideStored decides a note from what the index keeps of it: the same
 // inputs, and so the same decision, as at ingest.
-func decideStored(rules visibility.Rules, r index.VisibilityRecord) visibility.Decision {
+func decideStored(rules visibility.Rules, r store.VisibilityRecord) visibility.Decision {
 	var fm map[string]any
 	// Stored front matter is always a JSON object (or "{}"); a note whose
 	// metadata cannot be read is DM-only.

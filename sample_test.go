@@ -8,7 +8,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 )
 
 const sampleGolden = "examples/golden.jsonl"
@@ -65,7 +65,7 @@ func TestSampleGolden(t *testing.T) {
 			t.Errorf("golden set has no %q question", k)
 		}
 	}
-	res, err := eval.Run(ctx, qs, eval.Config{Name: "bm25", Paths: []string{"bm25"}, Search: eval.EngineSearcher(eng, index.Filter{}, "bm25")}, 50)
+	res, err := eval.Run(ctx, qs, eval.Config{Name: "bm25", Paths: []string{"bm25"}, Search: eval.EngineSearcher(eng, store.Filter{}, "bm25")}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/fuse"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
@@ -34,7 +33,7 @@ type SearchOptions struct {
 	// before anything is ranked; a search with nothing through it has no
 	// hits. Without one, the sessions the question names are a filter
 	// (when nothing matches in them, everything is searched).
-	Filter index.Filter
+	Filter store.Filter
 	// NoAnalysis searches the question's words only: no session filter
 	// taken from it.
 	NoAnalysis bool
@@ -154,7 +153,7 @@ type Hit struct {
 // nil), each restricted by f before it ranks anything (BM25 in its query,
 // dense and entity by the set of chunks f lets through). A path not
 // wanted loads nothing: a BM25-only search never reads a vector.
-func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool) ([]retrieve.Path, error) {
+func (e *Engine) paths(ctx context.Context, f store.Filter, want map[string]bool) ([]retrieve.Path, error) {
 	v, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
@@ -164,7 +163,7 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 	wanted := func(name string) bool { return want == nil || want[name] }
 	var paths []retrieve.Path
 	if wanted(retrieve.PathBM25) {
-		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Langs: v.langs, ByLang: v.byLang, Options: index.BM25Options{Public: player, Filter: f}})
+		paths = append(paths, retrieve.BM25{Index: e.idx, Analyzer: v.analyzer, Langs: v.langs, ByLang: v.byLang, Options: store.BM25Options{Public: player, Filter: f}})
 	}
 	if wanted(retrieve.PathDense) {
 		if paths, err = e.appendDense(ctx, paths, v, f, allowed); err != nil {
@@ -194,7 +193,7 @@ func (e *Engine) paths(ctx context.Context, f index.Filter, want map[string]bool
 
 // allowedOnce returns the chunks f lets through (nil: all), for the paths
 // that filter in the process: read when one asks, once.
-func (e *Engine) allowedOnce(ctx context.Context, f index.Filter) func() (map[int64]bool, error) {
+func (e *Engine) allowedOnce(ctx context.Context, f store.Filter) func() (map[int64]bool, error) {
 	var allow map[int64]bool
 	read := f.IsZero()
 	return func() (map[int64]bool, error) {
@@ -209,7 +208,7 @@ func (e *Engine) allowedOnce(ctx context.Context, f index.Filter) func() (map[in
 
 // appendDense adds to paths the dense path over v's dense index, when
 // there is one, leaving out what f and the caller's visibility do.
-func (e *Engine) appendDense(ctx context.Context, paths []retrieve.Path, v *view, f index.Filter, allowed func() (map[int64]bool, error)) ([]retrieve.Path, error) {
+func (e *Engine) appendDense(ctx context.Context, paths []retrieve.Path, v *view, f store.Filter, allowed func() (map[int64]bool, error)) ([]retrieve.Path, error) {
 	ix, err := e.denseOf(ctx, v)
 	if err != nil || ix == nil {
 		return paths, err
@@ -221,7 +220,7 @@ func (e *Engine) appendDense(ctx context.Context, paths []retrieve.Path, v *view
 
 // selectPaths resolves requested path names against the available ones,
 // restricted by f.
-func (e *Engine) selectPaths(ctx context.Context, names []string, f index.Filter) ([]retrieve.Path, error) {
+func (e *Engine) selectPaths(ctx context.Context, names []string, f store.Filter) ([]retrieve.Path, error) {
 	var want map[string]bool
 	for _, n := range names {
 		if n = strings.ToLower(strings.TrimSpace(n)); n != "" {
@@ -322,7 +321,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 		if opts.Analysis != nil {
 			opts.Analysis.Unfiltered = true
 		}
-		hits, err = e.search(ctx, question, opts, index.Filter{}, arc)
+		hits, err = e.search(ctx, question, opts, store.Filter{}, arc)
 	}
 	if err != nil {
 		return hits, err
@@ -343,7 +342,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 type QueryAnalysis struct {
 	// Filters restricted the search: the explicit ones, or the sessions
 	// the question named ("en la sesión 12", "las últimas tres sesiones").
-	Filters index.Filter `json:"filters"`
+	Filters store.Filter `json:"filters"`
 	// Said is what of the question asked for the sessions.
 	Said string `json:"said,omitempty"`
 	// Kind is "arc" for a question about an entity's role or history
@@ -382,7 +381,7 @@ func (e *Engine) analyse(ctx context.Context, question string, opts SearchOption
 		}
 	}
 	if opts.Filter.IsZero() && !opts.NoAnalysis && len(a.Sessions) > 0 {
-		out.Filters, out.Said, out.fromQuestion = index.Filter{Sessions: a.Sessions}, a.Said, true
+		out.Filters, out.Said, out.fromQuestion = store.Filter{Sessions: a.Sessions}, a.Said, true
 	}
 	return out, nil
 }
@@ -426,7 +425,7 @@ func spread(hits []Hit) []Hit {
 }
 
 // search runs the paths restricted by f, fuses and cuts.
-func (e *Engine) search(ctx context.Context, question string, opts SearchOptions, f index.Filter, arc bool) ([]Hit, error) {
+func (e *Engine) search(ctx context.Context, question string, opts SearchOptions, f store.Filter, arc bool) ([]Hit, error) {
 	k := opts.K
 	if k <= 0 {
 		k = DefaultK
@@ -620,7 +619,7 @@ func stageFuse(lists int) string {
 	return "merge"
 }
 
-func hitFrom(c index.StoredChunk, rank int, score float64, paths map[string]int) Hit {
+func hitFrom(c store.Chunk, rank int, score float64, paths map[string]int) Hit {
 	h := Hit{
 		Rank: rank, ID: c.UID, File: c.Path, Label: c.Label, Headings: c.Headings,
 		Words: c.Words(), Text: c.Text, Score: score, Paths: paths, Title: c.DocTitle,
@@ -679,7 +678,7 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 	return out, nil
 }
 
-func chunkInfo(c index.StoredChunk) ChunkInfo {
+func chunkInfo(c store.Chunk) ChunkInfo {
 	h := hitFrom(c, 0, 0, nil)
 	info := ChunkInfo{
 		ID: c.UID, File: c.Path, Title: c.DocTitle, Label: c.Label, Session: h.Session, Headings: h.Headings,
@@ -694,7 +693,7 @@ func chunkInfo(c index.StoredChunk) ChunkInfo {
 }
 
 // Chunk returns one chunk by its public id (a search hit's or a
-// citation's "id"); the error wraps index.ErrNoChunk when there is none.
+// citation's "id"); the error wraps [ErrNoChunk] when there is none.
 func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 	c, err := e.idx.ChunkByUID(ctx, id)
 	if err != nil {
@@ -702,7 +701,7 @@ func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 	}
 	if c.Restricted && isPlayer(ctx) {
 		// The same error as for an id that does not exist.
-		return ChunkInfo{}, fmt.Errorf("%w: %q", index.ErrNoChunk, id)
+		return ChunkInfo{}, fmt.Errorf("%w: %q", store.ErrNoChunk, id)
 	}
 	redact, err := e.redactor(ctx)
 	if err != nil {
@@ -723,7 +722,7 @@ func FirstLine(text string) string {
 
 // Stats describes the index.
 type Stats struct {
-	index.Stats
+	store.Stats
 	Path     string   `json:"path"`
 	Settings Settings `json:"settings"`
 	// Entities is the size of the compendium; Vectors counts the stored
@@ -855,7 +854,7 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	ents, err := e.idx.EntityCount(ctx, index.ScopeDM)
+	ents, err := e.idx.EntityCount(ctx, store.ScopeDM)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -107,10 +107,10 @@ func TestDenseOnVectorSearcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	filter := index.Filter{Sessions: []int{1, 2, 3, 4, 5}}
+	filter := store.Filter{Sessions: []int{1, 2, 3, 4, 5}}
 	for _, role := range []string{oraculo.RoleDM, oraculo.RolePlayer} {
 		rctx := oraculo.WithRole(ctx, role)
-		for _, f := range []index.Filter{{}, filter} {
+		for _, f := range []store.Filter{{}, filter} {
 			same, hits := 0, 0
 			for _, q := range qs {
 				opts := oraculo.SearchOptions{K: 10, Paths: []string{"dense"}, Filter: f, NoPrior: true, NoAnalysis: true}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 )
 
 // sharedEval locates ../shared/eval beside the repository, or skips.
@@ -38,7 +38,7 @@ func TestXQuADBM25(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := eval.Run(ctx, qs, eval.Config{Name: "bm25", Paths: []string{"bm25"}, Search: eval.EngineSearcher(eng, index.Filter{}, "bm25")}, 50)
+	res, err := eval.Run(ctx, qs, eval.Config{Name: "bm25", Paths: []string{"bm25"}, Search: eval.EngineSearcher(eng, store.Filter{}, "bm25")}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -175,6 +175,10 @@ func loadGraph(ctx context.Context, st Store, model string, ids []int64, missing
 // ([store.GraphMapper]), else decoded into memory; warning says why a
 // graph that should have been mapped was read instead.
 func storedGraph(ctx context.Context, st Store, model string) (h *vector.HNSW, warning string, err error) {
+	graphs, ok := st.(store.GraphStore)
+	if !ok {
+		return nil, "", nil
+	}
 	if m, ok := st.(store.GraphMapper); ok {
 		h, err := m.MapGraph(ctx, model)
 		if err == nil {
@@ -185,7 +189,7 @@ func storedGraph(ctx context.Context, st Store, model string) (h *vector.HNSW, w
 		}
 		warning = fmt.Sprintf("%v: reading it into memory instead", err)
 	}
-	r, err := st.GraphReader(ctx, model)
+	r, err := graphs.GraphReader(ctx, model)
 	if err != nil || r == nil {
 		return nil, warning, err
 	}

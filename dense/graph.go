@@ -123,12 +123,14 @@ func updateOrBuild(ctx context.Context, st Store, model string, vs *store.Vector
 // Build stores a fresh vector graph of model when the store is large
 // enough for search to use one, and drops a stored graph when it is not.
 // A store that searches its vectors itself indexes them as they are
-// written: no graph is built for it. built reports whether a graph was
+// written, and one that keeps no graph ([store.GraphStore]) is scanned:
+// no graph is built for either. built reports whether a graph was
 // stored or found up to date after reading the vectors: a dense index
 // loaded before is then out of date. progress, when set, hears how many
 // vectors the graph holds.
 func Build(ctx context.Context, st Store, model string, opts Options, progress func(done, total int)) (built bool, err error) {
-	if _, ok := st.(store.VectorSearcher); ok {
+	graphs, keeps := st.(store.GraphStore)
+	if _, ok := st.(store.VectorSearcher); ok || !keeps {
 		return false, nil
 	}
 	// Below the threshold a count decides: no need to load the vectors.
@@ -141,7 +143,7 @@ func Build(ctx context.Context, st Store, model string, opts Options, progress f
 		if err := st.SetMeta(ctx, sigKey, ""); err != nil {
 			return false, err
 		}
-		return false, st.DeleteGraph(ctx, model)
+		return false, graphs.DeleteGraph(ctx, model)
 	}
 	// The stored graph was built over exactly the chunks that have a
 	// vector now, each with the vector it has now, when the signature
@@ -161,13 +163,13 @@ func Build(ctx context.Context, st Store, model string, opts Options, progress f
 	if stored, err := st.Meta(ctx, sigKey); err != nil || stored == graphSignature(version, ids) {
 		return false, err
 	}
-	return rebuild(ctx, st, model, version, progress)
+	return rebuild(ctx, st, graphs, model, version, progress)
 }
 
 // rebuild reads the vectors of model, adds them to the stored graph or
 // builds a graph anew over them, stores it when it changed, and stores
 // the signature of the chunks it holds (see [Build]).
-func rebuild(ctx context.Context, st Store, model, version string, progress func(done, total int)) (bool, error) {
+func rebuild(ctx context.Context, st Store, graphs store.GraphStore, model, version string, progress func(done, total int)) (bool, error) {
 	// The stages before (notes, compendium, embedding) left freed memory
 	// that the runtime keeps; the graph needs every vector at once, so
 	// that memory is given back first (at 100k chunks, with LoadVectors'
@@ -187,7 +189,7 @@ func rebuild(ctx context.Context, st Store, model, version string, progress func
 		return false, err
 	}
 	if added {
-		if err := st.SaveHNSW(ctx, model, h); err != nil {
+		if err := graphs.SaveHNSW(ctx, model, h); err != nil {
 			return false, err
 		}
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/embed"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/vector"
 )
 
@@ -18,7 +18,7 @@ import (
 // of its available retrieval paths (see [Ablations]), each searching
 // through [oraculo.Engine.Search] restricted by f (eval --session,
 // --folder, --tag; the zero Filter restricts nothing).
-func Configs(ctx context.Context, eng *oraculo.Engine, f index.Filter) ([]Config, error) {
+func Configs(ctx context.Context, eng *oraculo.Engine, f store.Filter) ([]Config, error) {
 	st, err := eng.Stats(ctx)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func Ablations(paths []string) [][]string {
 
 // EngineSearcher searches eng with the given paths (all available ones
 // when none), restricted by f, and reports the time of each stage.
-func EngineSearcher(eng *oraculo.Engine, f index.Filter, paths ...string) Searcher {
+func EngineSearcher(eng *oraculo.Engine, f store.Filter, paths ...string) Searcher {
 	return func(ctx context.Context, q string, k int) ([]Retrieved, []Stage, error) {
 		var tr oraculo.Trace
 		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: k, Paths: paths, Trace: &tr, Filter: f})

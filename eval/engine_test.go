@@ -10,7 +10,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/store"
 )
 
 func TestAblations(t *testing.T) {
@@ -71,7 +71,7 @@ func openNotes(t *testing.T, dense bool) *oraculo.Engine {
 func TestEngineAdapters(t *testing.T) {
 	ctx := context.Background()
 	eng := openNotes(t, true)
-	configs, err := eval.Configs(ctx, eng, index.Filter{})
+	configs, err := eval.Configs(ctx, eng, store.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestEngineAdapters(t *testing.T) {
 		t.Errorf("stages %q have no total", names)
 	}
 	// A filter that lets nothing through reaches every search.
-	none, err := eval.Configs(ctx, eng, index.Filter{Folders: []string{"nowhere"}})
+	none, err := eval.Configs(ctx, eng, store.Filter{Folders: []string{"nowhere"}})
 	if err != nil {
 		t.Fatal(err)
 	}

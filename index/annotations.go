@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // PendingAnnotations lists, once per distinct text, the chunks that have
 // no annotation yet for model and prompt version, in a stable order.
-func (ix *Index) PendingAnnotations(ctx context.Context, model, prompt string) ([]AnnotateJob, error) {
+func (ix *Index) PendingAnnotations(ctx context.Context, model, prompt string) ([]store.AnnotateJob, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT k.embed_hash, k.headings, k.text FROM chunks k
 		WHERE k.embed_hash != '' AND NOT EXISTS (SELECT 1 FROM annotations a
 			WHERE a.hash = k.embed_hash AND a.model = ? AND a.prompt = ?)
@@ -18,9 +20,9 @@ func (ix *Index) PendingAnnotations(ctx context.Context, model, prompt string) (
 		return nil, fmt.Errorf("listing chunks to annotate: %w", err)
 	}
 	defer rows.Close()
-	var jobs []AnnotateJob
+	var jobs []store.AnnotateJob
 	for rows.Next() {
-		var j AnnotateJob
+		var j store.AnnotateJob
 		var headings string
 		if err := rows.Scan(&j.Hash, &headings, &j.Text); err != nil {
 			return nil, fmt.Errorf("listing chunks to annotate: %w", err)

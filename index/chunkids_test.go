@@ -14,12 +14,12 @@ import (
 
 // note is a document of root whose chunks have the given texts, with the
 // ids an ingest gives them.
-func note(root, path string, texts ...string) *DocumentRecord {
-	d := &DocumentRecord{Root: root, Path: path, SHA256: "h-" + path, Title: path, Stamp: "s"}
+func note(root, path string, texts ...string) *store.DocumentRecord {
+	d := &store.DocumentRecord{Root: root, Path: path, SHA256: "h-" + path, Title: path, Stamp: "s"}
 	for i, text := range texts {
-		d.Chunks = append(d.Chunks, ChunkRecord{
-			ChunkData: ChunkData{UID: store.ChunkUID(path, i, text), Hash: "x", Ordinal: i, Label: path, Text: text},
-			Children:  []ChildRecord{{Ordinal: 0, Terms: "term"}},
+		d.Chunks = append(d.Chunks, store.ChunkRecord{
+			ChunkData: store.ChunkData{UID: store.ChunkUID(path, i, text), Hash: "x", Ordinal: i, Label: path, Text: text},
+			Children:  []store.ChildRecord{{Ordinal: 0, Terms: "term"}},
 		})
 	}
 	return d
@@ -124,7 +124,7 @@ func TestMigrationToV13ChunkIDs(t *testing.T) {
 			t.Errorf("memory %s: source %q, %v; want %q", id, m.Source, err, source)
 		}
 	}
-	if _, err := ix.ChunkByUID(ctx, "0123456789abcdef"); !errors.Is(err, ErrNoChunk) {
+	if _, err := ix.ChunkByUID(ctx, "0123456789abcdef"); !errors.Is(err, store.ErrNoChunk) {
 		t.Errorf("an id that never was: %v", err)
 	}
 }

@@ -163,16 +163,16 @@ func (w *compendiumWriter) close() {
 	}
 }
 
-func (w *compendiumWriter) Entities(ctx context.Context, scope string) ([]EntityRecord, error) {
+func (w *compendiumWriter) Entities(ctx context.Context, scope string) ([]store.Entity, error) {
 	return scanEntities(w.tx.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ? ORDER BY name`, scope))
 }
 
-func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents []EntityRecord) ([]int64, error) {
+func (w *compendiumWriter) SetEntities(ctx context.Context, scope string, ents []store.Entity) ([]int64, error) {
 	old, err := w.Entities(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
-	byName := make(map[string]EntityRecord, len(old))
+	byName := make(map[string]store.Entity, len(old))
 	for _, e := range old {
 		byName[e.Name] = e
 	}

@@ -12,16 +12,16 @@ import (
 )
 
 // DocumentStates returns the state of every note ingested from root, by path.
-func (ix *Index) DocumentStates(ctx context.Context, root string) (map[string]DocumentState, error) {
+func (ix *Index) DocumentStates(ctx context.Context, root string) (map[string]store.DocumentState, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT path, sha256, stamp FROM documents WHERE root = ?`, root)
 	if err != nil {
 		return nil, fmt.Errorf("listing documents of %q: %w", root, err)
 	}
 	defer rows.Close()
-	states := make(map[string]DocumentState)
+	states := make(map[string]store.DocumentState)
 	for rows.Next() {
 		var p string
-		var s DocumentState
+		var s store.DocumentState
 		if err := rows.Scan(&p, &s.SHA256, &s.Stamp); err != nil {
 			return nil, fmt.Errorf("listing documents of %q: %w", root, err)
 		}
@@ -36,8 +36,8 @@ func (ix *Index) DocumentStates(ctx context.Context, root string) (map[string]Do
 // ReplaceDocument stores a note, replacing any earlier version of it, in one
 // transaction: either the whole new version is visible afterwards or the old
 // one still is.
-func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
-	_, err := ix.ReplaceDocuments(ctx, []*DocumentRecord{d})
+func (ix *Index) ReplaceDocument(ctx context.Context, d *store.DocumentRecord) error {
+	_, err := ix.ReplaceDocuments(ctx, []*store.DocumentRecord{d})
 	return err
 }
 
@@ -48,7 +48,7 @@ func (ix *Index) ReplaceDocument(ctx context.Context, d *DocumentRecord) error {
 // fewer than len(ds), the error is that of the next note, which names it
 // (or, when no note is to blame, that of the write), and the notes after
 // it were not tried.
-func (ix *Index) ReplaceDocuments(ctx context.Context, ds []*DocumentRecord) (int, error) {
+func (ix *Index) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
 	if len(ds) == 0 {
 		return 0, nil
 	}
@@ -71,7 +71,7 @@ func (ix *Index) ReplaceDocuments(ctx context.Context, ds []*DocumentRecord) (in
 // writeDocuments stores ds in one transaction, all or none. On failure it
 // returns how many notes were written before the one that failed (len(ds)
 // when the commit failed) and the error.
-func (ix *Index) writeDocuments(ctx context.Context, ds []*DocumentRecord) (int, error) {
+func (ix *Index) writeDocuments(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("storing %q: %w", ds[0].Path, err)
@@ -144,7 +144,7 @@ func (w *documentWriter) close() {
 
 // replace writes one note, its chunks, paragraphs and keyword rows, and
 // its visibility, in place of any earlier version.
-func (w *documentWriter) replace(ctx context.Context, d *DocumentRecord) error {
+func (w *documentWriter) replace(ctx context.Context, d *store.DocumentRecord) error {
 	tx := w.tx
 	// A note players could see that becomes DM-only leaves its names in
 	// the players' compendium until it is rebuilt: stop serving it now.

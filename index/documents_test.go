@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 // TestReplaceDocuments: a batch stores its notes in order, each whole; a
@@ -18,7 +21,7 @@ func TestReplaceDocuments(t *testing.T) {
 	}
 	clash := doc("c.md", []string{"tercer"})
 	clash.Chunks[0].UID = "b.md#a" // a chunk id taken by b.md: the insert fails
-	batch := []*DocumentRecord{
+	batch := []*store.DocumentRecord{
 		doc("a.md", []string{"nuev text"}),
 		doc("b.md", []string{"segund"}),
 		clash,
@@ -41,7 +44,7 @@ func TestReplaceDocuments(t *testing.T) {
 		t.Errorf("stored %q, want a.md and b.md", paths)
 	}
 	for term, want := range map[string]int{"nuev": 1, "viej": 0, "segund": 1, "tercer": 0, "cuart": 0} {
-		if m, err := ix.SearchBM25(ctx, []string{term}, 5, BM25Options{}); err != nil || len(m) != want {
+		if m, err := retrieve.SearchBM25(ctx, ix, []string{term}, 5, store.BM25Options{}); err != nil || len(m) != want {
 			t.Errorf("%q matches %d chunks (%v), want %d", term, len(m), err, want)
 		}
 	}
@@ -50,10 +53,10 @@ func TestReplaceDocuments(t *testing.T) {
 	}
 
 	// The same note twice in a batch: the later version is kept.
-	if n, err := ix.ReplaceDocuments(ctx, []*DocumentRecord{doc("e.md", []string{"primer"}), doc("e.md", []string{"ultim"})}); n != 2 || err != nil {
+	if n, err := ix.ReplaceDocuments(ctx, []*store.DocumentRecord{doc("e.md", []string{"primer"}), doc("e.md", []string{"ultim"})}); n != 2 || err != nil {
 		t.Fatalf("ReplaceDocuments = %d, %v", n, err)
 	}
-	if m, _ := ix.SearchBM25(ctx, []string{"primer"}, 5, BM25Options{}); len(m) != 0 {
+	if m, _ := retrieve.SearchBM25(ctx, ix, []string{"primer"}, 5, store.BM25Options{}); len(m) != 0 {
 		t.Errorf("the first version of e.md still matches: %+v", m)
 	}
 	if n, err := ix.ReplaceDocuments(ctx, nil); n != 0 || err != nil {
@@ -62,7 +65,7 @@ func TestReplaceDocuments(t *testing.T) {
 	// A cancelled write stores nothing.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if n, err := ix.ReplaceDocuments(cctx, []*DocumentRecord{doc("f.md", []string{"sext"})}); n != 0 || err == nil {
+	if n, err := ix.ReplaceDocuments(cctx, []*store.DocumentRecord{doc("f.md", []string{"sext"})}); n != 0 || err == nil {
 		t.Errorf("a cancelled write: %d, %v", n, err)
 	}
 	if err := ix.Check(ctx); err != nil {

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // ReplaceEntities swaps the compendium of one scope for a new one in one
 // transaction.
-func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []EntityRecord) error {
+func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []store.Entity) error {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
@@ -49,7 +51,7 @@ func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []Entit
 			}
 		}
 	}
-	if scope == ScopePlayer {
+	if scope == store.ScopePlayer {
 		// Built from what players may see now: it may be served again.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, playersCompendiumStale); err != nil {
 			return fmt.Errorf("storing the compendium: %w", err)
@@ -65,22 +67,22 @@ func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []Entit
 // The players' compendium is empty while it is stale (see
 // [Index.PlayersCompendiumStale]), decided in the same statement that
 // reads it.
-func (ix *Index) Entities(ctx context.Context, scope string) ([]EntityRecord, error) {
+func (ix *Index) Entities(ctx context.Context, scope string) ([]store.Entity, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ?
-		AND NOT (scope = ? AND EXISTS (SELECT 1 FROM meta WHERE key = ?)) ORDER BY name`, scope, ScopePlayer, playersCompendiumStale)
+		AND NOT (scope = ? AND EXISTS (SELECT 1 FROM meta WHERE key = ?)) ORDER BY name`, scope, store.ScopePlayer, playersCompendiumStale)
 	return scanEntities(rows, err)
 }
 
 // scanEntities reads the rows of a query of id, name, kind, aliases, note
 // and source from entities (err being the query's).
-func scanEntities(rows *sql.Rows, err error) ([]EntityRecord, error) {
+func scanEntities(rows *sql.Rows, err error) ([]store.Entity, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the compendium: %w", err)
 	}
 	defer rows.Close()
-	var out []EntityRecord
+	var out []store.Entity
 	for rows.Next() {
-		var e EntityRecord
+		var e store.Entity
 		var aliases string
 		if err := rows.Scan(&e.ID, &e.Name, &e.Kind, &aliases, &e.Note, &e.Source); err != nil {
 			return nil, fmt.Errorf("reading the compendium: %w", err)
@@ -97,8 +99,8 @@ func scanEntities(rows *sql.Rows, err error) ([]EntityRecord, error) {
 // the entity path orders by; public leaves out the chunks of notes players
 // may not see (as they are now, whatever they were when the compendium
 // was built).
-func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool) (map[int64][]EntityMention, error) {
-	out := map[int64][]EntityMention{}
+func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool) (map[int64][]store.Mention, error) {
+	out := map[int64][]store.Mention{}
 	if len(entityIDs) == 0 {
 		return out, nil
 	}
@@ -119,7 +121,7 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool)
 	defer rows.Close()
 	for rows.Next() {
 		var eid int64
-		var m EntityMention
+		var m store.Mention
 		var session *int64
 		if err := rows.Scan(&eid, &m.ChunkID, &m.Count, &session, &m.Path, &m.Ordinal); err != nil {
 			return nil, fmt.Errorf("reading mentions: %w", err)
@@ -133,13 +135,13 @@ func (ix *Index) MentionsOf(ctx context.Context, entityIDs []int64, public bool)
 }
 
 // NoteSources returns every note with its chunks, in path order.
-func (ix *Index) NoteSources(ctx context.Context) ([]NoteSource, error) {
+func (ix *Index) NoteSources(ctx context.Context) ([]store.NoteSource, error) {
 	return ix.noteSources(ctx, "")
 }
 
 // NoteSourcesOf returns the notes with the given document ids with their
 // chunks, in path order.
-func (ix *Index) NoteSourcesOf(ctx context.Context, docIDs []int64) ([]NoteSource, error) {
+func (ix *Index) NoteSourcesOf(ctx context.Context, docIDs []int64) ([]store.NoteSource, error) {
 	if len(docIDs) == 0 {
 		return nil, nil
 	}
@@ -150,14 +152,14 @@ func (ix *Index) NoteSourcesOf(ctx context.Context, docIDs []int64) ([]NoteSourc
 	return ix.noteSources(ctx, "WHERE d.id IN ("+strings.Join(ids, ",")+")")
 }
 
-func (ix *Index) noteSources(ctx context.Context, where string) ([]NoteSource, error) {
+func (ix *Index) noteSources(ctx context.Context, where string) ([]store.NoteSource, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, k.id, k.byte_start, k.text
 		FROM documents d JOIN chunks k ON k.doc_id = d.id `+where+` ORDER BY d.root, d.path, k.ordinal`)
 	if err != nil {
 		return nil, fmt.Errorf("reading notes: %w", err)
 	}
 	defer rows.Close()
-	var out []NoteSource
+	var out []store.NoteSource
 	var body []byte
 	flush := func() {
 		if len(out) > 0 {
@@ -175,7 +177,7 @@ func (ix *Index) noteSources(ctx context.Context, where string) ([]NoteSource, e
 		}
 		if len(out) == 0 || out[len(out)-1].DocID != doc {
 			flush()
-			out = append(out, NoteSource{DocID: doc, Root: root, Path: path, Title: title, Metadata: json.RawMessage(meta), Restricted: restricted})
+			out = append(out, store.NoteSource{DocID: doc, Root: root, Path: path, Title: title, Metadata: json.RawMessage(meta), Restricted: restricted})
 		}
 		n := &out[len(out)-1]
 		n.ChunkIDs = append(n.ChunkIDs, id)

@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // filterWhere returns f as an SQL condition on a chunk k of a document d,
 // with its arguments ("1" for the zero filter). Folders match at the start
 // of a note's path, whatever the case; tags whatever the case, in a
 // front-matter list or a comma-separated string.
-func filterWhere(f Filter) (string, []any) {
+func filterWhere(f store.Filter) (string, []any) {
 	var conds []string
 	var args []any
 	if len(f.Sessions) > 0 {
@@ -45,7 +47,7 @@ func filterWhere(f Filter) (string, []any) {
 }
 
 // FilterChunks returns the ids of the chunks f lets through.
-func (ix *Index) FilterChunks(ctx context.Context, f Filter) (map[int64]bool, error) {
+func (ix *Index) FilterChunks(ctx context.Context, f store.Filter) (map[int64]bool, error) {
 	cond, args := filterWhere(f)
 	rows, err := ix.db.QueryContext(ctx, `SELECT k.id FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE `+cond, args...)
 	if err != nil {

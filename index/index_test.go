@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 func testIndex(t *testing.T) *Index {
@@ -19,12 +22,12 @@ func testIndex(t *testing.T) *Index {
 }
 
 // doc builds a document whose chunks hold the given paragraphs' terms.
-func doc(path string, chunks ...[]string) *DocumentRecord {
-	d := &DocumentRecord{Root: "/r", Path: path, SHA256: "h-" + path, Title: path, Stamp: "s"}
+func doc(path string, chunks ...[]string) *store.DocumentRecord {
+	d := &store.DocumentRecord{Root: "/r", Path: path, SHA256: "h-" + path, Title: path, Stamp: "s"}
 	for i, paras := range chunks {
-		c := ChunkRecord{ChunkData: ChunkData{UID: path + "#" + string(rune('a'+i)), Hash: "x", Ordinal: i, Label: path, Text: "t"}, HeadingTerms: "titul"}
+		c := store.ChunkRecord{ChunkData: store.ChunkData{UID: path + "#" + string(rune('a'+i)), Hash: "x", Ordinal: i, Label: path, Text: "t"}, HeadingTerms: "titul"}
 		for j, p := range paras {
-			c.Children = append(c.Children, ChildRecord{Ordinal: j, Terms: p})
+			c.Children = append(c.Children, store.ChildRecord{Ordinal: j, Terms: p})
 		}
 		d.Chunks = append(d.Chunks, c)
 	}
@@ -41,7 +44,7 @@ func TestSmallToBig(t *testing.T) {
 	if err := ix.ReplaceDocument(ctx, doc("b.md", []string{"reserv sal grand otra cos mas palabr"})); err != nil {
 		t.Fatal(err)
 	}
-	m, err := ix.SearchBM25(ctx, []string{"cancel", "reserv"}, 10, BM25Options{})
+	m, err := retrieve.SearchBM25(ctx, ix, []string{"cancel", "reserv"}, 10, store.BM25Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,18 +55,18 @@ func TestSmallToBig(t *testing.T) {
 		t.Fatalf("scores not descending and positive: %v, %v", m[0].Score, m[1].Score)
 	}
 	// n limits distinct parents, not paragraphs.
-	if m, _ := ix.SearchBM25(ctx, []string{"cancel", "reserv"}, 1, BM25Options{}); len(m) != 1 || m[0].Chunk.UID != "a.md#a" {
+	if m, _ := retrieve.SearchBM25(ctx, ix, []string{"cancel", "reserv"}, 1, store.BM25Options{}); len(m) != 1 || m[0].Chunk.UID != "a.md#a" {
 		t.Fatalf("n=1: %+v", m)
 	}
 	// No matching term: nothing, not zero-score rows.
-	if m, _ := ix.SearchBM25(ctx, []string{"inexistent"}, 5, BM25Options{}); len(m) != 0 {
+	if m, _ := retrieve.SearchBM25(ctx, ix, []string{"inexistent"}, 5, store.BM25Options{}); len(m) != 0 {
 		t.Fatalf("unmatched: %+v", m)
 	}
 	// Replacing a document replaces its paragraphs in the full-text index.
 	if err := ix.ReplaceDocument(ctx, doc("a.md", []string{"nuev text"})); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := ix.SearchBM25(ctx, []string{"cancel"}, 5, BM25Options{}); len(m) != 0 {
+	if m, _ := retrieve.SearchBM25(ctx, ix, []string{"cancel"}, 5, store.BM25Options{}); len(m) != 0 {
 		t.Fatalf("old paragraphs still match: %+v", m)
 	}
 	if err := ix.Check(ctx); err != nil {
@@ -100,7 +103,7 @@ func TestMissingParentIsAnError(t *testing.T) {
 	}
 	conn.ExecContext(ctx, `PRAGMA foreign_keys = ON`)
 	conn.Close()
-	if _, err := ix.SearchBM25(ctx, []string{"galern"}, 5, BM25Options{}); !errors.Is(err, ErrMissingParent) {
+	if _, err := retrieve.SearchBM25(ctx, ix, []string{"galern"}, 5, store.BM25Options{}); !errors.Is(err, store.ErrMissingParent) {
 		t.Fatalf("err = %v, want ErrMissingParent", err)
 	}
 	if err := ix.Check(ctx); err == nil {
@@ -139,7 +142,7 @@ func TestTermsStayWhole(t *testing.T) {
 	ix.ReplaceDocument(ctx, doc("b.md", []string{"ano"}))
 	ix.ReplaceDocument(ctx, doc("c.md", []string{"हिन्दी"}))
 	for term, want := range map[string]string{"año": "a.md#a", "ano": "b.md#a", "हिन्दी": "c.md#a"} {
-		m, err := ix.SearchBM25(ctx, []string{term}, 5, BM25Options{})
+		m, err := retrieve.SearchBM25(ctx, ix, []string{term}, 5, store.BM25Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +150,7 @@ func TestTermsStayWhole(t *testing.T) {
 			t.Errorf("%q: %+v, want only %s", term, m, want)
 		}
 	}
-	if m, _ := ix.SearchBM25(ctx, []string{"ह"}, 5, BM25Options{}); len(m) != 0 {
+	if m, _ := retrieve.SearchBM25(ctx, ix, []string{"ह"}, 5, store.BM25Options{}); len(m) != 0 {
 		t.Errorf("a fragment of a term matched: %+v", m)
 	}
 }
@@ -162,7 +165,7 @@ func TestTiesAreDeterministic(t *testing.T) {
 	}
 	var first []string
 	for i := range 5 {
-		m, err := ix.SearchBM25(ctx, []string{"galern"}, 3, BM25Options{})
+		m, err := retrieve.SearchBM25(ctx, ix, []string{"galern"}, 3, store.BM25Options{})
 		if err != nil || len(m) != 3 {
 			t.Fatalf("%v %d", err, len(m))
 		}
@@ -193,11 +196,11 @@ func TestSiblingParagraphsCount(t *testing.T) {
 	ix := testIndex(t)
 	ix.ReplaceDocument(ctx, doc("npc.md", []string{"archiduqu"}))
 	ix.ReplaceDocument(ctx, doc("sesion.md", []string{"archiduqu mur dorm", "archiduqu antidot", "archiduqu funeral"}))
-	m, err := ix.SearchBM25(ctx, []string{"archiduqu"}, 2, BM25Options{})
+	m, err := retrieve.SearchBM25(ctx, ix, []string{"archiduqu"}, 2, store.BM25Options{})
 	if err != nil || len(m) != 2 || m[0].Chunk.Path != "sesion.md" {
 		t.Fatalf("default: %+v %v", m, err)
 	}
-	m, _ = ix.SearchBM25(ctx, []string{"archiduqu"}, 2, BM25Options{SiblingWeight: -1})
+	m, _ = retrieve.SearchBM25(ctx, ix, []string{"archiduqu"}, 2, store.BM25Options{SiblingWeight: -1})
 	if len(m) != 2 || m[0].Chunk.Path != "npc.md" {
 		t.Fatalf("best paragraph alone: %+v", m)
 	}

@@ -5,6 +5,9 @@ import (
 	"maps"
 	"path/filepath"
 	"testing"
+
+	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 // TestSearchBM25ByLang: a search in one language sees only the notes
@@ -21,7 +24,7 @@ func TestSearchBM25ByLang(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	all, err := ix.SearchBM25(ctx, []string{"rar"}, 10, BM25Options{})
+	all, err := retrieve.SearchBM25(ctx, ix, []string{"rar"}, 10, store.BM25Options{})
 	if err != nil || len(all) != 3 {
 		t.Fatalf("every note: %+v, %v", all, err)
 	}
@@ -30,7 +33,7 @@ func TestSearchBM25ByLang(t *testing.T) {
 		score[m.Chunk.Path] = m.Score
 	}
 	for lang, want := range map[string][]string{"es": {"es.md", "es2.md"}, "en": {"en.md"}, "fr": nil} {
-		ms, err := ix.SearchBM25(ctx, []string{"rar"}, 10, BM25Options{Lang: lang})
+		ms, err := retrieve.SearchBM25(ctx, ix, []string{"rar"}, 10, store.BM25Options{Lang: lang})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +48,7 @@ func TestSearchBM25ByLang(t *testing.T) {
 			t.Errorf("lang %q: %v, want %v", lang, got, want)
 		}
 	}
-	if ms, err := ix.SearchBM25(ctx, []string{"rar"}, 10, BM25Options{Lang: "es", Filter: Filter{Folders: []string{"es2.md"}}}); err != nil || len(ms) != 1 || ms[0].Chunk.Path != "es2.md" {
+	if ms, err := retrieve.SearchBM25(ctx, ix, []string{"rar"}, 10, store.BM25Options{Lang: "es", Filter: store.Filter{Folders: []string{"es2.md"}}}); err != nil || len(ms) != 1 || ms[0].Chunk.Path != "es2.md" {
 		t.Errorf("lang and filter: %+v, %v", ms, err)
 	}
 	langs, err := ix.NoteLangs(ctx)

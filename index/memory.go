@@ -12,22 +12,6 @@ import (
 	"github.com/oraculo/oraculo/store"
 )
 
-// Long-term memory is defined by package store; the names below keep the
-// index's callers compiling unchanged.
-type Memory = store.Memory
-
-// Memory statuses and errors, the same values as package store's.
-const (
-	MemoryHypothesis = store.MemoryHypothesis
-	MemoryVerified   = store.MemoryVerified
-)
-
-// ErrNoMemory is [store.ErrNoMemory].
-var ErrNoMemory = store.ErrNoMemory
-
-// ValidMemoryScope is [store.ValidMemoryScope].
-func ValidMemoryScope(scope string) error { return store.ValidMemoryScope(scope) }
-
 var _ store.MemoryStore = (*Index)(nil)
 
 // NoteVersion returns the SHA-256 of the note stored at path, found false
@@ -58,8 +42,8 @@ func checkMemorySource(ctx context.Context, q queryer, source string) error {
 
 const memoryColumns = `id, scope, key, value, source, status, supersedes, created, author, active`
 
-func scanMemory(row interface{ Scan(...any) error }) (Memory, error) {
-	var m Memory
+func scanMemory(row interface{ Scan(...any) error }) (store.Memory, error) {
+	var m store.Memory
 	err := row.Scan(&m.ID, &m.Scope, &m.Key, &m.Value, &m.Source, &m.Status, &m.Supersedes, &m.Created, &m.Author, &m.Active)
 	return m, err
 }
@@ -68,53 +52,53 @@ func scanMemory(row interface{ Scan(...any) error }) (Memory, error) {
 // creation time. Its status is a hypothesis unless verified. A (scope,
 // key) that already has an active entry is an error naming that entry:
 // a new value for it supersedes the old one ([Index.SupersedeMemory]).
-func (ix *Index) AddMemory(ctx context.Context, m Memory, verified bool) (Memory, error) {
+func (ix *Index) AddMemory(ctx context.Context, m store.Memory, verified bool) (store.Memory, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
+		return store.Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	defer tx.Rollback()
 	var active string
 	err = tx.QueryRowContext(ctx, `SELECT id FROM memory WHERE scope = ? AND key = ? AND active`, m.Scope, m.Key).Scan(&active)
 	if err == nil {
-		return Memory{}, store.ActiveEntryError(m, active)
+		return store.Memory{}, store.ActiveEntryError(m, active)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
+		return store.Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	m.Supersedes = ""
-	m.Status = MemoryHypothesis
+	m.Status = store.MemoryHypothesis
 	if verified {
-		m.Status = MemoryVerified
+		m.Status = store.MemoryVerified
 	}
 	if m, err = insertMemory(ctx, tx, m); err != nil {
-		return Memory{}, err
+		return store.Memory{}, err
 	}
 	if err := tx.Commit(); err != nil {
-		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
+		return store.Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	return m, nil
 }
 
 // insertMemory checks m and stores it as active with the next id.
-func insertMemory(ctx context.Context, tx *sql.Tx, m Memory) (Memory, error) {
+func insertMemory(ctx context.Context, tx *sql.Tx, m store.Memory) (store.Memory, error) {
 	if err := store.CheckMemory(m); err != nil {
-		return Memory{}, err
+		return store.Memory{}, err
 	}
 	if err := checkMemorySource(ctx, tx, m.Source); err != nil {
-		return Memory{}, err
+		return store.Memory{}, err
 	}
 	// Ids count up and are never reused, even after a forget: an id
 	// someone wrote down never names another entry.
 	var seq int
 	err := tx.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'memory_seq'`).Scan(&seq)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
+		return store.Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	seq++
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('memory_seq', ?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, strconv.Itoa(seq)); err != nil {
-		return Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
+		return store.Memory{}, fmt.Errorf("adding memory %q: %w", m.Key, err)
 	}
 	m.ID = "m" + strconv.Itoa(seq)
 	m.Created = time.Now().UTC().Format(time.RFC3339)
@@ -126,34 +110,34 @@ func insertMemory(ctx context.Context, tx *sql.Tx, m Memory) (Memory, error) {
 		if strings.Contains(err.Error(), "UNIQUE") {
 			var active string
 			if tx.QueryRowContext(ctx, `SELECT id FROM memory WHERE scope = ? AND key = ? AND active`, m.Scope, m.Key).Scan(&active) == nil {
-				return Memory{}, store.ActiveEntryError(m, active)
+				return store.Memory{}, store.ActiveEntryError(m, active)
 			}
 		}
-		return Memory{}, fmt.Errorf("adding memory %q in scope %q: %w", m.Key, m.Scope, err)
+		return store.Memory{}, fmt.Errorf("adding memory %q in scope %q: %w", m.Key, m.Scope, err)
 	}
 	return m, nil
 }
 
 // Memory returns the entry with the given id, or an error wrapping
 // [ErrNoMemory].
-func (ix *Index) Memory(ctx context.Context, id string) (Memory, error) {
+func (ix *Index) Memory(ctx context.Context, id string) (store.Memory, error) {
 	return memoryByID(ctx, ix.db, id)
 }
 
-func memoryByID(ctx context.Context, q queryer, id string) (Memory, error) {
+func memoryByID(ctx context.Context, q queryer, id string) (store.Memory, error) {
 	m, err := scanMemory(q.QueryRowContext(ctx, `SELECT `+memoryColumns+` FROM memory WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Memory{}, fmt.Errorf("memory %q: %w", id, ErrNoMemory)
+		return store.Memory{}, fmt.Errorf("memory %q: %w", id, store.ErrNoMemory)
 	}
 	if err != nil {
-		return Memory{}, fmt.Errorf("reading memory %q: %w", id, err)
+		return store.Memory{}, fmt.Errorf("reading memory %q: %w", id, err)
 	}
 	return m, nil
 }
 
 // Memories returns the entries of scope (every scope when it is empty),
 // only the active ones unless all, by scope, key and id.
-func (ix *Index) Memories(ctx context.Context, scope string, all bool) ([]Memory, error) {
+func (ix *Index) Memories(ctx context.Context, scope string, all bool) ([]store.Memory, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory
 		WHERE (? = '' OR scope = ?) AND (? OR active)
 		ORDER BY scope, key, CAST(substr(id, 2) AS INTEGER)`, scope, scope, all)
@@ -161,7 +145,7 @@ func (ix *Index) Memories(ctx context.Context, scope string, all bool) ([]Memory
 		return nil, fmt.Errorf("listing memory: %w", err)
 	}
 	defer rows.Close()
-	var ms []Memory
+	var ms []store.Memory
 	for rows.Next() {
 		m, err := scanMemory(rows)
 		if err != nil {
@@ -177,7 +161,7 @@ func (ix *Index) Memories(ctx context.Context, scope string, all bool) ([]Memory
 
 // MemoryChain returns the entry with the given id and those it replaced,
 // one after another through supersedes, newest first.
-func (ix *Index) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
+func (ix *Index) MemoryChain(ctx context.Context, id string) ([]store.Memory, error) {
 	return store.MemoryChain(ctx, id, ix.Memory)
 }
 
@@ -191,12 +175,12 @@ func (ix *Index) VerifyMemory(ctx context.Context, id, source string) error {
 		}
 	}
 	res, err := ix.db.ExecContext(ctx, `UPDATE memory SET status = ?, source = CASE WHEN ? = '' THEN source ELSE ? END WHERE id = ?`,
-		MemoryVerified, source, source, id)
+		store.MemoryVerified, source, source, id)
 	if err != nil {
 		return fmt.Errorf("verifying memory %q: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("verifying memory %q: %w", id, ErrNoMemory)
+		return fmt.Errorf("verifying memory %q: %w", id, store.ErrNoMemory)
 	}
 	return nil
 }
@@ -205,35 +189,35 @@ func (ix *Index) VerifyMemory(ctx context.Context, id, source string) error {
 // value, in one transaction: the new entry is active, names id in
 // supersedes, and keeps its scope, key and status unless given in m
 // (m.Source, m.Author; verified makes it verified); id becomes inactive.
-func (ix *Index) SupersedeMemory(ctx context.Context, id, value string, m Memory, verified bool) (Memory, error) {
+func (ix *Index) SupersedeMemory(ctx context.Context, id, value string, m store.Memory, verified bool) (store.Memory, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)
+		return store.Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)
 	}
 	defer tx.Rollback()
 	old, err := memoryByID(ctx, tx, id)
 	if err != nil {
-		return Memory{}, fmt.Errorf("superseding: %w", err)
+		return store.Memory{}, fmt.Errorf("superseding: %w", err)
 	}
 	if !old.Active {
-		return Memory{}, store.InactiveEntryError(id)
+		return store.Memory{}, store.InactiveEntryError(id)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE memory SET active = 0 WHERE id = ?`, id); err != nil {
-		return Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)
+		return store.Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)
 	}
-	next := Memory{Scope: old.Scope, Key: old.Key, Value: value, Source: m.Source, Author: m.Author,
-		Status: MemoryHypothesis, Supersedes: id}
+	next := store.Memory{Scope: old.Scope, Key: old.Key, Value: value, Source: m.Source, Author: m.Author,
+		Status: store.MemoryHypothesis, Supersedes: id}
 	if next.Source == "" {
 		next.Source = old.Source
 	}
 	if verified {
-		next.Status = MemoryVerified
+		next.Status = store.MemoryVerified
 	}
 	if next, err = insertMemory(ctx, tx, next); err != nil {
-		return Memory{}, err
+		return store.Memory{}, err
 	}
 	if err := tx.Commit(); err != nil {
-		return Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)
+		return store.Memory{}, fmt.Errorf("superseding memory %q: %w", id, err)
 	}
 	return next, nil
 }
@@ -265,7 +249,7 @@ func (ix *Index) ForgetMemory(ctx context.Context, id string) error {
 		return fmt.Errorf("forgetting memory %q: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("forgetting memory %q: %w", id, ErrNoMemory)
+		return fmt.Errorf("forgetting memory %q: %w", id, store.ErrNoMemory)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE memory SET supersedes = '' WHERE supersedes = ?`, id); err != nil {
 		return fmt.Errorf("forgetting memory %q: %w", id, err)

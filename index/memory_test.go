@@ -16,9 +16,9 @@ import (
 
 const stated = "stated:dm:ana@2026-12-01"
 
-func addMemory(t *testing.T, ix *Index, scope, key, value string) Memory {
+func addMemory(t *testing.T, ix *Index, scope, key, value string) store.Memory {
 	t.Helper()
-	m, err := ix.AddMemory(context.Background(), Memory{Scope: scope, Key: key, Value: value, Source: stated, Author: "ana"}, false)
+	m, err := ix.AddMemory(context.Background(), store.Memory{Scope: scope, Key: key, Value: value, Source: stated, Author: "ana"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,18 +54,18 @@ func TestMemoryAddChecks(t *testing.T) {
 		{"campaign", "k", "v", "stated:dm:ana@ayer", "want stated:"},
 		{"campaign", "k", "v", "rumor", `"rumor"`},
 	} {
-		m, err := ix.AddMemory(ctx, Memory{Scope: tc.scope, Key: tc.key, Value: tc.value, Source: tc.source}, false)
+		m, err := ix.AddMemory(ctx, store.Memory{Scope: tc.scope, Key: tc.key, Value: tc.value, Source: tc.source}, false)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("AddMemory(%q, %q, %q): %v", tc.scope, tc.key, tc.source, err)
-		case tc.want == "" && (m.Status != MemoryHypothesis || !m.Active || m.ID == "" || m.Source != tc.source):
+		case tc.want == "" && (m.Status != store.MemoryHypothesis || !m.Active || m.ID == "" || m.Source != tc.source):
 			t.Errorf("AddMemory(%q, %q) = %+v; want an active hypothesis with an id and the source as given", tc.scope, tc.key, m)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("AddMemory(%q, %q, %q, %q) = %v; want an error with %s", tc.scope, tc.key, tc.value, tc.source, err, tc.want)
 		}
 	}
-	v, err := ix.AddMemory(ctx, Memory{Scope: "campaign", Key: "kv", Value: "v", Source: stated}, true)
-	if err != nil || v.Status != MemoryVerified {
+	v, err := ix.AddMemory(ctx, store.Memory{Scope: "campaign", Key: "kv", Value: "v", Source: stated}, true)
+	if err != nil || v.Status != store.MemoryVerified {
 		t.Errorf("AddMemory verified = %+v, %v; want verified", v, err)
 	}
 }
@@ -77,7 +77,7 @@ func TestMemoryOneActive(t *testing.T) {
 	ctx := context.Background()
 	ix := testIndex(t)
 	first := addMemory(t, ix, "campaign", "criticos", "doble daño")
-	_, err := ix.AddMemory(ctx, Memory{Scope: "campaign", Key: "criticos", Value: "triple", Source: stated}, false)
+	_, err := ix.AddMemory(ctx, store.Memory{Scope: "campaign", Key: "criticos", Value: "triple", Source: stated}, false)
 	if err == nil || !strings.Contains(err.Error(), first.ID) || !strings.Contains(err.Error(), "supersede") || !errors.Is(err, store.ErrMemoryConflict) {
 		t.Fatalf("second AddMemory = %v; want an error naming %s and supersede", err, first.ID)
 	}
@@ -95,7 +95,7 @@ func TestMemoryOneActive(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = ix.AddMemory(ctx, Memory{Scope: "session:3", Key: "lugar", Value: "posada", Source: stated}, false)
+			_, errs[i] = ix.AddMemory(ctx, store.Memory{Scope: "session:3", Key: "lugar", Value: "posada", Source: stated}, false)
 		}()
 	}
 	wg.Wait()
@@ -130,7 +130,7 @@ func TestMemoryOneActive(t *testing.T) {
 				return
 			}
 			defer tx.Rollback()
-			if _, err := insertMemory(ctx, tx, Memory{Scope: "session:4", Key: "lugar", Value: "posada", Source: stated, Status: MemoryHypothesis}); err != nil {
+			if _, err := insertMemory(ctx, tx, store.Memory{Scope: "session:4", Key: "lugar", Value: "posada", Source: stated, Status: store.MemoryHypothesis}); err != nil {
 				errs[i] = err
 				return
 			}
@@ -155,7 +155,7 @@ func TestMemorySupersede(t *testing.T) {
 	ctx := context.Background()
 	ix := testIndex(t)
 	a := addMemory(t, ix, "campaign", "criticos", "doble daño")
-	b, err := ix.SupersedeMemory(ctx, a.ID, "triple daño", Memory{}, false)
+	b, err := ix.SupersedeMemory(ctx, a.ID, "triple daño", store.Memory{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +165,11 @@ func TestMemorySupersede(t *testing.T) {
 	if old, err := ix.Memory(ctx, a.ID); err != nil || old.Active {
 		t.Errorf("old entry = %+v, %v; want inactive", old, err)
 	}
-	if _, err := ix.SupersedeMemory(ctx, a.ID, "otra", Memory{}, false); !errors.Is(err, store.ErrMemoryConflict) {
+	if _, err := ix.SupersedeMemory(ctx, a.ID, "otra", store.Memory{}, false); !errors.Is(err, store.ErrMemoryConflict) {
 		t.Errorf("superseding an inactive entry = %v; want a conflict", err)
 	}
-	c, err := ix.SupersedeMemory(ctx, b.ID, "máximo daño", Memory{}, true)
-	if err != nil || c.Status != MemoryVerified {
+	c, err := ix.SupersedeMemory(ctx, b.ID, "máximo daño", store.Memory{}, true)
+	if err != nil || c.Status != store.MemoryVerified {
 		t.Fatalf("SupersedeMemory verified = %+v, %v", c, err)
 	}
 	chain, err := ix.MemoryChain(ctx, c.ID)
@@ -195,10 +195,10 @@ func TestMemoryVerify(t *testing.T) {
 	if err := ix.VerifyMemory(ctx, a.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := ix.Memory(ctx, a.ID); m.Status != MemoryVerified {
+	if m, _ := ix.Memory(ctx, a.ID); m.Status != store.MemoryVerified {
 		t.Errorf("status = %q; want verified", m.Status)
 	}
-	if err := ix.VerifyMemory(ctx, "m99", ""); !errors.Is(err, ErrNoMemory) {
+	if err := ix.VerifyMemory(ctx, "m99", ""); !errors.Is(err, store.ErrNoMemory) {
 		t.Errorf("VerifyMemory(m99) = %v; want ErrNoMemory", err)
 	}
 }
@@ -209,11 +209,11 @@ func TestMemoryForget(t *testing.T) {
 	ctx := context.Background()
 	ix := testIndex(t)
 	a := addMemory(t, ix, "campaign", "k", "uno")
-	b, err := ix.SupersedeMemory(ctx, a.ID, "dos", Memory{}, false)
+	b, err := ix.SupersedeMemory(ctx, a.ID, "dos", store.Memory{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ix.SupersedeMemory(ctx, b.ID, "tres", Memory{}, false)
+	c, err := ix.SupersedeMemory(ctx, b.ID, "tres", store.Memory{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestMemoryForget(t *testing.T) {
 	if err := ix.ForgetMemory(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ix.Memory(ctx, b.ID); !errors.Is(err, ErrNoMemory) {
+	if _, err := ix.Memory(ctx, b.ID); !errors.Is(err, store.ErrNoMemory) {
 		t.Errorf("forgotten entry read back: %v", err)
 	}
 	var n int
@@ -239,7 +239,7 @@ func TestMemoryForget(t *testing.T) {
 	if err != nil || len(active) != 0 {
 		t.Errorf("active after forgetting the active entry: %s, %v; want none", ids(active), err)
 	}
-	if err := ix.ForgetMemory(ctx, c.ID); !errors.Is(err, ErrNoMemory) {
+	if err := ix.ForgetMemory(ctx, c.ID); !errors.Is(err, store.ErrNoMemory) {
 		t.Errorf("forgetting twice = %v; want ErrNoMemory", err)
 	}
 	// Ids are not reused.
@@ -249,7 +249,7 @@ func TestMemoryForget(t *testing.T) {
 	}
 }
 
-func ids(ms []Memory) string {
+func ids(ms []store.Memory) string {
 	var s []string
 	for _, m := range ms {
 		s = append(s, m.ID)

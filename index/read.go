@@ -8,13 +8,15 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 const chunkColumns = `k.id, k.uid, d.root, d.path, d.title, d.visibility, d.restricted, k.ordinal, k.session, k.headings, k.label,
 	k.word_start, k.word_end, k.byte_start, k.byte_end, k.page_start, k.page_end, k.text, k.hash`
 
-func scanChunk(rows *sql.Rows) (StoredChunk, error) {
-	var c StoredChunk
+func scanChunk(rows *sql.Rows) (store.Chunk, error) {
+	var c store.Chunk
 	var session sql.NullInt64
 	var headings string
 	err := rows.Scan(&c.ID, &c.UID, &c.Root, &c.Path, &c.DocTitle, &c.Visibility, &c.Restricted, &c.Ordinal, &session, &headings,
@@ -38,7 +40,7 @@ func jsonUnmarshalStrings(s string, dst *[]string) error {
 	return nil
 }
 
-func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]StoredChunk, error) {
+func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]store.Chunk, error) {
 	return chunksByID(ctx, ix.db, ids)
 }
 
@@ -48,8 +50,8 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func chunksByID(ctx context.Context, db queryer, ids []int64) (map[int64]StoredChunk, error) {
-	out := make(map[int64]StoredChunk, len(ids))
+func chunksByID(ctx context.Context, db queryer, ids []int64) (map[int64]store.Chunk, error) {
+	out := make(map[int64]store.Chunk, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -79,7 +81,7 @@ func chunksByID(ctx context.Context, db queryer, ids []int64) (map[int64]StoredC
 // ListChunks returns every chunk in document order. When prefixes are given,
 // only chunks whose document path equals one of them or lies under one of
 // them (as a folder) are returned.
-func (ix *Index) ListChunks(ctx context.Context, prefixes []string) ([]StoredChunk, error) {
+func (ix *Index) ListChunks(ctx context.Context, prefixes []string) ([]store.Chunk, error) {
 	q := `SELECT ` + chunkColumns + ` FROM chunks k JOIN documents d ON d.id = k.doc_id`
 	var args []any
 	if len(prefixes) > 0 {
@@ -97,7 +99,7 @@ func (ix *Index) ListChunks(ctx context.Context, prefixes []string) ([]StoredChu
 		return nil, fmt.Errorf("listing chunks: %w", err)
 	}
 	defer rows.Close()
-	var out []StoredChunk
+	var out []store.Chunk
 	for rows.Next() {
 		c, err := scanChunk(rows)
 		if err != nil {
@@ -109,8 +111,8 @@ func (ix *Index) ListChunks(ctx context.Context, prefixes []string) ([]StoredChu
 }
 
 // Stats counts what the index holds and measures its files on disk.
-func (ix *Index) Stats(ctx context.Context) (Stats, error) {
-	var s Stats
+func (ix *Index) Stats(ctx context.Context) (store.Stats, error) {
+	var s store.Stats
 	err := ix.db.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM documents),
 		(SELECT count(DISTINCT session) FROM chunks WHERE session IS NOT NULL),
@@ -159,27 +161,27 @@ func (ix *Index) documentsByType(ctx context.Context) (map[string]int, error) {
 // ChunkByUID returns the chunk with the given public id, or with the id
 // that an id of before the migration to ids relative to the notes folder
 // became (links and memory entries made before name those).
-func (ix *Index) ChunkByUID(ctx context.Context, uid string) (StoredChunk, error) {
+func (ix *Index) ChunkByUID(ctx context.Context, uid string) (store.Chunk, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
 		WHERE k.uid IN (?1, (SELECT uid FROM chunk_aliases WHERE old = ?1)) ORDER BY k.uid = ?1 DESC LIMIT 1`, uid)
 	if err != nil {
-		return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
+		return store.Chunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
 	}
 	defer rows.Close()
 	if !rows.Next() {
 		if err := rows.Err(); err != nil {
-			return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
+			return store.Chunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
 		}
-		return StoredChunk{}, fmt.Errorf("%w: %q", ErrNoChunk, uid)
+		return store.Chunk{}, fmt.Errorf("%w: %q", store.ErrNoChunk, uid)
 	}
 	c, err := scanChunk(rows)
 	if err != nil {
-		return StoredChunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
+		return store.Chunk{}, fmt.Errorf("reading chunk %q: %w", uid, err)
 	}
 	return c, nil
 }
 
-// SearchesByLang implements [store.LangCounter]: SearchBM25 applies
+// SearchesByLang implements [store.LangCounter]: SearchParagraphs applies
 // [BM25Options.Lang].
 func (ix *Index) SearchesByLang() bool { return true }
 

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 // writtenIndex is an index file in its own folder holding one note, closed.
@@ -58,7 +61,7 @@ func checkReadOnly(t *testing.T, ix *Index, path string, before []byte) {
 	if v, err := ix.Meta(ctx, "lang"); err != nil || v != "es" {
 		t.Fatalf("reading a setting: %q, %v", v, err)
 	}
-	m, err := ix.SearchBM25(ctx, []string{"cancel"}, 5, BM25Options{})
+	m, err := retrieve.SearchBM25(ctx, ix, []string{"cancel"}, 5, store.BM25Options{})
 	if err != nil || len(m) != 1 || m[0].Chunk.UID != "a.md#a" {
 		t.Fatalf("searching: %+v, %v", m, err)
 	}

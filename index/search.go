@@ -9,29 +9,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/oraculo/oraculo/store"
 )
-
-// DefaultSiblingWeight: a chunk where several paragraphs match (a session
-// that tells the event over several paragraphs) gains on one where a
-// single short paragraph does (a note that only names it). Measured with
-// the ranking baseline: on the sample campaign BM25 MRR@50 0.512 → 0.586
-// (0.2 and 0.5 gave 0.579 and 0.582; 1.0 cost Recall@8), on XQuAD-es
-// 0.969 → 0.968 (one question).
-const DefaultSiblingWeight = 0.3
-
-// Siblings is how many of a chunk's other matching paragraphs, its best
-// ones, add to its score: a long chunk must not win on many weak matches
-// of a common word (Quijote's chapter 6 won five questions so). Per note,
-// BM25 + entity, Recall@1 / MRR@50 on the sample, XQuAD and Quijote
-// (BENCHMARKS.md): every sibling .464/.653, .981/.985, .605/.756; the
-// best 1: .429/.627, .986/.990, .737/.817; 2: .446/.638, .981/.986,
-// .711/.811; 4: .464/.647, .981/.985, .711/.809; 6: .446/.641, .981/.985,
-// .658/.783. Four keeps the sample and XQuAD where every sibling had them
-// and gains Quijote a tenth.
-const Siblings = 4
-
-// DefaultHeadingWeight is the weight of the heading path against the body.
-const DefaultHeadingWeight = 1.0
 
 // MatchQuery builds the FTS5 query for analysed terms: any term may match.
 // It returns "" when there is nothing to search for.
@@ -53,124 +33,96 @@ func MatchQuery(terms []string) string {
 	return b.String()
 }
 
-// BM25Pool is how many best paragraphs the keyword path scores first,
-// whatever the number of chunks asked for, so that a chunk's rank never
-// depends on n; a chunk's other matching paragraphs add to its score
-// only when they are among them. While every sibling counted, the pool
-// decided how much a long chunk gained from many weak matches (Quijote
-// Recall@1 0.68 at 24 paragraphs, 0.58 at 80, 0.32 at 336); with only
-// the best Siblings counted it hardly matters. 80 is the per-path depth.
-const BM25Pool = 80
-
-// SearchBM25 ranks paragraphs by BM25 against the analysed terms and returns
-// up to n distinct parent chunks, each once (small-to-big), scored by their
-// best paragraph plus a share of their other matching ones. Paragraphs with
-// a zero score are dropped before the jump to their parent; a paragraph
-// whose parent is missing is an error.
+// SearchParagraphs implements [store.KeywordSearcher]: FTS5's bm25 over
+// the paragraphs, negated (higher is better), ties by row id.
 //
 // Which paragraphs are scored follows [MatchBudget]: the question's
 // rarest terms choose them, every term that tells paragraphs apart scores
 // them. A question whose every term is in half the paragraphs or more
-// finds nothing.
+// scores none.
 //
-// The order does not depend on n: the parents of the best BM25Pool
-// paragraphs come first, ranked over that pool; when they are fewer than
-// n, the pool grows four times at a time and the parents it adds follow,
-// ranked over the larger pool. So the first n of a search are the first n
-// of any longer one.
-func (ix *Index) SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error) {
+// The search is one read transaction: the paragraphs found and their
+// chunks come from the same state of the index, whatever an ingest writes
+// meanwhile (a paragraph's chunk read apart could be gone, replaced by a
+// new one). Read-only, it is a plain BEGIN: it takes no write lock (the
+// index's other transactions begin IMMEDIATE), so searches never queue an
+// ingest's writes behind them.
+func (ix *Index) SearchParagraphs(ctx context.Context, terms []string, opts store.BM25Options) (store.Paragraphs, error) {
 	query := MatchQuery(terms)
-	if query == "" || n <= 0 {
-		return nil, nil
+	if query == "" {
+		return noParagraphs{}, nil
 	}
 	hw := opts.HeadingWeight
 	if hw == 0 {
-		hw = DefaultHeadingWeight
+		hw = store.DefaultHeadingWeight
 	}
-	sibling := opts.SiblingWeight
-	switch {
-	case sibling == 0:
-		sibling = DefaultSiblingWeight
-	case sibling < 0:
-		sibling = 0
-	}
-	// One read transaction: the paragraphs found and their chunks come
-	// from the same state of the index, whatever an ingest writes meanwhile
-	// (a paragraph's chunk read apart could be gone, replaced by a new one).
-	// Read-only, it is a plain BEGIN: it takes no write lock (the index's
-	// other transactions begin IMMEDIATE), so searches never queue an
-	// ingest's writes behind them.
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("searching %q: %w", query, err)
 	}
-	defer tx.Rollback()
 	plan, err := ix.planBM25(ctx, tx, terms)
 	if err != nil || plan.match == "" {
-		return nil, err
-	}
-	few, err := fewNotesIn(ctx, tx, opts.Lang)
-	if err != nil {
-		return nil, fmt.Errorf("searching %q: %w", query, err)
-	}
-	pool := newParagraphPool(tx, plan, hw, opts.Public, opts.Filter).inLang(opts.Lang, few)
-	var order []int64
-	best := map[int64]bestChild{}
-	for limit := BM25Pool; ; limit *= 4 {
-		tier, scored, rows, err := pool.bestParents(ctx, sibling, limit)
+		tx.Rollback()
 		if err != nil {
 			return nil, err
 		}
-		for _, id := range tier {
-			if _, ok := best[id]; !ok {
-				order = append(order, id)
-				best[id] = scored[id]
-			}
-		}
-		if len(order) >= n || rows < limit {
-			break
-		}
+		return noParagraphs{}, nil
 	}
-	if len(order) > n {
-		order = order[:n]
+	few, err := fewNotesIn(ctx, tx, opts.Lang)
+	if err != nil {
+		tx.Rollback()
+		return nil, fmt.Errorf("searching %q: %w", query, err)
 	}
-	chunks, err := chunksByID(ctx, tx, order)
+	pool := newParagraphPool(tx, plan, hw, opts.Public, opts.Filter).inLang(opts.Lang, few)
+	return &paragraphSearch{db: tx, pool: pool, close: tx.Rollback}, nil
+}
+
+// noParagraphs is a search that scores nothing.
+type noParagraphs struct{}
+
+func (noParagraphs) Top(context.Context, int) ([]store.Paragraph, error) { return nil, nil }
+func (noParagraphs) Chunks(context.Context, []int64) (map[int64]store.Chunk, error) {
+	return map[int64]store.Chunk{}, nil
+}
+func (noParagraphs) Close() error { return nil }
+
+// paragraphSearch is [store.Paragraphs] over a pool, its chunks read
+// through db (the search's transaction).
+type paragraphSearch struct {
+	db    queryer
+	pool  *paragraphPool
+	close func() error
+}
+
+// Top implements [store.Paragraphs].
+func (s *paragraphSearch) Top(ctx context.Context, limit int) ([]store.Paragraph, error) {
+	found, err := s.pool.top(ctx, limit)
 	if err != nil {
 		return nil, err
 	}
-	matches := make([]Match, 0, len(order))
-	for _, id := range order {
-		c, ok := chunks[id]
-		if !ok {
-			return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
+	out := make([]store.Paragraph, len(found))
+	for i, p := range found {
+		// FTS5's bm25 is negative, better is lower; zero means no real
+		// match, and such a paragraph is never jumped from.
+		out[i].Score = -p.score
+		if p.score >= 0 {
+			continue
 		}
-		b := best[id]
-		m := Match{Chunk: c, Score: b.score, Child: b.child}
-		if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
-			m.Passage = c.Text[s:e]
+		if p.chunkID == nil || p.parentID == nil {
+			return nil, fmt.Errorf("%w: paragraph %d", store.ErrMissingParent, p.id)
 		}
-		matches = append(matches, m)
+		out[i].ChunkID, out[i].Ordinal, out[i].ByteStart, out[i].ByteEnd = *p.chunkID, int(*p.ordinal), int(*p.start), int(*p.end)
 	}
-	return matches, nil
+	return out, nil
 }
 
-type bestChild struct {
-	score      float64
-	child      int
-	start, end int
-	// next holds the scores of the parent's best other matching
-	// paragraphs (at most Siblings), best first.
-	next [Siblings]float64
+// Chunks implements [store.Paragraphs].
+func (s *paragraphSearch) Chunks(ctx context.Context, ids []int64) (map[int64]store.Chunk, error) {
+	return chunksByID(ctx, s.db, ids)
 }
 
-// rest sums the scores of the best other matching paragraphs.
-func (b bestChild) rest() float64 {
-	sum := 0.0
-	for _, s := range b.next {
-		sum += s
-	}
-	return sum
-}
+// Close implements [store.Paragraphs].
+func (s *paragraphSearch) Close() error { return s.close() }
 
 // notHidden leaves the paragraphs of notes players may not see out of an
 // FTS5 query on children_fts.
@@ -213,7 +165,7 @@ type paragraphPool struct {
 
 // newParagraphPool prepares the scoring of plan's paragraphs, with the
 // visibility and filter conditions every query of the search carries.
-func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f Filter) *paragraphPool {
+func newParagraphPool(db queryer, plan bm25Plan, hw float64, public bool, f store.Filter) *paragraphPool {
 	p := &paragraphPool{db: db, plan: plan, hw: hw}
 	if public {
 		p.filter = notHidden
@@ -297,47 +249,6 @@ func (p *paragraphPool) top(ctx context.Context, limit int) ([]paragraph, error)
 		p.resolved = len(found)
 	}
 	return found, nil
-}
-
-// bestParents returns the parent ids of the best limit paragraphs in rank
-// order, each parent's best child, and how many paragraphs there were.
-func (p *paragraphPool) bestParents(ctx context.Context, sibling float64, limit int) ([]int64, map[int64]bestChild, int, error) {
-	found, err := p.top(ctx, limit)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	var order []int64
-	best := make(map[int64]bestChild)
-	for _, p := range found {
-		// FTS5's bm25 is negative, better is lower; zero means no real match.
-		if p.score >= 0 {
-			continue
-		}
-		if p.chunkID == nil || p.parentID == nil {
-			return nil, nil, 0, fmt.Errorf("%w: paragraph %d", ErrMissingParent, p.id)
-		}
-		if b, ok := best[*p.chunkID]; ok {
-			// Rows come best first: the first Siblings others are the best.
-			for i := range b.next {
-				if b.next[i] == 0 {
-					b.next[i] = -p.score
-					break
-				}
-			}
-			best[*p.chunkID] = b
-			continue
-		}
-		order = append(order, *p.chunkID)
-		best[*p.chunkID] = bestChild{score: -p.score, child: int(*p.ordinal), start: int(*p.start), end: int(*p.end)}
-	}
-	if sibling > 0 {
-		for id, b := range best {
-			b.score += sibling * b.rest()
-			best[id] = b
-		}
-		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })
-	}
-	return order, best, len(found), nil
 }
 
 // scoreParagraphs returns the best limit paragraphs by bm25 over match,

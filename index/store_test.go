@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -23,7 +24,7 @@ func TestStoreErrors(t *testing.T) {
 	if _, err := s.Chunks(ctx, []int64{424242}); !errors.Is(err, store.ErrMissingParent) {
 		t.Errorf("Chunks of an unknown id: %v, want store.ErrMissingParent", err)
 	}
-	ms, err := s.SearchBM25(ctx, []string{"galern"}, 5, store.BM25Options{})
+	ms, err := retrieve.SearchBM25(ctx, s, []string{"galern"}, 5, store.BM25Options{})
 	if err != nil || len(ms) != 1 || ms[0].Chunk.UID != "a.md#a" {
 		t.Fatalf("SearchBM25 through the interface: %+v, %v", ms, err)
 	}

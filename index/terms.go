@@ -236,7 +236,7 @@ func queryRow(ctx context.Context, db queryer, query string, args ...any) row {
 
 // TermCounts returns how many paragraphs hold each term and how many
 // paragraphs there are: the statistics FTS5's bm25 weighs terms by, read
-// through the same cache as [Index.SearchBM25]'s plan.
+// through the same cache as [Index.SearchParagraphs]'s plan.
 func (ix *Index) TermCounts(ctx context.Context, terms []string) ([]int64, int64, error) {
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {

@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 // commonIndex holds 10,000 one-paragraph chunks: "tod" in every paragraph
@@ -45,6 +48,15 @@ func commonIndex(t *testing.T) *Index {
 	return ix
 }
 
+// exactRanking ranks the chunks of every paragraph that holds any of
+// terms, every term scoring them (no plan), as the keyword path ranks
+// them.
+func exactRanking(ctx context.Context, ix *Index, terms []string, public bool) ([]store.Match, error) {
+	all := &paragraphSearch{db: ix.db, pool: newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, public, store.Filter{}),
+		close: func() error { return nil }}
+	return retrieve.RankParagraphs(ctx, all, 10000, 0)
+}
+
 func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 	ctx := context.Background()
 	ix := commonIndex(t)
@@ -57,12 +69,12 @@ func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 		t.Fatalf("plan: %+v", plan)
 	}
 	for _, public := range []bool{false, true} {
-		got, err := ix.SearchBM25(ctx, terms, 80, BM25Options{Public: public})
+		got, err := retrieve.SearchBM25(ctx, ix, terms, 80, store.BM25Options{Public: public})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The exact ranking: every term in the query, every paragraph scored.
-		order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, public, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
+		exact, err := exactRanking(ctx, ix, terms, public)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,9 +89,9 @@ func TestPlanKeepsTheRankingOfTheParagraphsItScores(t *testing.T) {
 		}
 		// Equal but for "tod", which bm25 weighs 1e-6 and the plan leaves out.
 		for i, m := range got {
-			if m.Chunk.ID != order[i] || math.Abs(m.Score-best[order[i]].score) > 1e-5 {
+			if m.Chunk.ID != exact[i].Chunk.ID || math.Abs(m.Score-exact[i].Score) > 1e-5 {
 				t.Fatalf("public %v, rank %d: chunk %d score %v, exact ranking has %d score %v",
-					public, i, m.Chunk.ID, m.Score, order[i], best[order[i]].score)
+					public, i, m.Chunk.ID, m.Score, exact[i].Chunk.ID, exact[i].Score)
 			}
 			if public && strings.HasPrefix(m.Chunk.Path, "secret") {
 				t.Fatalf("a player got %q", m.Chunk.Path)
@@ -92,7 +104,7 @@ func TestPlanForCommonTerms(t *testing.T) {
 	ctx := context.Background()
 	ix := commonIndex(t)
 	// In every paragraph: it tells none from another.
-	if m, err := ix.SearchBM25(ctx, []string{"tod"}, 10, BM25Options{}); err != nil || len(m) != 0 {
+	if m, err := retrieve.SearchBM25(ctx, ix, []string{"tod"}, 10, store.BM25Options{}); err != nil || len(m) != 0 {
 		t.Fatalf("a term in every paragraph: %d matches, %v", len(m), err)
 	}
 	// Over the budget: its latest paragraphs are scored, not all of them.
@@ -103,7 +115,7 @@ func TestPlanForCommonTerms(t *testing.T) {
 	if plan.match != `"comun"` || plan.rescore != "" || plan.fromRowid <= 1 {
 		t.Fatalf("plan: %+v", plan)
 	}
-	m, err := ix.SearchBM25(ctx, []string{"comun", "tod"}, 10, BM25Options{Public: true})
+	m, err := retrieve.SearchBM25(ctx, ix, []string{"comun", "tod"}, 10, store.BM25Options{Public: true})
 	if err != nil || len(m) != 10 {
 		t.Fatalf("common term: %d matches, %v", len(m), err)
 	}
@@ -124,13 +136,13 @@ func TestPoolTiersArePrefixes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		grown := newParagraphPool(ix.db, plan, 1, false, Filter{})
+		grown := newParagraphPool(ix.db, plan, 1, false, store.Filter{})
 		for _, limit := range []int{2, 8, 32, 128, 512, 2048, 8192} {
 			got, err := grown.top(ctx, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := newParagraphPool(ix.db, plan, 1, false, Filter{}).top(ctx, limit)
+			want, err := newParagraphPool(ix.db, plan, 1, false, store.Filter{}).top(ctx, limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +163,7 @@ func TestPoolTiersArePrefixes(t *testing.T) {
 func TestSessionFilterUsesTheIndex(t *testing.T) {
 	ctx := context.Background()
 	ix := commonIndex(t)
-	p := newParagraphPool(ix.db, bm25Plan{match: `"rar"`}, 1, false, Filter{Sessions: []int{3}})
+	p := newParagraphPool(ix.db, bm25Plan{match: `"rar"`}, 1, false, store.Filter{Sessions: []int{3}})
 	rows, err := ix.db.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT rowid FROM children_fts WHERE children_fts MATCH ?`+p.filter,
 		append([]any{p.plan.match}, p.args...)...)
 	if err != nil {
@@ -171,7 +183,7 @@ func TestSessionFilterUsesTheIndex(t *testing.T) {
 	if !strings.Contains(got, "SEARCH k USING INDEX chunks_session") || strings.Contains(got, "SCAN k") || strings.Contains(got, "SCAN d") {
 		t.Fatalf("the session filter's plan:\n%s", got)
 	}
-	if _, err := ix.SearchBM25(ctx, []string{"rar"}, 10, BM25Options{Filter: Filter{Sessions: []int{3}}}); err != nil {
+	if _, err := retrieve.SearchBM25(ctx, ix, []string{"rar"}, 10, store.BM25Options{Filter: store.Filter{Sessions: []int{3}}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -190,16 +202,16 @@ func TestRescoreWithoutOtherTermsInTheChosenParagraphs(t *testing.T) {
 	if plan.match != `"p3"` || plan.rescore != `("comun") AND ("p3")` {
 		t.Fatalf("plan: %+v", plan)
 	}
-	got, err := ix.SearchBM25(ctx, terms, 10, BM25Options{})
+	got, err := retrieve.SearchBM25(ctx, ix, terms, 10, store.BM25Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	order, best, _, err := newParagraphPool(ix.db, bm25Plan{match: MatchQuery(terms)}, 1, false, Filter{}).bestParents(ctx, DefaultSiblingWeight, 10000)
+	exact, err := exactRanking(ctx, ix, terms, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Chunk.ID != order[0] || math.Abs(got[0].Score-best[order[0]].score) > 1e-9 {
-		t.Fatalf("got %d matches (%+v), want chunk %d score %v", len(got), got, order[0], best[order[0]].score)
+	if len(got) != 1 || got[0].Chunk.ID != exact[0].Chunk.ID || math.Abs(got[0].Score-exact[0].Score) > 1e-9 {
+		t.Fatalf("got %d matches (%+v), want chunk %d score %v", len(got), got, exact[0].Chunk.ID, exact[0].Score)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 
 // PendingEmbeddings lists, once per distinct text, the chunks that have no
 // vector for model yet, in a stable order.
-func (ix *Index) PendingEmbeddings(ctx context.Context, model string) ([]EmbedJob, error) {
+func (ix *Index) PendingEmbeddings(ctx context.Context, model string) ([]store.EmbedJob, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT k.embed_hash, k.headings, k.text FROM chunks k
 		WHERE k.embed_hash != '' AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.hash = k.embed_hash AND e.model = ?)
 		GROUP BY k.embed_hash ORDER BY min(k.id)`, model)
@@ -24,9 +24,9 @@ func (ix *Index) PendingEmbeddings(ctx context.Context, model string) ([]EmbedJo
 		return nil, fmt.Errorf("listing chunks to embed: %w", err)
 	}
 	defer rows.Close()
-	var jobs []EmbedJob
+	var jobs []store.EmbedJob
 	for rows.Next() {
-		var j EmbedJob
+		var j store.EmbedJob
 		var headings, text string
 		if err := rows.Scan(&j.Hash, &headings, &text); err != nil {
 			return nil, fmt.Errorf("listing chunks to embed: %w", err)
@@ -99,8 +99,8 @@ func lowGC() (restore func()) {
 
 // LoadVectors reads every chunk's vector for model. Chunks without one are
 // left out; Missing says how many.
-func (ix *Index) LoadVectors(ctx context.Context, model string) (v *Vectors, missing int, err error) {
-	v = &Vectors{Model: model}
+func (ix *Index) LoadVectors(ctx context.Context, model string) (v *store.Vectors, missing int, err error) {
+	v = &store.Vectors{Model: model}
 	// One read transaction: the count that sizes the matrix and the rows
 	// that fill it see the same index.
 	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -220,16 +220,16 @@ func (ix *Index) VectorRows(ctx context.Context, model string) (int, error) {
 }
 
 // Chunks reads chunks by id, in the order given.
-func (ix *Index) Chunks(ctx context.Context, ids []int64) ([]StoredChunk, error) {
+func (ix *Index) Chunks(ctx context.Context, ids []int64) ([]store.Chunk, error) {
 	byID, err := ix.chunksByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]StoredChunk, 0, len(ids))
+	out := make([]store.Chunk, 0, len(ids))
 	for _, id := range ids {
 		c, ok := byID[id]
 		if !ok {
-			return nil, fmt.Errorf("%w: chunk %d", ErrMissingParent, id)
+			return nil, fmt.Errorf("%w: chunk %d", store.ErrMissingParent, id)
 		}
 		out = append(out, c)
 	}
@@ -239,12 +239,12 @@ func (ix *Index) Chunks(ctx context.Context, ids []int64) ([]StoredChunk, error)
 // ChunksFound returns the chunks of ids that exist, in the order of ids:
 // for ids taken from an earlier read (a loaded vector matrix, a compendium)
 // that an ingest may have replaced since.
-func (ix *Index) ChunksFound(ctx context.Context, ids []int64) ([]StoredChunk, error) {
+func (ix *Index) ChunksFound(ctx context.Context, ids []int64) ([]store.Chunk, error) {
 	byID, err := ix.chunksByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]StoredChunk, 0, len(ids))
+	out := make([]store.Chunk, 0, len(ids))
 	for _, id := range ids {
 		if c, ok := byID[id]; ok {
 			out = append(out, c)

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // Readers leave out every note whose restricted flag is not 0: DM-only
@@ -32,7 +34,7 @@ func (ix *Index) PlayersCompendiumStale(ctx context.Context) (bool, error) {
 // meta (the rules and folders the decisions follow): either every note
 // follows the new rules afterwards, or none does. It returns how many
 // notes changed audience.
-func (ix *Index) Redecide(ctx context.Context, decide Decider, meta map[string]string) (int, error) {
+func (ix *Index) Redecide(ctx context.Context, decide store.Decider, meta map[string]string) (int, error) {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("deciding who may see each note: %w", err)
@@ -51,7 +53,7 @@ func (ix *Index) Redecide(ctx context.Context, decide Decider, meta map[string]s
 	becameSecret, flips := false, 0
 	for rows.Next() {
 		var id int64
-		var r VisibilityRecord
+		var r store.VisibilityRecord
 		var meta string
 		var restricted int
 		if err := rows.Scan(&id, &r.Root, &r.Path, &r.Link, &meta, &r.FrontRaw, &restricted, &r.Reason, &r.Detail); err != nil {

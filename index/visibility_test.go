@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/oraculo/oraculo/store"
 )
 
 // TestMigrationToV7FailsClosed: notes written by a version that decided
@@ -37,7 +39,7 @@ func TestMigrationToV7FailsClosed(t *testing.T) {
 		t.Errorf("players' compendium stale = %v, %v; want withheld after the upgrade", stale, err)
 	}
 	// Deciding again makes it public, in one transaction with the rules.
-	n, err := ix.Redecide(ctx, func(VisibilityRecord) (bool, string, string) { return false, "", "" }, map[string]string{"visibility_rules": "test"})
+	n, err := ix.Redecide(ctx, func(store.VisibilityRecord) (bool, string, string) { return false, "", "" }, map[string]string{"visibility_rules": "test"})
 	if err != nil || n != 1 {
 		t.Fatalf("Redecide = %d, %v; want 1 note changed", n, err)
 	}
@@ -61,10 +63,10 @@ func TestBecomingDMOnlyWithholdsPlayersCompendium(t *testing.T) {
 	defer ix.Close()
 	// A new index has no players' compendium to withhold yet... until it
 	// is built.
-	if err := ix.ReplaceEntities(ctx, ScopePlayer, nil); err != nil {
+	if err := ix.ReplaceEntities(ctx, store.ScopePlayer, nil); err != nil {
 		t.Fatal(err)
 	}
-	doc := &DocumentRecord{Root: "/n", Path: "NPCs/x.md", SHA256: "a", Title: "x", Stamp: "s"}
+	doc := &store.DocumentRecord{Root: "/n", Path: "NPCs/x.md", SHA256: "a", Title: "x", Stamp: "s"}
 	if err := ix.ReplaceDocument(ctx, doc); err != nil {
 		t.Fatal(err)
 	}
@@ -78,13 +80,13 @@ func TestBecomingDMOnlyWithholdsPlayersCompendium(t *testing.T) {
 	if stale, _ := ix.PlayersCompendiumStale(ctx); !stale {
 		t.Fatal("a public note written again as DM-only must withhold the players' compendium")
 	}
-	if ents, err := ix.Entities(ctx, ScopePlayer); err != nil || len(ents) != 0 {
+	if ents, err := ix.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 0 {
 		t.Fatalf("withheld players' compendium read as %v, %v", ents, err)
 	}
-	if err := ix.ReplaceEntities(ctx, ScopePlayer, []EntityRecord{{Name: "Harbin", Kind: "npc"}}); err != nil {
+	if err := ix.ReplaceEntities(ctx, store.ScopePlayer, []store.Entity{{Name: "Harbin", Kind: "npc"}}); err != nil {
 		t.Fatal(err)
 	}
-	if ents, err := ix.Entities(ctx, ScopePlayer); err != nil || len(ents) != 1 {
+	if ents, err := ix.Entities(ctx, store.ScopePlayer); err != nil || len(ents) != 1 {
 		t.Fatalf("rebuilt players' compendium read as %v, %v", ents, err)
 	}
 }

@@ -3,7 +3,11 @@
 //
 // The paths read the index through the roles of package store they need
 // (keyword search, chunk reading, mentions), not through a concrete index,
-// so any store implementation, or a fake, can serve them.
+// so any store implementation, or a fake, can serve them. A store scores
+// paragraphs; how they make a ranking of chunks (the best paragraph and a
+// share of its siblings, in pools that keep the first n of a search those
+// of any longer one) is decided here, once for every store
+// ([RankParagraphs]).
 package retrieve
 
 import (
@@ -114,7 +118,7 @@ func (p BM25) search(ctx context.Context, question string, n int) ([]match, erro
 		fetch = fetchFor(n)
 	}
 	one := func(ans []*analysis.Analyzer, terms []string, opts store.BM25Options) ([]match, error) {
-		ms, err := p.Index.SearchBM25(ctx, terms, fetch, opts)
+		ms, err := SearchBM25(ctx, p.Index, terms, fetch, opts)
 		if err != nil || tc == nil {
 			return matchesOf(ms), err
 		}

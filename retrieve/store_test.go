@@ -58,12 +58,14 @@ func visible(c store.Chunk, public bool, f store.Filter) bool {
 	return len(f.Sessions) == 0 || (c.InSession && slices.Contains(f.Sessions, c.Session))
 }
 
-func (s *memStore) SearchBM25(_ context.Context, terms []string, n int, opts store.BM25Options) ([]store.Match, error) {
+// SearchParagraphs scores each chunk as one paragraph, the whole of its
+// text.
+func (s *memStore) SearchParagraphs(_ context.Context, terms []string, opts store.BM25Options) (store.Paragraphs, error) {
 	s.seen = opts
 	if s.err != nil {
 		return nil, fmt.Errorf("searching: %w", s.err)
 	}
-	var out []store.Match
+	var out []store.Paragraph
 	for id, c := range s.chunks {
 		if !visible(c, opts.Public, opts.Filter) {
 			continue
@@ -75,20 +77,39 @@ func (s *memStore) SearchBM25(_ context.Context, terms []string, n int, opts sto
 			}
 		}
 		if score > 0 {
-			out = append(out, store.Match{Chunk: c, Score: float64(score), Passage: c.Text})
+			out = append(out, store.Paragraph{Score: float64(score), ChunkID: id, ByteStart: c.ByteStart, ByteEnd: c.ByteStart + len(c.Text)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
 		}
-		return out[i].Chunk.ID < out[j].Chunk.ID
+		return out[i].ChunkID < out[j].ChunkID
 	})
-	if len(out) > n {
-		out = out[:n]
+	return memParagraphs{s, out}, nil
+}
+
+// memParagraphs is a search of a memStore.
+type memParagraphs struct {
+	s     *memStore
+	found []store.Paragraph
+}
+
+func (p memParagraphs) Top(_ context.Context, limit int) ([]store.Paragraph, error) {
+	return p.found[:min(limit, len(p.found))], nil
+}
+
+func (p memParagraphs) Chunks(_ context.Context, ids []int64) (map[int64]store.Chunk, error) {
+	out := map[int64]store.Chunk{}
+	for _, id := range ids {
+		if c, ok := p.s.chunks[id]; ok {
+			out[id] = c
+		}
 	}
 	return out, nil
 }
+
+func (memParagraphs) Close() error { return nil }
 
 func (s *memStore) TermUsed(_ context.Context, term string, public bool) (bool, error) {
 	for id, ts := range s.terms {

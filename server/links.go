@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/link"
 )
 
@@ -233,7 +232,7 @@ func (s *Server) pageError(w http.ResponseWriter, status int, msg string) {
 }
 
 func (s *Server) pageFailed(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, index.ErrNoChunk) || errors.Is(err, oraculo.ErrNoNote) {
+	if errors.Is(err, oraculo.ErrNoChunk) || errors.Is(err, oraculo.ErrNoNote) {
 		s.pageError(w, http.StatusNotFound, "No such passage, or not one you may read.")
 		return
 	}

@@ -52,11 +52,11 @@ type Match struct {
 // BM25Options tune the keyword search.
 type BM25Options struct {
 	// HeadingWeight multiplies matches in the heading path; body matches
-	// weigh 1. Zero means the store's default.
+	// weigh 1. Zero means [DefaultHeadingWeight].
 	HeadingWeight float64
 	// SiblingWeight adds this share of the scores of a chunk's best other
-	// matching paragraphs to its best paragraph's. Zero means the store's
-	// default; a negative value ranks by the best paragraph alone.
+	// matching paragraphs to its best paragraph's. Zero means the keyword
+	// path's default; a negative value ranks by the best paragraph alone.
 	SiblingWeight float64
 	// Public leaves out the paragraphs of restricted (DM-only) notes, in
 	// the query itself: they never reach the ranking.

@@ -7,7 +7,7 @@
 // [ChunkReader], [Catalog], [KeywordSearcher], [ChunkFilter],
 // [VectorStore], [EntityStore], [AnnotationStore], [Settings],
 // [DocumentWriter] and [MemoryStore]. [Store] composes them. Optional roles a store may add,
-// which the engine uses when it has them: [GraphMapper],
+// which the engine uses when it has them: [GraphStore], [GraphMapper],
 // [VectorSearcher] and [TermCounter]. A consumer asks for the roles it
 // uses (the retrieval paths take a [KeywordSearcher], a [ChunkReader] or a
 // [MentionReader]), not for the whole store.
@@ -21,6 +21,9 @@
 //     players may not see now, in the query itself, before anything is
 //     ranked; a note whose visibility is not decided yet counts as DM-only;
 //   - a [Filter] is applied before anything is ranked, too.
+//
+// Package [github.com/oraculo/oraculo/store/storetest] runs the same
+// scenarios against every implementation, the engine over it included.
 package store
 
 import (
@@ -81,13 +84,47 @@ type Catalog interface {
 	ChunksVersion(ctx context.Context) (string, error)
 }
 
+// DefaultHeadingWeight is the weight of the heading path against the body
+// in a keyword search whose [BM25Options.HeadingWeight] is zero.
+const DefaultHeadingWeight = 1.0
+
+// Paragraph is one paragraph a keyword search scored.
+type Paragraph struct {
+	// Score is its BM25 score: higher is better; zero or less is no real
+	// match.
+	Score float64
+	// ChunkID is its chunk's id, Ordinal its place in the chunk, and
+	// ByteStart and ByteEnd its bytes in the note.
+	ChunkID                     int64
+	Ordinal, ByteStart, ByteEnd int
+}
+
+// Paragraphs is one keyword search's scored paragraphs and their chunks,
+// read from one state of the store whatever is written meanwhile; Close
+// ends the search. The ranking of chunks by their paragraphs is the
+// keyword path's ([github.com/oraculo/oraculo/retrieve.SearchBM25]), the
+// same over every store.
+type Paragraphs interface {
+	// Top returns the best limit paragraphs, best first (ties in a fixed
+	// order), fewer when fewer are scored: the first of a longer Top are
+	// a shorter one's. A matching paragraph whose chunk is missing is an
+	// error wrapping [ErrMissingParent].
+	Top(ctx context.Context, limit int) ([]Paragraph, error)
+	// Chunks returns the chunks with the given ids, by id, as they were
+	// when the search began; an id that names none is absent.
+	Chunks(ctx context.Context, ids []int64) (map[int64]Chunk, error)
+	// Close ends the search.
+	Close() error
+}
+
 // KeywordSearcher is the keyword (BM25) search over paragraphs.
 type KeywordSearcher interface {
-	// SearchBM25 ranks paragraphs against analysed terms and returns up
-	// to n distinct parent chunks, best first, each once. The order does
-	// not depend on n: the first n of a search are the first n of any
-	// longer one.
-	SearchBM25(ctx context.Context, terms []string, n int, opts BM25Options) ([]Match, error)
+	// SearchParagraphs begins a keyword search of analysed terms: the
+	// paragraphs that hold any, scored by BM25 with the heading path
+	// weighed by opts.HeadingWeight, only those opts lets through
+	// (Public, Filter, Lang) before anything is ranked. No terms is a
+	// search that scores nothing.
+	SearchParagraphs(ctx context.Context, terms []string, opts BM25Options) (Paragraphs, error)
 	// TermUsed reports whether an analysed term occurs in any paragraph
 	// (of a note players may see, when public).
 	TermUsed(ctx context.Context, term string, public bool) (bool, error)
@@ -102,7 +139,7 @@ type ChunkFilter interface {
 }
 
 // VectorStore keeps the dense path's vectors, keyed by the hash of what was
-// embedded and the model, and the approximate graph built over them.
+// embedded and the model.
 type VectorStore interface {
 	// PendingEmbeddings lists, once per distinct text, the chunks that
 	// have no vector for model yet, in a stable order.
@@ -127,6 +164,14 @@ type VectorStore interface {
 	PruneEmbeddings(ctx context.Context) (int64, error)
 	// EmbeddingCounts returns how many vectors each model has.
 	EmbeddingCounts(ctx context.Context) (map[string]int, error)
+}
+
+// GraphStore is a [VectorStore] that keeps the approximate vector graph
+// the engine builds over its vectors, for the dense path to walk in the
+// process. A store that searches its vectors itself ([VectorSearcher])
+// needs none; without this role, the engine builds no graph and scans
+// the vectors below the threshold as above it.
+type GraphStore interface {
 	// SaveGraph stores the approximate vector graph of model.
 	SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error
 	// SaveHNSW stores g as the graph of model, as SaveGraph stores its
@@ -166,7 +211,7 @@ type TermCounter interface {
 	TermCounts(ctx context.Context, terms []string) (held []int64, paragraphs int64, err error)
 }
 
-// GraphMapper is a [VectorStore] that keeps its graphs also in files a
+// GraphMapper is a [GraphStore] that keeps its graphs also in files a
 // search maps into memory ([vector.MapHNSW]) instead of decoding them: the
 // vectors are not copied, and processes share their pages.
 type GraphMapper interface {
@@ -282,7 +327,7 @@ type DocumentWriter interface {
 type LangCounter interface {
 	// NoteLangs counts the notes by the language they were analysed in.
 	NoteLangs(ctx context.Context) (map[string]int, error)
-	// SearchesByLang reports whether SearchBM25 applies
+	// SearchesByLang reports whether SearchParagraphs applies
 	// [BM25Options.Lang].
 	SearchesByLang() bool
 }

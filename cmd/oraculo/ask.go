@@ -13,7 +13,6 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/answer"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/link"
 	textpkg "github.com/oraculo/oraculo/text"
@@ -56,8 +55,8 @@ type askFlags struct {
 	answerLang *string
 	extractive *bool
 	models     *modelFlags
-	filter     func() (index.Filter, error)
-	parsed     index.Filter
+	filter     func() (oraculo.Filter, error)
+	parsed     oraculo.Filter
 }
 
 // modelFlags are the model flags of the commands that answer (ask, chat,

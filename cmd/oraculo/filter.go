@@ -6,17 +6,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo"
 )
 
 // filterFlags adds --session, --folder and --tag; the function it returns
 // parses them into a filter, or a usage error naming the bad value.
-func filterFlags(fs *flag.FlagSet) func() (index.Filter, error) {
+func filterFlags(fs *flag.FlagSet) func() (oraculo.Filter, error) {
 	sessions := fs.String("session", "", "only these sessions: 12, 3-5 or 3,5,7-9")
 	folders := fs.String("folder", "", "only notes under these folders, comma-separated (e.g. NPCs)")
 	tags := fs.String("tag", "", "only notes with one of these front-matter tags, comma-separated")
-	return func() (index.Filter, error) {
-		var f index.Filter
+	return func() (oraculo.Filter, error) {
+		var f oraculo.Filter
 		var err error
 		if f.Sessions, err = parseSessions(*sessions); err != nil {
 			return f, usageError{err}

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/termrender"
 )
 
@@ -68,7 +67,7 @@ func (f *memoryFlags) open(ctx context.Context, ids []string, stderr io.Writer) 
 		return nil, usageError{errors.New(msg("memory-stated-source"))}
 	}
 	if f.scope != nil && *f.scope != "" {
-		if err := index.ValidMemoryScope(*f.scope); err != nil {
+		if err := oraculo.ValidMemoryScope(*f.scope); err != nil {
 			return nil, usageError{err}
 		}
 	}

@@ -348,7 +348,7 @@ func (s *Store) NoteLangs(ctx context.Context) (map[string]int, error) {
 	return out, nil
 }
 
-// SearchesByLang implements [store.LangCounter]: SearchBM25 ignores
+// SearchesByLang implements [store.LangCounter]: SearchParagraphs ignores
 // [store.BM25Options.Lang], the paragraphs' objects not knowing their
 // note's language.
 func (s *Store) SearchesByLang() bool { return false }

@@ -2,7 +2,6 @@ package weaviate_test
 
 import (
 	"context"
-	"io"
 	"math"
 	"path/filepath"
 	"slices"
@@ -21,10 +20,11 @@ import (
 
 // vectorCounter is a Weaviate store that counts what the engine reads of
 // its vectors: loads of every vector, listings of the chunks that have
-// one, graph reads, and searches of the cluster's index.
+// one, and searches of the cluster's index (it keeps no graph for the
+// engine to read: no [store.GraphStore]).
 type vectorCounter struct {
 	*weaviate.Store
-	loads, listings, graphs, searches atomic.Int32
+	loads, listings, searches atomic.Int32
 }
 
 func (c *vectorCounter) LoadVectors(ctx context.Context, model string) (*store.Vectors, int, error) {
@@ -37,24 +37,14 @@ func (c *vectorCounter) VectorIDs(ctx context.Context, model string) ([]int64, i
 	return c.Store.VectorIDs(ctx, model)
 }
 
-func (c *vectorCounter) LoadGraph(ctx context.Context, model string) ([]byte, error) {
-	c.graphs.Add(1)
-	return c.Store.LoadGraph(ctx, model)
-}
-
-func (c *vectorCounter) GraphReader(ctx context.Context, model string) (io.ReadCloser, error) {
-	c.graphs.Add(1)
-	return c.Store.GraphReader(ctx, model)
-}
-
 func (c *vectorCounter) SearchVectors(ctx context.Context, model string, q []float32, k int, public bool, f store.Filter) ([]vector.Hit, error) {
 	c.searches.Add(1)
 	return c.Store.SearchVectors(ctx, model, q, k, public, f)
 }
 
-// reads returns the loads, listings and graph reads since the last call.
-func (c *vectorCounter) reads() (loads, listings, graphs int32) {
-	return c.loads.Swap(0), c.listings.Swap(0), c.graphs.Swap(0)
+// reads returns the loads and listings since the last call.
+func (c *vectorCounter) reads() (loads, listings int32) {
+	return c.loads.Swap(0), c.listings.Swap(0)
 }
 
 // TestEngineDense opens the engine on Weaviate and on SQLite with the
@@ -89,8 +79,8 @@ func TestEngineDense(t *testing.T) {
 		t.Fatal(err)
 	}
 	ingestBoth(t, sample, we, se)
-	if l, n, g := wc.reads(); l != 0 || n != 0 || g != 0 {
-		t.Errorf("the Weaviate engine's ingest loaded the vectors %d times, listed them %d times, read a graph %d times", l, n, g)
+	if l, n := wc.reads(); l != 0 || n != 0 {
+		t.Errorf("the Weaviate engine's ingest loaded the vectors %d times, listed them %d times", l, n)
 	}
 	st, err := we.Stats(ctx)
 	if err != nil || !slices.Contains(st.Retrieval.Paths, retrieve.PathDense) {
@@ -119,7 +109,7 @@ func TestEngineDense(t *testing.T) {
 		rctx := oraculo.WithRole(ctx, role)
 		run := func(name string, eng *oraculo.Engine) *eval.Result {
 			res, err := eval.Run(rctx, qs, eval.Config{Name: name, Paths: []string{retrieve.PathDense},
-				Search: eval.EngineSearcher(eng, index.Filter{}, retrieve.PathDense)}, 50)
+				Search: eval.EngineSearcher(eng, store.Filter{}, retrieve.PathDense)}, 50)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,8 +168,8 @@ func TestEngineDense(t *testing.T) {
 			t.Error("the DM's dense searches found no DM-only chunk: the player's check proves nothing")
 		}
 	}
-	if l, n, g := wc.reads(); l != 0 || n != 0 || g != 0 {
-		t.Errorf("the Weaviate engine's searches loaded the vectors %d times, listed them %d times, read a graph %d times", l, n, g)
+	if l, n := wc.reads(); l != 0 || n != 0 {
+		t.Errorf("the Weaviate engine's searches loaded the vectors %d times, listed them %d times", l, n)
 	}
 	// Every dense search asked the cluster: one pass of the questions per
 	// role, besides the evaluations.

@@ -10,9 +10,9 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/internal/weaviatetest"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/store"
 )
 
 // evalSet is a golden set with the notes it is asked of, as the root
@@ -64,7 +64,7 @@ func testEngineParity(t *testing.T, node *weaviatetest.Node, set evalSet) {
 		if rep.Indexed == 0 || rep.Entities == 0 {
 			t.Fatalf("%s: %s ingested %d notes, %d entities: the test proves nothing", set.name, b.name, rep.Indexed, rep.Entities)
 		}
-		configs, err := eval.Configs(ctx, b.eng, index.Filter{})
+		configs, err := eval.Configs(ctx, b.eng, store.Filter{})
 		if err != nil {
 			t.Fatal(err)
 		}

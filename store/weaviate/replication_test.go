@@ -171,7 +171,7 @@ func TestReplication(t *testing.T) {
 		}
 		found := 0
 		for _, q := range qs[:min(len(qs), 20)] {
-			ms, err := s.SearchBM25(ctx, an.Terms(q.Question), retrieve.FixedDepth, store.BM25Options{Public: true})
+			ms, err := retrieve.SearchBM25(ctx, s, an.Terms(q.Question), retrieve.FixedDepth, store.BM25Options{Public: true})
 			if err != nil {
 				t.Fatalf("%s: %s for players: %v", s.Path(), q.ID, err)
 			}
@@ -306,7 +306,7 @@ func TestReplication(t *testing.T) {
 		}
 		t.Logf("node0 stopped in %v", time.Since(step).Round(time.Millisecond))
 		// A store talks to one node: with it down, it fails, and says so.
-		if _, err := s0.SearchBM25(ctx, an.Terms(qs[0].Question), retrieve.FixedDepth, store.BM25Options{}); err == nil {
+		if _, err := retrieve.SearchBM25(ctx, s0, an.Terms(qs[0].Question), retrieve.FixedDepth, store.BM25Options{}); err == nil {
 			t.Error("a search through a stopped node: no error")
 		}
 		keepAnswering(t, openOn(n1, 3))
@@ -355,7 +355,7 @@ func checkChange(t *testing.T, s *weaviate.Store, an *analysis.Analyzer) {
 	t.Helper()
 	ctx := context.Background()
 	found := func(text, path, want string) bool {
-		ms, err := s.SearchBM25(ctx, an.Terms(text), retrieve.FixedDepth, store.BM25Options{})
+		ms, err := retrieve.SearchBM25(ctx, s, an.Terms(text), retrieve.FixedDepth, store.BM25Options{})
 		if err != nil {
 			t.Fatalf("%s: searching %q: %v", s.Path(), text, err)
 		}

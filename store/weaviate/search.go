@@ -11,7 +11,6 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -32,81 +31,32 @@ type paragraph struct {
 	start, end          int
 }
 
-// SearchBM25 ranks paragraphs by BM25 against the analysed terms and
-// returns up to n distinct parent chunks, each once (small-to-big),
-// scored by their best paragraph plus a share of their best other
-// matching ones, as [index.Index.SearchBM25] does: the same pool of
-// [index.BM25Pool] paragraphs growing four times at a time, the same
-// [index.Siblings] and sibling weight, so the first n of a search are the
-// first n of any longer one. Visibility (public) and the filter are the
-// query's where clause: Weaviate applies it before it ranks.
+// SearchParagraphs implements [store.KeywordSearcher]: Weaviate's BM25F
+// over the paragraphs, with visibility (public) and the filter as the
+// query's where clause, which Weaviate applies before it ranks.
 //
 // What differs from SQLite's FTS5 (see the package documentation):
 // Weaviate's BM25F scores (IDF log(1 + (N - n + 0.5)/(n + 0.5)), never
 // zero; lengths normalised per property), whole-number heading weights
 // only, ties broken by note path and place rather than by row id, no
-// [index.MatchBudget] plan, and at most [MaxResults] paragraphs scored.
-func (s *Store) SearchBM25(ctx context.Context, terms []string, n int, opts store.BM25Options) ([]store.Match, error) {
+// MatchBudget plan (SQLite's), and at most [MaxResults] paragraphs
+// scored. Its chunks are read when asked for, not from the state the
+// paragraphs were scored in: a chunk replaced since is missing.
+func (s *Store) SearchParagraphs(ctx context.Context, terms []string, opts store.BM25Options) (store.Paragraphs, error) {
 	query := distinct(terms)
-	if len(query) == 0 || n <= 0 {
-		return nil, nil
-	}
 	what := fmt.Sprintf("searching %q", strings.Join(query, " "))
 	hw := opts.HeadingWeight
 	if hw == 0 {
-		hw = index.DefaultHeadingWeight
+		hw = store.DefaultHeadingWeight
 	}
 	props, err := searchedProps(hw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	sibling := opts.SiblingWeight
-	switch {
-	case sibling == 0:
-		sibling = index.DefaultSiblingWeight
-	case sibling < 0:
-		sibling = 0
-	}
-	p := &pool{s: s, query: strings.Join(query, " "), props: props, where: visibleWhere(opts.Public, opts.Filter)}
-	var order []int64
-	best := map[int64]bestChild{}
-	for limit := index.BM25Pool; ; limit *= 4 {
-		found, err := p.top(ctx, limit)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		tier, scored := bestParents(found, sibling)
-		for _, id := range tier {
-			if _, ok := best[id]; !ok {
-				order = append(order, id)
-				best[id] = scored[id]
-			}
-		}
-		if len(order) >= n || len(found) < limit {
-			break
-		}
-	}
-	if len(order) > n {
-		order = order[:n]
-	}
-	chunks, err := s.chunksByID(ctx, order)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	matches := make([]store.Match, 0, len(order))
-	for _, id := range order {
-		c, ok := chunks[id]
-		if !ok {
-			return nil, fmt.Errorf("%s: %w: chunk %d", what, store.ErrMissingParent, id)
-		}
-		b := best[id]
-		m := store.Match{Chunk: c, Score: b.score, Child: b.child}
-		if s, e := b.start-c.ByteStart, b.end-c.ByteStart; 0 <= s && s <= e && e <= len(c.Text) {
-			m.Passage = c.Text[s:e]
-		}
-		matches = append(matches, m)
-	}
-	return matches, nil
+	p := &pool{s: s, what: what, query: strings.Join(query, " "), props: props, where: visibleWhere(opts.Public, opts.Filter)}
+	// No terms: nothing to score.
+	p.complete = len(query) == 0
+	return p, nil
 }
 
 // TermUsed reports whether an analysed term occurs in any paragraph (of a
@@ -265,10 +215,12 @@ func visibleWhere(public bool, f store.Filter) *filters.WhereBuilder {
 	return and(conds...)
 }
 
-// pool is one search's scored paragraphs, best first; its tiers are its
-// prefixes, read from the cluster four tiers' worth at a time.
+// pool is one search's scored paragraphs, best first ([store.Paragraphs]);
+// its tiers are its prefixes, read from the cluster four tiers' worth at
+// a time.
 type pool struct {
 	s     *Store
+	what  string
 	query string
 	props []string
 	where *filters.WhereBuilder
@@ -277,6 +229,31 @@ type pool struct {
 	found    []paragraph
 	complete bool
 }
+
+// Top implements [store.Paragraphs].
+func (p *pool) Top(ctx context.Context, limit int) ([]store.Paragraph, error) {
+	found, err := p.top(ctx, limit)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.what, err)
+	}
+	out := make([]store.Paragraph, len(found))
+	for i, f := range found {
+		out[i] = store.Paragraph{Score: f.score, ChunkID: f.chunkID, Ordinal: f.child, ByteStart: f.start, ByteEnd: f.end}
+	}
+	return out, nil
+}
+
+// Chunks implements [store.Paragraphs].
+func (p *pool) Chunks(ctx context.Context, ids []int64) (map[int64]store.Chunk, error) {
+	chunks, err := p.s.chunksByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.what, err)
+	}
+	return chunks, nil
+}
+
+// Close implements [store.Paragraphs]: a search holds nothing open.
+func (p *pool) Close() error { return nil }
 
 // top returns the best limit paragraphs (fewer when the query scores
 // fewer), best first.
@@ -325,53 +302,4 @@ func (p *pool) top(ctx context.Context, limit int) ([]paragraph, error) {
 		p.complete = len(found) < fetch || fetch == MaxResults
 	}
 	return p.found[:min(limit, len(p.found))], nil
-}
-
-// bestChild is a parent's best paragraph and the scores of its best
-// others.
-type bestChild struct {
-	score      float64
-	child      int
-	start, end int
-	next       [index.Siblings]float64
-}
-
-func (b bestChild) rest() float64 {
-	sum := 0.0
-	for _, s := range b.next {
-		sum += s
-	}
-	return sum
-}
-
-// bestParents returns the parents of found (best first) in rank order and
-// each one's best paragraph, scored as SQLite's search scores them.
-func bestParents(found []paragraph, sibling float64) ([]int64, map[int64]bestChild) {
-	var order []int64
-	best := make(map[int64]bestChild)
-	for _, p := range found {
-		if p.score <= 0 {
-			continue
-		}
-		if b, ok := best[p.chunkID]; ok {
-			for i := range b.next {
-				if b.next[i] == 0 {
-					b.next[i] = p.score
-					break
-				}
-			}
-			best[p.chunkID] = b
-			continue
-		}
-		order = append(order, p.chunkID)
-		best[p.chunkID] = bestChild{score: p.score, child: p.child, start: p.start, end: p.end}
-	}
-	if sibling > 0 {
-		for id, b := range best {
-			b.score += sibling * b.rest()
-			best[id] = b
-		}
-		sort.SliceStable(order, func(i, j int) bool { return best[order[i]].score > best[order[j]].score })
-	}
-	return order, best
 }

@@ -41,25 +41,6 @@ func TestNoteTags(t *testing.T) {
 	}
 }
 
-func TestBestParents(t *testing.T) {
-	found := []paragraph{
-		{score: 5, chunkID: 1, child: 0},
-		{score: 4, chunkID: 2, child: 3},
-		{score: 3, chunkID: 2, child: 1},
-		{score: 3, chunkID: 2, child: 2},
-		{score: 0, chunkID: 3},
-	}
-	order, best := bestParents(found, 0.3)
-	// Chunk 2: 4 + 0.3 × (3 + 3) = 5.8 passes chunk 1's 5.
-	if !slices.Equal(order, []int64{2, 1}) || best[2].child != 3 || best[2].score != 4+0.3*6 {
-		t.Errorf("order %v, best %+v", order, best)
-	}
-	order, _ = bestParents(found, 0)
-	if !slices.Equal(order, []int64{1, 2}) {
-		t.Errorf("without siblings: order %v", order)
-	}
-}
-
 func TestQueryTerms(t *testing.T) {
 	if got := distinct([]string{"a", "", "b", "a", "c d"}); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
 		t.Errorf("distinct = %q", got)

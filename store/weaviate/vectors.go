@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/oraculo/oraculo/store"
-	"github.com/oraculo/oraculo/vector"
 )
 
 // vectorPrefix begins the name of every model's vector collection.
@@ -414,27 +412,3 @@ func (s *Store) PruneEmbeddings(ctx context.Context) (int64, error) {
 	}
 	return gone, nil
 }
-
-// The graph methods: SQLite keeps Oráculo's own HNSW graph; a cluster
-// keeps its own vector index, built as vectors are written, so there is
-// no graph to save or load. SaveGraph, SaveHNSW and DeleteGraph do
-// nothing; LoadGraph and GraphReader say there is none.
-
-// SaveGraph does nothing: the cluster indexes the vectors itself.
-func (s *Store) SaveGraph(ctx context.Context, model string, vectors int, graph []byte) error {
-	return nil
-}
-
-// SaveHNSW does nothing: the cluster indexes the vectors itself.
-func (s *Store) SaveHNSW(ctx context.Context, model string, g *vector.HNSW) error { return nil }
-
-// LoadGraph returns nil: no graph is stored (see SearchVectors).
-func (s *Store) LoadGraph(ctx context.Context, model string) ([]byte, error) { return nil, nil }
-
-// GraphReader returns nil: no graph is stored (see SearchVectors).
-func (s *Store) GraphReader(ctx context.Context, model string) (io.ReadCloser, error) {
-	return nil, nil
-}
-
-// DeleteGraph does nothing: no graph is stored.
-func (s *Store) DeleteGraph(ctx context.Context, model string) error { return nil }

@@ -232,7 +232,7 @@ func TestBackend(t *testing.T) {
 			t.Errorf("after replacing %q its chunks are %v, want %v", d.Path, got, want)
 		}
 		for _, term := range strings.Fields(d.Chunks[0].Children[0].Terms)[:1] {
-			ms, err := wv.SearchBM25(ctx, []string{term}, 1000, store.BM25Options{})
+			ms, err := retrieve.SearchBM25(ctx, wv, []string{term}, 1000, store.BM25Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -252,7 +252,7 @@ func TestBackend(t *testing.T) {
 		if cs := snapshot(t, other); len(cs) != 0 {
 			t.Errorf("another tenant sees %d chunks", len(cs))
 		}
-		ms, err := other.SearchBM25(ctx, an.Terms("Vesper Quillon"), 8, store.BM25Options{})
+		ms, err := retrieve.SearchBM25(ctx, other, an.Terms("Vesper Quillon"), 8, store.BM25Options{})
 		if err != nil || len(ms) != 0 {
 			t.Errorf("another tenant's search found %d (%v)", len(ms), err)
 		}
@@ -304,7 +304,7 @@ func TestBackend(t *testing.T) {
 		sawDM := false
 		for _, q := range qs {
 			terms := an.Terms(q.Question)
-			ms, err := wv.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{Public: true})
+			ms, err := retrieve.SearchBM25(ctx, wv, terms, retrieve.FixedDepth, store.BM25Options{Public: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -313,7 +313,7 @@ func TestBackend(t *testing.T) {
 					t.Fatalf("%s: a player got DM-only %s", q.ID, m.Chunk.Label)
 				}
 			}
-			dm, err := wv.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{})
+			dm, err := retrieve.SearchBM25(ctx, wv, terms, retrieve.FixedDepth, store.BM25Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -433,11 +433,11 @@ func TestBackend(t *testing.T) {
 			found := 0
 			for _, q := range qs[:20] {
 				terms := an.Terms(q.Question)
-				got, err := wv.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{Filter: f})
+				got, err := retrieve.SearchBM25(ctx, wv, terms, retrieve.FixedDepth, store.BM25Options{Filter: f})
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := ix.SearchBM25(ctx, terms, retrieve.FixedDepth, store.BM25Options{Filter: f})
+				want, err := retrieve.SearchBM25(ctx, ix, terms, retrieve.FixedDepth, store.BM25Options{Filter: f})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -525,7 +525,7 @@ func TestBackend(t *testing.T) {
 		}
 		dmTerms := an.Terms("traidor")
 		playersFind := func() int {
-			ms, err := wv.SearchBM25(ctx, dmTerms, retrieve.FixedDepth, store.BM25Options{Public: true})
+			ms, err := retrieve.SearchBM25(ctx, wv, dmTerms, retrieve.FixedDepth, store.BM25Options{Public: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -617,11 +617,11 @@ func TestBackend(t *testing.T) {
 		if err := s.PutUndecided(ctx, "undecided"); err != nil {
 			t.Fatal(err)
 		}
-		ms, err := s.SearchBM25(ctx, []string{"abad"}, 8, store.BM25Options{Public: true})
+		ms, err := retrieve.SearchBM25(ctx, s, []string{"abad"}, 8, store.BM25Options{Public: true})
 		if err != nil || len(ms) != 0 {
 			t.Errorf("a player's search found %d (%v)", len(ms), err)
 		}
-		ms, err = s.SearchBM25(ctx, []string{"abad"}, 8, store.BM25Options{})
+		ms, err = retrieve.SearchBM25(ctx, s, []string{"abad"}, 8, store.BM25Options{})
 		if err != nil || len(ms) != 1 || !ms[0].Chunk.Restricted || ms[0].Passage != "el secreto del abad" {
 			t.Errorf("the DM's search found %+v (%v), want the chunk, DM-only", ms, err)
 		}
@@ -658,7 +658,7 @@ func TestBackend(t *testing.T) {
 		if err != nil || res.Indexed != 0 {
 			t.Errorf("ingest after a restart: %+v, %v", res, err)
 		}
-		ms, err := again.SearchBM25(ctx, an.Terms("Vesper Quillon"), 8, store.BM25Options{Public: true})
+		ms, err := retrieve.SearchBM25(ctx, again, an.Terms("Vesper Quillon"), 8, store.BM25Options{Public: true})
 		if err != nil || len(ms) == 0 {
 			t.Errorf("search after a restart: %d, %v", len(ms), err)
 		}

@@ -1,6 +1,13 @@
 package oraculo
 
 import (
+	"context"
+	"strings"
+
+	"github.com/oraculo/oraculo/answer"
+	"github.com/oraculo/oraculo/chat"
+	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
 )
@@ -27,3 +34,38 @@ var (
 // campaign, dm, player:NAME or session:N with N a positive integer; the
 // error names the scope and wraps [ErrInvalidMemory].
 func ValidMemoryScope(scope string) error { return store.ValidMemoryScope(scope) }
+
+// Unsupported is the mark an answer writes after a sentence that claims
+// something without a valid citation: Spanish when lang is "es", English
+// otherwise (see [answer.Unsupported]).
+func Unsupported(lang string) string { return answer.Unsupported(lang) }
+
+// Snippet is the first line of a chunk's text that says something: not a
+// heading, not a line that only marks a session ("## Sesión 12"); else its
+// first line ([FirstLine]).
+func Snippet(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if _, _, marker := chunk.DetectSession(t); t != "" && !strings.HasPrefix(t, "#") && !marker {
+			return t
+		}
+	}
+	return FirstLine(text)
+}
+
+// ProbeEmbedder embeds text once, as a question, with em (an engine's
+// [Engine.Embedder]): the length of the one vector it gave, 0 when it
+// gave none or not one.
+func ProbeEmbedder(ctx context.Context, em embed.Embedder, text string) (int, error) {
+	vecs, err := em.Embed(ctx, embed.Query, []string{text})
+	if err != nil || len(vecs) != 1 {
+		return 0, err
+	}
+	return len(vecs[0]), nil
+}
+
+// ProbeChat asks m (an engine's [Engine.ChatModel]) for a reply of a few
+// words to prompt.
+func ProbeChat(ctx context.Context, m chat.Model, prompt string) (string, error) {
+	return m.Chat(ctx, chat.Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: prompt}}, MaxTokens: 16}, nil)
+}

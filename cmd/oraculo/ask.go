@@ -12,10 +12,8 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/link"
-	textpkg "github.com/oraculo/oraculo/text"
 )
 
 // chatFlags adds the chat model's flags; the returned function gives the
@@ -281,7 +279,7 @@ func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.E
 		fmt.Fprintln(w, msg("ask-removed", strings.Join(labels, " ")))
 	}
 	if a.SupportedSentences < a.Sentences && !a.Abstained {
-		fmt.Fprintln(w, msg("ask-unsupported", a.SupportedSentences, a.Sentences, strings.Trim(answer.Unsupported(a.Lang), "_")))
+		fmt.Fprintln(w, msg("ask-unsupported", a.SupportedSentences, a.Sentences, strings.Trim(oraculo.Unsupported(a.Lang), "_")))
 	}
 	sources := a.CitedEvidence()
 	printSources(w, sources)
@@ -515,7 +513,7 @@ func (c *chatSession) open(ctx context.Context, line string) {
 		fmt.Fprintln(c.out, msg("error", engineText(err.Error())))
 		return
 	}
-	text := strings.TrimSpace(textpkg.Render(ch.Text))
+	text := strings.TrimSpace(link.Render(ch.Text))
 	text = highlight(text, citedSpans(text, claimsFor(c.last, ch.ID)))
 	if c.render == nil {
 		text = strings.NewReplacer(termrender.MarkStart, "»", termrender.MarkEnd, "«").Replace(text)

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/chat"
-	"github.com/oraculo/oraculo/embed"
 )
 
 // errDoctorFailed ends doctor with exit status 1 once it has said what
@@ -150,15 +148,15 @@ func (d *doctor) tryEmbedder(ctx context.Context, eng *oraculo.Engine) {
 	}
 	tctx, cancel := context.WithTimeout(ctx, d.timeout)
 	t0 := time.Now()
-	vecs, err := em.Embed(tctx, embed.Query, []string{"¿Quién cruzó el puente?"})
+	dims, err := oraculo.ProbeEmbedder(tctx, em, "¿Quién cruzó el puente?")
 	cancel()
 	switch {
 	case err != nil:
 		d.say("✗", msg("doctor-embedder"), err.Error())
-	case len(vecs) != 1 || len(vecs[0]) == 0:
+	case dims == 0:
 		d.say("✗", msg("doctor-embedder"), msg("doctor-embedder-empty", em.ID()))
 	default:
-		d.say("✓", msg("doctor-embedder"), msg("doctor-embedder-ok", em.ID(), len(vecs[0]), time.Since(t0).Round(time.Millisecond)))
+		d.say("✓", msg("doctor-embedder"), msg("doctor-embedder-ok", em.ID(), dims, time.Since(t0).Round(time.Millisecond)))
 	}
 }
 
@@ -174,7 +172,7 @@ func (d *doctor) tryChat(ctx context.Context, eng *oraculo.Engine) {
 	}
 	tctx, cancel := context.WithTimeout(ctx, d.timeout)
 	t0 := time.Now()
-	reply, err := cm.Chat(tctx, chat.Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: "Responde solo con la palabra: listo"}}, MaxTokens: 16}, nil)
+	reply, err := oraculo.ProbeChat(tctx, cm, "Responde solo con la palabra: listo")
 	cancel()
 	if err != nil {
 		d.say("✗", msg("doctor-chat"), err.Error())

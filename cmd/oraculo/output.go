@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
-	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/internal/termrender"
-	textpkg "github.com/oraculo/oraculo/text"
+	"github.com/oraculo/oraculo/link"
 )
 
 // maxListed is how many skipped, repaired or warned files are listed.
@@ -151,23 +150,12 @@ func printHits(w io.Writer, question string, hits []oraculo.Hit, explain bool) {
 		if text == "" {
 			text = h.Text
 		}
-		fmt.Fprintf(w, "     %s\n", termrender.Escape(clip(snippet(textpkg.Render(text)), 110)))
+		fmt.Fprintf(w, "     %s\n", termrender.Escape(clip(oraculo.Snippet(link.Render(text)), 110)))
 		if explain {
 			fmt.Fprintf(w, "     %s\n", explainRanks(h))
 		}
 	}
 	fmt.Fprintln(w)
-}
-
-// snippet is the first line of a chunk with content, skipping its headings.
-func snippet(text string) string {
-	for _, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
-		if _, _, marker := chunk.DetectSession(t); t != "" && !strings.HasPrefix(t, "#") && !marker {
-			return t
-		}
-	}
-	return oraculo.FirstLine(text)
 }
 
 // explainRanks spells out a hit's fusion: each path's rank and its

@@ -13,7 +13,6 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/link"
-	"github.com/oraculo/oraculo/store/weaviate"
 )
 
 // The backends an index can live in (--backend).
@@ -48,8 +47,8 @@ type indexFlags struct {
 	// the collections a first ingest creates in the cluster.
 	replication *int
 
-	cluster *weaviate.Store
-	// stderr receives the cluster's warnings (see [weaviate.Store.Warnings]).
+	cluster *oraculo.Cluster
+	// stderr receives the cluster's warnings (see [oraculo.Cluster]'s Warnings).
 	stderr io.Writer
 }
 
@@ -60,7 +59,7 @@ func newIndexFlags(name string, stderr io.Writer) (*flag.FlagSet, *indexFlags) {
 	f := &indexFlags{fs: fs, db: db, stderr: stderr}
 	f.backend = fs.String("backend", "", "where the index lives: sqlite (one file, --db) or weaviate (a cluster, --weaviate-url; --db is then unused) (default: $ORACULO_BACKEND, else sqlite)")
 	f.url = fs.String("weaviate-url", "", "with --backend weaviate: a node's address, http://host:port (default: $ORACULO_WEAVIATE_URL); an API key comes from $ORACULO_WEAVIATE_KEY")
-	f.collection = fs.String("collection", "", "with --backend weaviate: the index's name in the cluster (its Weaviate tenant), so that several indexes share one cluster (default "+weaviate.DefaultTenant+")")
+	f.collection = fs.String("collection", "", "with --backend weaviate: the index's name in the cluster (its Weaviate tenant), so that several indexes share one cluster (default "+oraculo.DefaultCollection+")")
 	f.replication = fs.Int("weaviate-replication", 0, "with --backend weaviate: how many nodes hold each object, for the collections the first ingest into the cluster creates (3 on a cluster of three keeps answering with a node down); an existing collection with another factor is an error (default: the cluster's, 1)")
 	return fs, f
 }
@@ -134,7 +133,7 @@ func locate(backendFlag, urlFlag, collectionFlag, db string, getenv func(string)
 	l.apiKey = getenv(envWeaviateKey)
 	l.collection = collectionFlag
 	if l.collection == "" {
-		l.collection = weaviate.DefaultTenant
+		l.collection = oraculo.DefaultCollection
 	}
 	if !collectionName.MatchString(l.collection) {
 		return l, usageError{errors.New(msg("weaviate-bad-collection", l.collection))}
@@ -167,19 +166,19 @@ func (f *indexFlags) location() (location, error) {
 // is kept in f.cluster). existing is for the commands that read: nothing
 // is created, and a collection no ingest began in is an error that says
 // to run one.
-func (f *indexFlags) connect(ctx context.Context, l location, existing bool) (*weaviate.Store, error) {
+func (f *indexFlags) connect(ctx context.Context, l location, existing bool) (*oraculo.Cluster, error) {
 	if f.cluster != nil {
 		return f.cluster, nil
 	}
-	ws, err := weaviate.Open(ctx, weaviate.Config{URL: l.url, APIKey: l.apiKey, Tenant: l.collection, Existing: existing, Replication: l.replication})
+	ws, err := oraculo.OpenCluster(ctx, oraculo.ClusterConfig{URL: l.url, APIKey: l.apiKey, Tenant: l.collection, Existing: existing, Replication: l.replication})
 	switch {
-	case errors.Is(err, weaviate.ErrUnreachable):
+	case errors.Is(err, oraculo.ErrClusterUnreachable):
 		return nil, errors.New(msg("weaviate-unreachable", l.url, causeOf(err)))
-	case errors.Is(err, weaviate.ErrUnauthorized) && l.apiKey == "":
+	case errors.Is(err, oraculo.ErrClusterUnauthorized) && l.apiKey == "":
 		return nil, errors.New(msg("weaviate-needs-key", l.url))
-	case errors.Is(err, weaviate.ErrUnauthorized):
+	case errors.Is(err, oraculo.ErrClusterUnauthorized):
 		return nil, errors.New(msg("weaviate-bad-key", l.url))
-	case errors.Is(err, weaviate.ErrNoIndex):
+	case errors.Is(err, oraculo.ErrClusterNoIndex):
 		return nil, notIndexed{msg("weaviate-no-index", l.collection, l.url)}
 	case err != nil:
 		return nil, err
@@ -270,7 +269,7 @@ func init() {
 	// The flags' Spanish lives here, with them (TestCommandHelp checks it).
 	flagUsageES["backend"] = "dónde vive el índice: sqlite (un archivo, --db) o weaviate (un clúster, --weaviate-url; --db no se usa entonces) (por defecto: $ORACULO_BACKEND, si no sqlite)"
 	flagUsageES["weaviate-url"] = "con --backend weaviate: la dirección de un nodo, http://host:puerto (por defecto: $ORACULO_WEAVIATE_URL); la clave de API, si hace falta, se lee de $ORACULO_WEAVIATE_KEY"
-	flagUsageES["collection"] = "con --backend weaviate: el nombre del índice en el clúster (su tenant de Weaviate), para que varios índices compartan un clúster (por defecto " + weaviate.DefaultTenant + ")"
+	flagUsageES["collection"] = "con --backend weaviate: el nombre del índice en el clúster (su tenant de Weaviate), para que varios índices compartan un clúster (por defecto " + oraculo.DefaultCollection + ")"
 	flagUsageES["weaviate-replication"] = "con --backend weaviate: cuántos nodos guardan cada objeto, para las colecciones que crea la primera ingesta en el clúster (3 en un clúster de tres sigue respondiendo con un nodo caído); una colección que ya existe con otro factor es un error (por defecto: el del clúster, 1)"
 	for id, texts := range map[string][2]string{
 		"weaviate-bad-replication": {"--weaviate-replication %d: a replication factor is 1 or more", "--weaviate-replication %d: un factor de replicación es 1 o más"},

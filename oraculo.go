@@ -14,12 +14,15 @@
 //
 //   - writing: ingest (walk, read, decide visibility with package
 //     visibility, write), chunk (sessions, sections, paragraphs), enrich
-//     (compendium, annotations; embeddings here, with embed and vector),
-//     store (what the engine needs of an index) and index (its SQLite
-//     implementation);
+//     (compendium, annotations, embeddings with embed), dense (the dense
+//     index over vector: load, graph, update, search), store (what the
+//     engine needs of an index, in roles; storetest, the contract every
+//     backend passes), index (its SQLite implementation) and
+//     store/weaviate (a cluster's, opened with [OpenCluster]);
 //   - answering: answer.Converse (follow-ups), query (filters and arcs
 //     read from the question), retrieve (the BM25, dense and entity paths,
-//     each restricted before ranking), fuse (reciprocal rank fusion),
+//     each restricted before ranking; BM25's paragraphs ranked into
+//     chunks), fuse (reciprocal rank fusion, explained per candidate),
 //     rerank, answer (assemble the context, add long-term memory,
 //     generate or extract, verify the citations and decide abstention);
 //   - remembering: memory (long-term memory over store's MemoryStore:
@@ -28,7 +31,9 @@
 //
 // Shared rules live in text (folding, words, sentences, Markdown lines)
 // and analysis (index terms). Programs serve the engine through server
-// (HTTP, the web page, the OpenAI-compatible endpoint) and mcpserver; eval
+// (HTTP, the web page, the OpenAI-compatible endpoint), mcpserver and
+// cmd/oraculo, importing of the module only this package, link (the
+// links and the cited sentence every surface shows) and each other; eval
 // measures it from outside.
 package oraculo
 

@@ -19,8 +19,8 @@ import (
 
 // Long-term memory without transactions: how the one-active rule and
 // ids that are never reused are kept, and what is guaranteed under
-// writers in several processes, is the package documentation's section
-// Memory (doc.go).
+// writers in several processes, is docs/weaviate.md's section
+// Memory.
 
 // A Store keeps long-term memory.
 var _ store.MemoryStore = (*Store)(nil)

@@ -47,7 +47,7 @@ const convergeTimeout = 60 * time.Second
 func TestReplication(t *testing.T) {
 	// A node that comes back compares its copy with the others' every
 	// second and copies what is older than a second (Weaviate's defaults:
-	// 30 s and 30 s, see the package documentation), so that the test
+	// 30 s and 30 s, see docs/weaviate.md), so that the test
 	// waits seconds for it, not a minute.
 	t.Setenv("ASYNC_REPLICATION_FREQUENCY", "1s")
 	t.Setenv("ASYNC_REPLICATION_FREQUENCY_WHILE_PROPAGATING", "1s")
@@ -151,7 +151,7 @@ func TestReplication(t *testing.T) {
 
 	// keepAnswering checks that s answers the golden questions as well as
 	// before (a replica's BM25 statistics are its own, so near-ties may
-	// swap: see the package documentation), never gives players a DM-only
+	// swap: see docs/weaviate.md), never gives players a DM-only
 	// chunk, finds chunks by UID and counts what it did.
 	keepAnswering := func(t *testing.T, s *weaviate.Store) {
 		t.Helper()

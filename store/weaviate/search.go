@@ -35,7 +35,7 @@ type paragraph struct {
 // over the paragraphs, with visibility (public) and the filter as the
 // query's where clause, which Weaviate applies before it ranks.
 //
-// What differs from SQLite's FTS5 (see the package documentation):
+// What differs from SQLite's FTS5 (see docs/weaviate.md):
 // Weaviate's BM25F scores (IDF log(1 + (N - n + 0.5)/(n + 0.5)), never
 // zero; lengths normalised per property), whole-number heading weights
 // only, ties broken by note path and place rather than by row id, no

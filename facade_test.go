@@ -12,9 +12,9 @@ import (
 func TestSnippetSkipsHeadingsAndSessionMarks(t *testing.T) {
 	cases := map[string]string{
 		"# Sesión 12\n\n## Llegada\nEl grupo llega a Phandalin.": "El grupo llega a Phandalin.",
-		"Sesión 4\nVesper compra una espada.":                     "Vesper compra una espada.",
-		"  \nNada más que texto.":                                 "Nada más que texto.",
-		"# Solo un título":                                        "# Solo un título",
+		"Sesión 4\nVesper compra una espada.":                    "Vesper compra una espada.",
+		"  \nNada más que texto.":                                "Nada más que texto.",
+		"# Solo un título":                                       "# Solo un título",
 	}
 	for text, want := range cases {
 		if got := oraculo.Snippet(text); got != want {

@@ -60,10 +60,18 @@ func fetchFor(n int) int {
 	return (n + CoverageBlock - 1) / CoverageBlock * CoverageBlock
 }
 
-// termWeights returns the IDF of each distinct term (0 for a term no
-// paragraph holds), as Weaviate's BM25 computes it: log(1 + (N − n +
-// 0.5) / (n + 0.5)), never zero for a term some paragraph holds.
-func termWeights(ctx context.Context, tc store.TermCounter, terms []string) (map[string]float64, error) {
+// termWeight is one distinct term of the question and its IDF.
+type termWeight struct {
+	term   string
+	weight float64
+}
+
+// termWeights returns the IDF of each distinct term some paragraph holds,
+// in the question's order, as Weaviate's BM25 computes it: log(1 + (N − n
+// + 0.5) / (n + 0.5)), never zero. The order is fixed so that the sums
+// over them, hence the scores, are the same at every run: summed in a
+// map's order, two hits of equal score could swap places between runs.
+func termWeights(ctx context.Context, tc store.TermCounter, terms []string) ([]termWeight, error) {
 	var distinct []string
 	seen := map[string]bool{}
 	for _, t := range terms {
@@ -76,10 +84,10 @@ func termWeights(ctx context.Context, tc store.TermCounter, terms []string) (map
 	if err != nil {
 		return nil, err
 	}
-	w := make(map[string]float64, len(distinct))
+	w := make([]termWeight, 0, len(distinct))
 	for i, t := range distinct {
 		if n := float64(held[i]); n > 0 {
-			w[t] = math.Log(1 + (float64(total)-n+0.5)/(n+0.5))
+			w = append(w, termWeight{t, math.Log(1 + (float64(total)-n+0.5)/(n+0.5))})
 		}
 	}
 	return w, nil
@@ -101,8 +109,8 @@ func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, 
 		return nil, err
 	}
 	all := 0.0
-	for _, x := range w {
-		all += x
+	for _, tw := range w {
+		all += tw.weight
 	}
 	if all == 0 {
 		return out, nil
@@ -118,9 +126,9 @@ func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, 
 			}
 		}
 		share := 0.0
-		for t, x := range w {
-			if held[t] {
-				share += x
+		for _, tw := range w {
+			if held[tw.term] {
+				share += tw.weight
 			}
 		}
 		out[i].coverage = share / all

@@ -123,3 +123,40 @@ func TestCoverageKeepsPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// A score is the same at every run: the shares of the question's terms
+// are summed in one order, not in a map's, whose order changes between
+// runs and moves a float's last bits, enough to swap two hits of equal
+// score.
+func TestCoverageScoresRepeat(t *testing.T) {
+	a, err := analysis.New("es")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := strings.Fields("dragón espada castillo reina molino gigante escudero posada camino batalla")
+	var chunks []store.Chunk
+	for i := range 12 {
+		// Each chunk holds a different run of the words, so that each
+		// term has its own weight and each chunk its own share.
+		text := strings.Join(words[i%len(words):min(len(words), i%len(words)+1+i%4)], " ")
+		chunks = append(chunks, store.Chunk{ID: int64(i + 1), Path: fmt.Sprintf("N%d.md", i), ChunkData: store.ChunkData{Text: text + " y algo más."}})
+	}
+	q := strings.Join(words, " ")
+	search := func() []float64 {
+		rs, err := retrieve.BM25{Index: countingStore{newMemStore(t, a, chunks)}, Analyzer: a}.Retrieve(context.Background(), q, 12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var scores []float64
+		for _, r := range rs {
+			scores = append(scores, r.Score)
+		}
+		return scores
+	}
+	first := search()
+	for range 30 {
+		if got := search(); !slices.Equal(got, first) {
+			t.Fatalf("the scores changed between runs:\n%v\n%v", first, got)
+		}
+	}
+}

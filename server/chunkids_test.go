@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,14 +22,7 @@ import (
 func TestChunkIDsOfBeforeTheMigration(t *testing.T) {
 	ctx := context.Background()
 	dm := oraculo.WithRole(ctx, oraculo.RoleDM)
-	db := filepath.Join(t.TempDir(), "o.db")
-	eng, err := oraculo.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.Ingest(ctx, []string{writeNotes(t)}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	eng, db := ingested(t, testNotes)
 	note, err := eng.Note(dm, "NPCs/Harbin Wester.md")
 	if err != nil || len(note.Chunks) == 0 {
 		t.Fatalf("the NPC's note: %v", err)

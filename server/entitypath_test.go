@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,14 +18,7 @@ import (
 // note just turned secret.
 func TestEntityPathWithheldCompendium(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "o.db")
-	eng, err := oraculo.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.Ingest(ctx, []string{writeNotes(t)}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	eng, db := ingested(t, testNotes)
 	tokens, player, _ := testTokens(t)
 	known, unknown := "¿Quién es Harbin Wester?", "¿Quién es Zorblax Quintaluna?"
 	plain := "¿Qué encontramos en la cripta?" // names no entity, BM25 finds it

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,24 +12,8 @@ import (
 // (wikilinks, a highlight, a footnote, a tag), answering extractively.
 func markupEngine(t *testing.T) *oraculo.Engine {
 	t.Helper()
-	dir := t.TempDir()
-	p := filepath.Join(dir, "Sesiones", "Sesion 3.md")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	note := "# Sesión 3 — En [[Phandalin]]\n\n[[Ser Morcant the Gloomy (Chain Knight)|Ser Morcant]] llegó a [[Phandalin]] con ==la espada negra==[^1]. #combate\n\n[^1]: La espada de [[NPCs/Kleb.md]].\n"
-	if err := os.WriteFile(p, []byte(note), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	eng, _ := ingested(t, map[string]string{"Sesiones/Sesion 3.md": note})
 	return eng
 }
 

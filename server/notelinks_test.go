@@ -1,11 +1,8 @@
 package server
 
 import (
-	"context"
 	"html"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -28,25 +25,7 @@ var linkedNotes = map[string]string{
 
 func linkedEngine(t *testing.T) *oraculo.Engine {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range linkedNotes {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ctx := context.Background()
-	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	eng, _ := ingested(t, linkedNotes)
 	return eng
 }
 

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,14 +14,7 @@ import (
 // a player.
 func TestReadOnlyIndexServed(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "o.db")
-	eng, err := oraculo.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.Ingest(ctx, []string{writeNotes(t)}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	eng, db := ingested(t, testNotes)
 	eng.Close()
 	ix, err := index.OpenReadOnly(ctx, db)
 	if err != nil {

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/mcpserver"
 )
 
@@ -73,25 +70,8 @@ type redactCase struct {
 // every JSON surface names no DM-only note; the DM's is as written.
 func checkPlayerTextNamesNoHiddenNote(t *testing.T, rc redactCase) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range rc.notes {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	ctx := context.Background()
-	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	eng, _ := ingested(t, rc.notes)
 	tokens, player, dm := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens, MCP: mcpserver.HTTPHandler(eng, "test")})
 

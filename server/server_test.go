@@ -42,23 +42,34 @@ const secretFile = "DM/Secretos.md"
 
 func writeNotes(t testing.TB) string {
 	t.Helper()
+	return writeNoteFiles(t, testNotes)
+}
+
+// writeNoteFiles writes notes (a path relative to the folder → the note's
+// text) into a new folder and returns it.
+func writeNoteFiles(t testing.TB, notes map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
-	for name, text := range testNotes {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	for name, text := range notes {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(name)), text)
 	}
 	return dir
 }
 
-// testEngine is an engine over testNotes, closed when the test ends. The
-// notes are ingested without models; the engine returned uses those opts
-// name (a fake chat model, say).
-func testEngine(t testing.TB, opts ...oraculo.Option) *oraculo.Engine {
+// writeFile writes text to path, making its folder.
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ingested is an engine over notes (see writeNoteFiles), ingested without
+// models, closed when the test ends, with the path of its index.
+func ingested(t testing.TB, notes map[string]string) (*oraculo.Engine, string) {
 	t.Helper()
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "o.db")
@@ -67,13 +78,22 @@ func testEngine(t testing.TB, opts ...oraculo.Option) *oraculo.Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{writeNotes(t)}, oraculo.IngestOptions{}); err != nil {
+	if _, err := eng.Ingest(ctx, []string{writeNoteFiles(t, notes)}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	return eng, db
+}
+
+// testEngine is an engine over testNotes, closed when the test ends. The
+// notes are ingested without models; the engine returned uses those opts
+// name (a fake chat model, say).
+func testEngine(t testing.TB, opts ...oraculo.Option) *oraculo.Engine {
+	t.Helper()
+	eng, db := ingested(t, testNotes)
 	if len(opts) == 0 {
 		return eng
 	}
-	with, err := oraculo.Open(ctx, db, opts...)
+	with, err := oraculo.Open(context.Background(), db, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,16 +97,6 @@ func seen(t *testing.T, ts *httptest.Server, what, q string, files ...string) {
 	}
 }
 
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestWatchKeepsSearchesCurrent: under a serving, watching server, every
 // kind of change to the notes reaches a search within visibleWithin.
 func TestWatchKeepsSearchesCurrent(t *testing.T) {

@@ -310,21 +310,28 @@ func (e *Engine) converse(ctx context.Context, question string, history []Turn) 
 }
 
 // retrieve searches a's query: analysis, filter, the retrieval paths and
-// fusion (see [Engine.Search]), with what was understood of it in
+// fusion (see [Engine.Find]), with what was understood of it in
 // a.Analysis. An index not yet built yields no hits.
 func (e *Engine) retrieve(ctx context.Context, a *Answer, opts AskOptions) ([]Hit, error) {
 	n := opts.Candidates
 	if n <= 0 {
 		n = DefaultCandidates
 	}
-	hits, err := e.Search(ctx, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter, Analysis: &a.Analysis})
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := e.searchAt(ctx, v, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter})
+	if r.Analysis.Kind != "" {
+		a.Analysis = r.Analysis
+	}
 	if err != nil && !errors.Is(err, ErrNotIndexed) {
 		return nil, err
 	}
 	if a.Analysis.Unfiltered {
 		a.warn(e, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
-	return hits, nil
+	return r.Hits, nil
 }
 
 // annotations returns the cached annotations of the hits' chunks, made by

@@ -2,13 +2,11 @@ package oraculo
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/enrich"
-	"github.com/oraculo/oraculo/retrieve"
 )
 
 // Model providers: of embedders (all four) and chat models (none,
@@ -92,37 +90,6 @@ func (e *Engine) saveEmbedderConfig(ctx context.Context, c EmbedderConfig) error
 
 // denseOptions are the dense index's settings (see [WithANNThreshold]).
 func (e *Engine) denseOptions() dense.Options { return dense.Options{Threshold: e.annMin} }
-
-// searchVectors makes the dense path among paths find neighbours as mode
-// says (see [VectorSearch]).
-func (e *Engine) searchVectors(ctx context.Context, paths []retrieve.Path, mode VectorSearch) error {
-	if mode != VectorsExact && mode != VectorsApprox {
-		return fmt.Errorf("unknown vector search mode %d", mode)
-	}
-	for i, p := range paths {
-		d, ok := p.(retrieve.Dense)
-		if !ok {
-			continue
-		}
-		v, err := e.snapshot(ctx)
-		if err != nil {
-			return err
-		}
-		ix, err := e.denseOf(ctx, v)
-		if err != nil || ix == nil {
-			return err
-		}
-		if mode == VectorsExact {
-			paths[i], err = ix.Exact(ctx, d, func() (map[int64]bool, error) { return e.restrictedOf(ctx, v) })
-		} else {
-			paths[i], err = ix.Approx(ctx, d)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // EmbedReport says what an ingest did for the dense path.
 type EmbedReport = enrich.EmbedReport

@@ -1,6 +1,8 @@
 // Package fuse merges the ranked lists of several retrieval paths into one
 // by reciprocal rank fusion: only positions count, never the paths' scores,
 // which are not comparable (a cosine, a BM25 score, a mention count).
+// [Combine] is a search's whole ranking: fusion, the narrative prior and
+// the entity path's reordering, with the constants measured for them.
 package fuse
 
 import (

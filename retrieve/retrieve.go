@@ -1,5 +1,6 @@
 // Package retrieve holds the retrieval paths: each turns a question into a
-// ranked list of chunks on its own. Fusion of the lists happens downstream.
+// ranked list of chunks on its own. [Assembly] chooses a search's paths
+// and [RunAll] runs them into the lists that package fuse ranks.
 //
 // The paths read the index through the roles of package store they need
 // (keyword search, chunk reading, mentions), not through a concrete index,

@@ -19,30 +19,6 @@ type entityState struct {
 	units    int
 }
 
-// buildCompendium updates the compendiums, when what they are built from
-// changed (see [enrich.BuildCompendium]), and reports how many entities
-// the DM's holds and the compendium files left out. Its progress is the
-// stage "compendium", reported when it starts and when it ends.
-func (e *Engine) buildCompendium(ctx context.Context, roots []string, opts IngestOptions, rep *IngestReport) error {
-	if opts.Progress != nil {
-		opts.Progress(Progress{Stage: "compendium", Done: 0, Total: 1})
-	}
-	res, err := enrich.BuildCompendium(ctx, e.idx, enrich.CompendiumOptions{
-		Roots: roots, Stamp: e.stamp(), NotesChanged: rep.Indexed != 0 || rep.Deleted != 0,
-	})
-	if err == nil && opts.Progress != nil {
-		opts.Progress(Progress{Stage: "compendium", Done: 1, Total: 1, Bytes: rep.Bytes})
-	}
-	for _, w := range res.Unread {
-		rep.Warnings = append(rep.Warnings, Problem{Root: w.Root, Path: w.Path, Reason: "warning", Detail: w.Detail})
-	}
-	rep.Entities = res.Entities
-	if res.Rebuilt {
-		e.invalidate()
-	}
-	return err
-}
-
 // entityIndex loads (once per scope and generation) the compendium the
 // caller may see and its matcher.
 func (e *Engine) entityIndex(ctx context.Context) (*entityState, error) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo/analysis"
-	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -20,42 +19,6 @@ const langChosenKey = "lang_chosen"
 func isAuto(lang string) bool {
 	lang = strings.TrimSpace(lang)
 	return lang == "" || strings.EqualFold(lang, LangAuto)
-}
-
-// noteLang recognises the language of a note's text for the next ingest
-// under [LangAuto] (nil under a language chosen: every note is then in
-// it). A note too short or too mixed to tell goes to the language its
-// words lean to, Spanish on a tie (see [analysis.NoteLang]).
-func (e *Engine) noteLang() func(text string) string {
-	e.mu.Lock()
-	auto := e.settings.Lang == LangAuto
-	e.mu.Unlock()
-	if !auto {
-		return nil
-	}
-	return func(text string) string {
-		lang, _ := analysis.NoteLang(text)
-		return lang
-	}
-}
-
-// langAnalyses are the analyses of the next ingest's notes, by language,
-// under [LangAuto]; nil under a language chosen.
-func (e *Engine) langAnalyses() map[string]ingest.LangAnalysis {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.settings.Lang != LangAuto {
-		return nil
-	}
-	out := map[string]ingest.LangAnalysis{}
-	for _, lang := range analysis.Languages {
-		a, err := analysis.New(lang)
-		if err != nil {
-			continue // every language of analysis.Languages has an analyser
-		}
-		out[lang] = ingest.LangAnalysis{Stamp: e.stampFor(a), Terms: a.Terms}
-	}
-	return out
 }
 
 // readLangs gives the view the analysers of the notes' languages, the

@@ -42,7 +42,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -147,7 +146,7 @@ func OpenStore(ctx context.Context, s store.Store, opts ...Option) (*Engine, err
 	// again now (its notes are DM-only until then).
 	folders, err := e.secretFolders(ctx, IngestOptions{})
 	if err == nil {
-		_, err = e.settleVisibility(ctx, folders)
+		err = e.settleVisibility(ctx, folders)
 	}
 	if err != nil {
 		s.Close()
@@ -239,38 +238,6 @@ func (e *Engine) saveSettings(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// stamp names everything that decides a document's stored chunks and terms.
-func (e *Engine) stamp() string {
-	return e.stampFor(e.analyzer)
-}
-
-// stampFor is the stamp of the notes analysed by a. Under [LangAuto] it
-// also names the revision of the recognition of a note's language, which
-// its content alone decides.
-func (e *Engine) stampFor(a *analysis.Analyzer) string {
-	// chunk=v3: a Markdown note's title is its file name unless its first H1
-	// says the same words (an index of v2 is re-chunked by its next ingest).
-	// "names": the note's name leads its heading terms (issue 27); an
-	// index written before is analysed again on its next ingest.
-	s := fmt.Sprintf("chunk=v3 max=%d overlap=%d analysis=%s names", e.settings.MaxWords, e.settings.OverlapWords, a.Version())
-	if e.settings.Lang == LangAuto {
-		s += fmt.Sprintf(" lang=auto-%d", analysis.NoteLangRevision)
-	}
-	return s
-}
-
-// absRoot makes an ingested folder's identity stable however it was typed.
-func absRoot(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("resolving folder %q: %w", dir, err)
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	return filepath.Clean(abs), nil
 }
 
 // bumpGeneration records that the index changed (an ingest finished, or

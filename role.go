@@ -2,13 +2,9 @@ package oraculo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
-	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/visibility"
 )
 
@@ -84,91 +80,20 @@ func (e *Engine) Roots(ctx context.Context) ([]string, error) {
 	return e.idx.Roots(ctx)
 }
 
-// normalizeFolders cleans a secret-folder list: slashes trimmed, empty
-// entries dropped, sorted, unique.
-func normalizeFolders(fs []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range fs {
-		f = strings.Trim(strings.TrimSpace(strings.ReplaceAll(f, "\\", "/")), "/")
-		if f != "" && !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // secretFolders resolves the DM-only folders of an ingest: the options',
-// else the index's, else DefaultSecretFolders.
+// else the index's, else DefaultSecretFolders (see [visibility.Folders]).
 func (e *Engine) secretFolders(ctx context.Context, opts IngestOptions) ([]string, error) {
-	folders := []string{}
-	if opts.SecretFolders != nil || opts.SecretFoldersSet {
-		return append(folders, normalizeFolders(opts.SecretFolders)...), nil
-	}
-	switch stored, err := e.idx.Meta(ctx, "secret_folders"); {
-	case err != nil:
-		return nil, err
-	case stored != "":
-		if err := json.Unmarshal([]byte(stored), &folders); err != nil {
-			return nil, fmt.Errorf("reading the secret folders stored in the index: %w", err)
-		}
-		return folders, nil
-	}
-	return append(folders, normalizeFolders(DefaultSecretFolders)...), nil
+	return visibility.Folders(ctx, e.idx, opts.SecretFolders, opts.SecretFoldersSet, DefaultSecretFolders)
 }
 
 // settleVisibility makes every stored note follow the secret folders and
-// the current visibility rules. When either changed, every note is decided
-// again in one transaction (which also stores the folders), before anything
-// else is written; until it commits, readers keep the previous decisions,
-// and notes never decided (an index from an older version) stay DM-only.
-func (e *Engine) settleVisibility(ctx context.Context, folders []string) (visibility.Rules, error) {
-	rules := visibility.NewRules(folders)
-	data, err := json.Marshal(folders)
-	if err != nil {
-		return rules, err
+// the current visibility rules (see [visibility.Settle]); when a note
+// changed audience, every engine serving the index, here or in another
+// process, loads the new decisions before its next search.
+func (e *Engine) settleVisibility(ctx context.Context, folders []string) error {
+	changed, err := visibility.Settle(ctx, e.idx, folders, e.ReadOnly)
+	if err != nil || !changed {
+		return err
 	}
-	stored, err := e.idx.Meta(ctx, "secret_folders")
-	if err != nil {
-		return rules, err
-	}
-	version, err := e.idx.Meta(ctx, "visibility_rules")
-	if err != nil {
-		return rules, err
-	}
-	if stored == string(data) && version == visibility.Version {
-		return rules, nil
-	}
-	if err := e.ReadOnly(); err != nil {
-		return rules, fmt.Errorf("deciding again who may see each note: %w", err)
-	}
-	changed, err := e.idx.Redecide(ctx, func(r store.VisibilityRecord) (bool, string, string) {
-		d := decideStored(rules, r)
-		return d.DMOnly, d.Reason, d.Detail
-	}, map[string]string{"secret_folders": string(data), "visibility_rules": visibility.Version})
-	if err != nil {
-		return rules, err
-	}
-	if changed > 0 {
-		// Engines serving this index, here or in another process, load
-		// the new decisions before their next search.
-		if err := e.bumpGeneration(ctx); err != nil {
-			return rules, err
-		}
-	}
-	return rules, nil
-}
-
-// decideStored decides a note from what the index keeps of it: the same
-// inputs, and so the same decision, as at ingest.
-func decideStored(rules visibility.Rules, r store.VisibilityRecord) visibility.Decision {
-	var fm map[string]any
-	// Stored front matter is always a JSON object (or "{}"); a note whose
-	// metadata cannot be read is DM-only.
-	if len(r.Metadata) > 0 && json.Unmarshal(r.Metadata, &fm) != nil {
-		return visibility.Decision{DMOnly: true, Reason: visibility.ReasonUnclear, Detail: "unreadable stored front matter"}
-	}
-	return rules.Decide(visibility.Note{Path: r.Path, Link: r.Link, FrontMatter: fm, RawFrontMatter: r.FrontRaw})
+	return e.bumpGeneration(ctx)
 }

@@ -1,8 +1,12 @@
 package ingest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,4 +52,43 @@ func Holds(root string, states map[string]store.DocumentState) bool {
 		}
 	}
 	return len(paths) > 0 && 2*same > len(paths)
+}
+
+// adoptMoved gives a folder of this ingest (among roots) that holds no
+// notes yet the notes of a folder ingested before (among known) that no
+// longer exists, when it holds them (see [Holds]): the vault moved, and
+// its notes keep their ids, vectors and annotations. It returns the
+// folders known then, and a warning for each move. A store that cannot
+// move notes (see [store.RootMover]) writes them anew, under the same ids.
+func adoptMoved(ctx context.Context, s store.DocumentWriter, roots, known []string) ([]string, []Problem, error) {
+	mover, ok := s.(store.RootMover)
+	if !ok {
+		return known, nil, nil
+	}
+	var moved []Problem
+	for _, to := range roots {
+		if slices.Contains(known, to) {
+			continue
+		}
+		for i, from := range known {
+			if _, err := os.Stat(from); slices.Contains(roots, from) || !errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			states, err := s.DocumentStates(ctx, from)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !Holds(to, states) {
+				continue
+			}
+			if err := mover.MoveRoot(ctx, from, to); err != nil {
+				return nil, nil, fmt.Errorf("ingest: %w", err)
+			}
+			known[i] = to
+			moved = append(moved, Problem{Root: to, Reason: "moved", Detail: fmt.Sprintf(
+				"%q, ingested earlier, no longer exists and %q holds its notes: the vault moved; its notes keep their ids", from, to)})
+			break
+		}
+	}
+	return known, moved, nil
 }

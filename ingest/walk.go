@@ -4,6 +4,11 @@
 // folder's notes in a store up to date: it reads and cuts the files in
 // parallel, decides who may see each note in the same write as the note,
 // writes them in path order, and removes the notes whose files are gone.
+//
+// [Run] is one whole ingest of an index: its folders resolved (a vault
+// that moved keeps its notes), each brought up to date with [Update], then
+// the compendium, the vectors and the annotations (packages enrich and
+// dense). [Lock] makes it the only ingest of its index.
 package ingest
 
 import (

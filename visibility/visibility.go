@@ -17,6 +17,8 @@
 // Decide is pure: the same inputs give the same decision at ingest (where
 // it is stored in the same write as the note) and when the rules or the
 // secret folders change (where every stored note is decided again).
+// [Settle] is where that happens: it takes every stored note's decision
+// again, in one write, when the folders or the rules changed.
 package visibility
 
 import (

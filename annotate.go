@@ -27,7 +27,7 @@ func (e *Engine) ingestAnnotations(ctx context.Context, opts IngestOptions, rep 
 	aopts := enrich.AnnotateOptions{
 		Prompt: e.annotationPrompt(),
 		Messages: func(headings []string, text string) []chat.Message {
-			return chatMessages(answer.AnnotationPrompt(lang, headings, text))
+			return answer.ChatMessages(answer.AnnotationPrompt(lang, headings, text))
 		},
 		Workers: opts.AnnotateWorkers,
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
 	"github.com/oraculo/oraculo/store"
-	"github.com/oraculo/oraculo/text"
 )
 
 // DefaultCandidates is how many fused candidates Ask hands to the
@@ -136,60 +135,19 @@ type Answer struct {
 }
 
 // Citation is one citation of an answer.
-type Citation struct {
-	// Label is the citation as written in the answer.
-	Label string `json:"label"`
-	// Evidence is the id of the evidence it resolved to, or null.
-	Evidence *string `json:"evidence"`
-	// Kind is "full", "summary" or "memory" for a resolved citation.
-	Kind      string `json:"kind,omitempty"`
-	Delivered bool   `json:"delivered"`
-	Valid     bool   `json:"valid"`
-}
+type Citation = answer.PublicCitation
 
 // Segment is one part of an Answer's text.
-type Segment struct {
-	// Text is the part as written, brackets included for a citation group.
-	Text string `json:"text"`
-	// Citations are the labels of a citation group, in order, each with
-	// the evidence it names; absent for plain text.
-	Citations []Citation `json:"citations,omitempty"`
-	// Supported is false for a sentence that claims something without a
-	// valid citation; absent otherwise.
-	Supported *bool `json:"supported,omitempty"`
-	// Mark is "unsupported" for the mark that follows such a sentence
-	// ("_(sin fuente)_"): Oráculo's words, not the answer's.
-	Mark string `json:"mark,omitempty"`
-}
+type Segment = answer.PublicSegment
 
 // Evidence is one item delivered to the model.
-type Evidence struct {
-	ID    string `json:"id"`
-	Label string `json:"label"`
-	File  string `json:"file"`
-	// Kind is "full" (the whole chunk), "summary" (one line) or "memory"
-	// (a verified entry of long-term memory: its ID is the entry's, mN,
-	// and File the note it came from, or "").
-	Kind string `json:"kind"`
-	Text string `json:"text,omitempty"`
-}
+type Evidence = answer.Evidence
 
 // RerankInfo says how the candidates were reordered.
-type RerankInfo struct {
-	Reranker string `json:"reranker"`
-	Reranked bool   `json:"reranked"`
-	// Fallback says why the fused order was kept, when it was.
-	Fallback string `json:"fallback,omitempty"`
-}
+type RerankInfo = rerank.Info
 
 // ContextInfo sizes what the model was shown.
-type ContextInfo struct {
-	Full      int `json:"full"`
-	Summaries int `json:"summaries"`
-	// Memory counts the verified memory entries delivered.
-	Memory int `json:"memory"`
-	Words  int `json:"words"`
-}
+type ContextInfo = answer.ContextInfo
 
 // Timings are milliseconds per stage.
 type Timings map[string]float64
@@ -213,74 +171,29 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		return nil, err
 	}
 	ctx = withView(ctx, vw)
-	terms := vw.questionAnalyzer(question).Terms
-	a := newAnswer(question, opts.Lang)
-	conv, err := e.converse(ctx, question, opts.History)
+	a, terms := newAnswer(question, opts.Lang), vw.questionAnalyzer(question).Terms
+	history, err := e.converse(ctx, vw, a, opts.History)
 	if err != nil {
 		return nil, err
 	}
-	a.Query, a.FollowUp = conv.Query, conv.FollowUp
-
-	stage := time.Now()
-	hits, err := e.retrieve(ctx, a, opts)
-	if err != nil {
+	if err := e.candidates(ctx, a, opts); err != nil {
 		return nil, err
 	}
-	a.Timings.since("search", stage)
-
-	model := e.ChatModel()
-	if opts.Extractive {
-		model = nil
-	}
-	stage = time.Now()
-	notes, err := e.annotations(ctx, model, hits)
-	if err != nil {
-		return nil, err
-	}
-	a.Fused = hits
-	// The model's calls end before ctx does: an answer is due either way.
-	modelCtx, cancel := modelBudget(ctx)
+	model, modelCtx, cancel := e.answerModel(ctx, opts)
 	defer cancel()
-	a.Candidates, a.Rerank = e.rerank(modelCtx, model, question, hits, notes)
-	a.Timings.since("rerank", stage)
-
-	timeline := a.Analysis.Kind == query.KindArc || answer.AsksForTimeline(question)
-	aopts := answer.AssembleOptions{Chronological: timeline}
-	if timeline && model == nil {
-		// Without a model a timeline quotes one sentence per session: it
-		// may read more sessions than a model is shown.
-		aopts.More = answer.TimelineFull - answer.DefaultFull
-	}
-	ev := assemble(a.Candidates, notes, aopts)
-	if a.Memory, err = e.answerMemory(ctx, &ev, a.Query, a.Lang, terms); err != nil {
-		return nil, err
-	}
-	a.Context, a.Evidence = ev.info(), ev.delivered()
-
-	stage = time.Now()
-	if opts.OnVerified != nil {
-		opts.OnDelta = verifyAsItGoes(opts.OnDelta, opts.OnVerified, ev.evidence, ev.byChunk, a.Lang)
-	}
-	draft, err := e.draft(ctx, modelCtx, a, model, ev.evidence, conv.History, opts, terms, timeline)
+	notes, err := e.reranked(ctx, modelCtx, a, model)
 	if err != nil {
 		return nil, err
 	}
-	if len(hits) == 0 {
-		// An index with no note the asker may see answers nothing: say
-		// so, rather than that the notes do not mention the question.
-		empty, err := e.noNotes(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if empty {
-			draft = answer.Draft{NoNotes: true, Owner: !isPlayer(ctx)}
-		}
+	ev, err := e.evidence(ctx, vw, a, notes, terms, model == nil)
+	if err != nil {
+		return nil, err
 	}
-	a.Timings.since("answer", stage)
-
-	stage = time.Now()
-	a.verified(answer.Judge(question, draft, ev.evidence, terms, a.Lang), ev.byChunk)
-	a.Timings.since("verify", stage)
+	d, err := e.draft(ctx, modelCtx, a, ev, model, history, opts, terms)
+	if err != nil {
+		return nil, err
+	}
+	a.verify(d, ev, terms)
 	a.Timings.since("total", start)
 	return a, nil
 }
@@ -294,19 +207,36 @@ func newAnswer(question, lang string) *Answer {
 	return &Answer{Question: question, Lang: lang, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Segments: []Segment{}, Evidence: []Evidence{}, Memory: []MemoryUse{}}
 }
 
-// converse reads the question in the light of the conversation's earlier
-// turns (see answer.Converse): what to search, and the history the model
-// sees.
-func (e *Engine) converse(ctx context.Context, question string, history []Turn) (answer.Conversation, error) {
-	names, err := e.namesSomeone(ctx)
+// converse reads a's question in the light of the conversation's earlier
+// turns (see answer.Converse): what to search goes to a.Query, and it
+// returns the history the model sees. A name of the compendium makes a
+// question stand alone.
+func (e *Engine) converse(ctx context.Context, vw *view, a *Answer, history []Turn) ([]answer.Message, error) {
+	st, err := e.entitiesOf(ctx, vw)
 	if err != nil {
-		return answer.Conversation{}, err
+		return nil, err
+	}
+	var names func(string) bool
+	if st != nil {
+		names = answer.NamesSomeone(st.matcher, len(st.entities))
 	}
 	turns := make([]answer.Turn, len(history))
 	for i, t := range history {
 		turns[i] = answer.Turn(t)
 	}
-	return answer.Converse(question, turns, names), nil
+	conv := answer.Converse(a.Question, turns, names)
+	a.Query, a.FollowUp = conv.Query, conv.FollowUp
+	return conv.History, nil
+}
+
+// candidates retrieves the candidates of a's query in fused order into
+// a.Fused (see [Engine.retrieve]), timed as the stage "search".
+func (e *Engine) candidates(ctx context.Context, a *Answer, opts AskOptions) error {
+	stage := time.Now()
+	hits, err := e.retrieve(ctx, a, opts)
+	a.Fused = hits
+	a.Timings.since("search", stage)
+	return err
 }
 
 // retrieve searches a's query: analysis, filter, the retrieval paths and
@@ -347,8 +277,36 @@ func (e *Engine) annotations(ctx context.Context, model chat.Model, hits []Hit) 
 	return e.idx.Annotations(ctx, model.ID(), e.annotationPrompt(), ids)
 }
 
+// answerModel returns the chat model that reranks the candidates and
+// writes the answer, none when opts.Extractive, and the context in which
+// it does: its calls end before ctx does, since an answer is due either
+// way (see answer.ModelBudget).
+func (e *Engine) answerModel(ctx context.Context, opts AskOptions) (chat.Model, context.Context, context.CancelFunc) {
+	model := e.ChatModel()
+	if opts.Extractive {
+		model = nil
+	}
+	modelCtx, cancel := answer.ModelBudget(ctx)
+	return model, modelCtx, cancel
+}
+
+// reranked reads the annotations of a's candidates made by model and
+// reranks the candidates, within modelCtx, into a.Candidates and a.Rerank,
+// timed as the stage "rerank"; it returns the annotations.
+func (e *Engine) reranked(ctx, modelCtx context.Context, a *Answer, model chat.Model) (map[int64]string, error) {
+	stage := time.Now()
+	notes, err := e.annotations(ctx, model, a.Fused)
+	if err != nil {
+		return nil, err
+	}
+	a.Candidates, a.Rerank = e.rerank(modelCtx, model, a.Question, a.Fused, notes)
+	a.Timings.since("rerank", stage)
+	return notes, nil
+}
+
 // rerank reorders the candidates with the engine's reranker: the one set
-// with SetReranker, else the chat model's, else none (fused order).
+// with SetReranker, else the chat model's, else none (fused order; see
+// rerank.Reorder).
 func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
 	e.mu.Lock()
 	r := e.reranker
@@ -356,210 +314,88 @@ func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, 
 	if r == nil && model != nil {
 		r = &rerank.LLM{Model: model, Lang: analysis.QuestionLang(question)}
 	}
-	if r == nil {
-		return hits, RerankInfo{Reranker: "none", Fallback: "no chat model"}
-	}
 	cands := make([]rerank.Candidate, len(hits))
 	for i, h := range hits {
 		cands[i] = rerank.Candidate{ID: h.chunk, Label: h.Label, Annotation: notes[h.chunk], Text: h.Text}
 	}
-	res := r.Rerank(ctx, question, cands, answer.DefaultFull)
-	order, fallback := rerank.Positions(cands, res.Order)
-	if fallback != "" {
-		return hits, RerankInfo{Reranker: r.Name(), Fallback: fallback}
+	order, info := rerank.Reorder(ctx, r, question, cands, answer.DefaultFull)
+	if order == nil {
+		return hits, info
 	}
 	out := make([]Hit, len(order))
 	for i, p := range order {
 		out[i] = hits[p]
 		out[i].Rank = i + 1
 	}
-	return out, RerankInfo{Reranker: r.Name(), Reranked: res.Reranked, Fallback: res.Fallback}
+	return out, info
 }
 
-// assembled is the evidence the model is shown, with the hits it was
-// taken from.
-type assembled struct {
-	evidence answer.Context
-	byChunk  map[int64]Hit
-}
-
-// assemble chooses the evidence from the reranked hits (see
-// answer.Assemble with aopts).
-func assemble(hits []Hit, notes map[int64]string, aopts answer.AssembleOptions) assembled {
-	cands := make([]answer.Candidate, len(hits))
-	byChunk := make(map[int64]Hit, len(hits))
-	for i, h := range hits {
-		byChunk[h.chunk] = h
-		// The evidence is the notes as their reader sees them (wikilinks as
-		// their shown text, no highlight or footnote marks): what the model
-		// reads, what an answer quotes and what Evidence shows.
-		c := answer.Candidate{ID: h.chunk, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings,
-			Text: text.Render(h.Text), Annotation: text.Render(notes[h.chunk]), Passage: text.Render(h.Passage)}
-		if h.Session != nil {
-			c.Session, c.InSession = *h.Session, true
-		}
-		cands[i] = c
-	}
-	ctxt := answer.Assemble(cands, aopts)
-	return assembled{evidence: ctxt, byChunk: byChunk}
-}
-
-// info sizes the evidence.
-func (ev assembled) info() ContextInfo {
-	return ContextInfo{Full: len(ev.evidence.Full), Summaries: len(ev.evidence.Summaries), Memory: len(ev.evidence.Memory), Words: ev.evidence.Words}
-}
-
-// delivered is the evidence in its public shape: full chunks, then
-// summaries.
-func (ev assembled) delivered() []Evidence {
-	out := []Evidence{}
-	for _, it := range ev.evidence.Items() {
-		out = append(out, Evidence{ID: ev.byChunk[it.ID].ID, Label: it.Label, File: it.File, Kind: it.Kind, Text: it.Text})
-	}
-	return out
-}
-
-// draft writes the answer to verify: generated by model, within
-// modelCtx, when there is one and full evidence to show it, else (or when
-// the model fails) extracted from the evidence. It sets a's Mode and
-// Model.
-func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, model chat.Model, evidence answer.Context, history []answer.Message, opts AskOptions, terms func(string) []string, timeline bool) (answer.Draft, error) {
-	if model != nil && len(evidence.Full)+len(evidence.Memory) > 0 {
-		text, err := generate(modelCtx, model, a.Lang, a.Question, evidence, history, opts)
-		if err == nil {
-			a.Mode, a.Model = "generated", model.ID()
-			return answer.Draft{Text: text}, nil
-		}
-		if ctx.Err() != nil {
-			return answer.Draft{}, ctx.Err()
-		}
-		a.fellBack(e, err)
-	}
-	a.Mode = "extractive"
-	return e.extract(ctx, a.Question, evidence, terms, a.Lang, timeline)
-}
-
-// generate asks the chat model to answer from the evidence under the
-// citation rule (see answer.Prompt), streaming to opts.OnDelta.
-func generate(ctx context.Context, model chat.Model, lang, question string, evidence answer.Context, history []answer.Message, opts AskOptions) (string, error) {
-	req := chat.Request{Messages: chatMessages(answer.Prompt(lang, question, evidence, history)), OnThinking: opts.OnThinking}
-	return model.Chat(ctx, req, opts.OnDelta)
-}
-
-// verifyAsItGoes returns the OnDelta that passes each delta on to
-// onDelta and, once a sentence is complete, the verified text so far,
-// marked in lang, to onVerified, from the first valid citation on (see
-// [AskOptions.OnVerified]).
-func verifyAsItGoes(onDelta func(string), onVerified func([]Segment), evidence answer.Context, byChunk map[int64]Hit, lang string) func(string) {
-	var raw strings.Builder
-	done, valid := 0, false
-	return func(delta string) {
-		if onDelta != nil {
-			onDelta(delta)
-		}
-		raw.WriteString(delta)
-		text := raw.String()
-		n := answer.Settled(text)
-		// Each check reads the whole text so far: past a few pages it waits
-		// for the text to grow by a quarter, so that a long answer costs a
-		// few checks of its length, not one per sentence.
-		if n <= done || (done > verifyEveryBytes && n-done < done/4) {
-			return
-		}
-		v := answer.CheckSettled(text, evidence, lang)
-		for _, c := range v.Citations {
-			valid = valid || c.Valid
-		}
-		if !valid {
-			return
-		}
-		done = n
-		onVerified(segments(v.Segments, byChunk))
-	}
-}
-
-// verifyEveryBytes is how long a streamed answer may grow before its
-// verified text is shown a batch of sentences at a time (see
-// verifyAsItGoes).
-const verifyEveryBytes = 4096
-
-// chatMessages converts a prompt to the chat client's messages.
-func chatMessages(msgs []answer.Message) []chat.Message {
-	out := make([]chat.Message, len(msgs))
-	for i, m := range msgs {
-		out[i] = chat.Message{Role: m.Role, Content: m.Content}
-	}
-	return out
-}
-
-// extract answers without a model (see answer.ExtractWith), as a timeline
-// when timeline, looking up in the index which of the question's names
-// the notes the asker may see use (or an inflection of: see
-// [Engine.termOrKinUsed]).
-func (e *Engine) extract(ctx context.Context, question string, evidence answer.Context, terms func(string) []string, lang string, timeline bool) (answer.Draft, error) {
+// evidence chooses the evidence from a's reranked candidates and adds the
+// memory the asker may see (see answer.Deliver, [Engine.answerMemory]):
+// more of it for a timeline when no model writes the answer (extractive).
+// It sets a's Memory, Context and Evidence.
+func (e *Engine) evidence(ctx context.Context, vw *view, a *Answer, notes map[int64]string, terms func(string) []string, extractive bool) (*answer.Delivery, error) {
+	ev := answer.Deliver(answerCandidates(a.Candidates, notes), answer.DeliverOptions(a.timeline(), extractive))
 	var err error
-	d := answer.ExtractWith(question, evidence, terms, lang, func(t string) bool {
-		used, lookupErr := e.termOrKinUsed(ctx, t)
-		if lookupErr != nil {
-			err = lookupErr
-			return true
+	if a.Memory, err = e.answerMemory(ctx, &vw.memTerms, ev, a.Query, a.Lang, terms); err != nil {
+		return nil, err
+	}
+	a.Context, a.Evidence = ev.Info(), ev.Evidence()
+	return ev, nil
+}
+
+// answerCandidates are the reranked hits as the answer stage reads them,
+// each with its annotation in notes.
+func answerCandidates(hits []Hit, notes map[int64]string) []answer.Candidate {
+	out := make([]answer.Candidate, len(hits))
+	for i, h := range hits {
+		out[i] = answer.Candidate{ID: h.chunk, Ref: h.ID, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings,
+			Text: h.Text, Annotation: notes[h.chunk], Passage: h.Passage}
+		if h.Session != nil {
+			out[i].Session, out[i].InSession = *h.Session, true
 		}
-		return used
-	}, answer.ExtractOptions{Timeline: timeline})
-	return d, err
+	}
+	return out
 }
 
-// termPrefixUser is a store that can tell whether a term starting with a
-// prefix occurs in the notes (the SQLite index can).
-type termPrefixUser interface {
-	TermPrefixUsed(ctx context.Context, prefix string, public bool) (bool, error)
+// timeline reports whether a's question asks for a history over the
+// campaign: an arc, or in a timeline's words (see answer.AsksForTimeline).
+func (a *Answer) timeline() bool {
+	return a.Analysis.Kind == query.KindArc || answer.AsksForTimeline(a.Question)
 }
 
-// termOrKinUsed reports whether an analysed term, or one that shares the
-// start of its stem (all but its last two letters, at least four: its
-// inflections), occurs in a note the asker may see. A player's lookup
-// never counts a DM-only note: such a word reads as absent either way.
-func (e *Engine) termOrKinUsed(ctx context.Context, term string) (bool, error) {
-	public := isPlayer(ctx)
-	used, err := e.idx.TermUsed(ctx, term, public)
-	if err != nil || used {
-		return used, err
+// draft writes the answer to verify from the evidence (see answer.Write):
+// generated by model, within modelCtx, or extracted, looking up in the
+// index what the notes the asker may see hold. It sets a's Mode and Model,
+// and says so when the model failed; it is timed as the stage "answer".
+func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Delivery, model chat.Model, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
+	stage := time.Now()
+	w, err := answer.Write(ctx, modelCtx, ev, answer.DraftOptions{
+		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.timeline(),
+		Notes: e.idx, Public: isPlayer(ctx), Found: len(a.Fused) > 0,
+		OnDelta: opts.OnDelta, OnThinking: opts.OnThinking, OnVerified: opts.OnVerified,
+	})
+	a.Mode, a.Model = w.Mode, w.Model
+	if w.Failed != nil {
+		a.fellBack(e, w.Failed)
 	}
-	p, ok := e.idx.(termPrefixUser)
-	if !ok {
-		return false, nil
-	}
-	r := []rune(term)
-	if len(r) < 4 {
-		return false, nil
-	}
-	return p.TermPrefixUsed(ctx, string(r[:max(4, len(r)-2)]), public)
+	a.Timings.since("answer", stage)
+	return w.Draft, err
 }
 
-// noNotes reports whether the index holds no note the asker may see.
-func (e *Engine) noNotes(ctx context.Context) (bool, error) {
-	n, err := e.idx.Units(ctx, isPlayer(ctx))
-	if err != nil {
-		return false, fmt.Errorf("counting the notes: %w", err)
-	}
-	return n == 0, nil
-}
-
-// verified puts the verdict on the answer's text into a, resolving each
-// citation to the public id of the chunk it names.
-func (a *Answer) verified(v answer.Verdict, byChunk map[int64]Hit) {
+// verify judges the draft against the evidence (see answer.Judge) and
+// puts the verdict into a, each citation naming its evidence by public id;
+// it is timed as the stage "verify".
+func (a *Answer) verify(d answer.Draft, ev *answer.Delivery, terms func(string) []string) {
+	stage := time.Now()
+	v := answer.Judge(a.Question, d, ev.Context, terms, a.Lang)
 	a.Answer, a.Grounding, a.Abstained = v.Text, v.Grounding, v.Abstained
 	a.Sentences, a.SupportedSentences = v.Sentences, v.Supported
-	a.Segments = segments(v.Segments, byChunk)
-	for _, c := range v.Citations {
-		a.Citations = append(a.Citations, citation(c, byChunk))
-	}
-	for _, c := range v.Removed {
-		a.Removed = append(a.Removed, citation(c, byChunk))
-	}
+	a.Segments, a.Citations, a.Removed = ev.Segments(v.Segments), ev.Citations(v.Citations), ev.Citations(v.Removed)
 	if v.Uncited != nil {
 		a.Uncited = v.Uncited
 	}
+	a.Timings.since("verify", stage)
 }
 
 // CitedEvidence returns the delivered evidence the answer's valid
@@ -590,59 +426,16 @@ func (a *Answer) warn(e *Engine, format string, args ...any) {
 	e.warn("%s", s)
 }
 
-// citation turns a verified citation into the public shape.
-func citation(c answer.Citation, byChunk map[int64]Hit) Citation {
-	out := Citation{Label: c.Label, Kind: c.Kind, Delivered: c.Delivered, Valid: c.Valid}
-	if c.Evidence != nil {
-		if h, ok := byChunk[*c.Evidence]; ok {
-			id := h.ID
-			out.Evidence = &id
-		}
-	}
-	return out
-}
-
 // SegmentsText is the text segs make together: the verified text so far
 // that [AskOptions.OnVerified] is given, marks included.
-func SegmentsText(segs []Segment) string {
-	var b strings.Builder
-	for _, s := range segs {
-		b.WriteString(s.Text)
-	}
-	return b.String()
-}
+func SegmentsText(segs []Segment) string { return answer.SegmentsText(segs) }
 
-// segments turns the segments of a verified text into the public shape.
-func segments(segs []answer.Segment, byChunk map[int64]Hit) []Segment {
-	out := make([]Segment, 0, len(segs))
-	for _, s := range segs {
-		p := Segment{Text: s.Text, Supported: s.Supported, Mark: s.Mark}
-		for _, c := range s.Citations {
-			p.Citations = append(p.Citations, citation(c, byChunk))
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-// namesSomeone reports whether a question names an entity of the
-// compendium (for the follow-up rule: a name makes a question stand
-// alone); nil when the compendium is empty, so the rule's own fallback
-// (a capitalised word) applies.
-func (e *Engine) namesSomeone(ctx context.Context) (func(string) bool, error) {
-	st, err := e.entityIndex(ctx)
-	if err != nil || st == nil || st.matcher == nil || len(st.entities) == 0 {
-		return nil, err
-	}
-	return func(q string) bool { return len(st.matcher.Find(q)) > 0 }, nil
-}
-
-// annotationPrompt is the version key of annotations: the prompt's
-// version and the notes' language.
+// annotationPrompt is the version key of annotations (see
+// answer.AnnotationKey).
 func (e *Engine) annotationPrompt() string {
 	// The notes' one language, or the main one (Spanish) when each note's
 	// is recognised: annotations made before keep their key.
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return answer.AnnotationPromptVersion + "-" + e.analyzer.Lang()
+	return answer.AnnotationKey(e.analyzer.Lang())
 }

@@ -239,7 +239,7 @@ func (e *Engine) ingestJob(dirs, folders []string, opts IngestOptions) ingest.Jo
 		Embedder: em, Dense: e.denseOptions(),
 		Chat: model, Annotate: enrich.AnnotateOptions{Prompt: e.annotationPrompt(), Workers: opts.AnnotateWorkers,
 			Messages: func(headings []string, text string) []chat.Message {
-				return chatMessages(answer.AnnotationPrompt(a.Lang(), headings, text))
+				return answer.ChatMessages(answer.AnnotationPrompt(a.Lang(), headings, text))
 			}},
 		Progress: opts.Progress, Changed: e.invalidate, Publish: e.bumpGeneration,
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/memory"
 	"github.com/oraculo/oraculo/store"
 )
@@ -199,23 +200,19 @@ func MemoryIntent(line string) (intent, rest string) { return memory.Intent(line
 func MemoryKey(text string) (key, value string) { return memory.Key(text) }
 
 // answerMemory adds to ev the entries of long-term memory the asker may
-// see that concern the query (see [memory.Book.ForAnswer]): verified ones
-// as evidence, citable, the others (hypotheses, stale entries) as
-// unconfirmed. An index without memory adds nothing.
-func (e *Engine) answerMemory(ctx context.Context, ev *assembled, query, lang string, terms func(string) []string) ([]MemoryUse, error) {
-	var cache *memory.TermCache
-	if vw, ok := ctx.Value(viewKey{}).(*view); ok {
-		cache = &vw.memTerms
-	}
+// see that concern the query (see [memory.Book.ForAnswer], with cache):
+// verified ones as evidence, citable, the others (hypotheses, stale
+// entries) as unconfirmed. An index without memory adds nothing.
+func (e *Engine) answerMemory(ctx context.Context, cache *memory.TermCache, ev *answer.Delivery, query, lang string, terms func(string) []string) ([]MemoryUse, error) {
 	shown, err := e.memoryBook(ctx).ForAnswer(ctx, query, lang, terms, cache)
 	if err != nil || len(shown) == 0 {
 		return []MemoryUse{}, err
 	}
 	var uses []MemoryUse
-	ev.evidence, uses = memory.Deliver(ev.evidence, shown)
+	ev.Context, uses = memory.Deliver(ev.Context, shown)
 	for i, u := range uses {
 		if u.Use == MemoryEvidence {
-			ev.byChunk[shown[i].Entry.ID] = Hit{ID: u.ID, Label: u.Label, File: shown[i].Entry.File}
+			ev.Refer(shown[i].Entry.ID, u.ID)
 		}
 	}
 	return uses, nil

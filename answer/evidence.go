@@ -14,6 +14,9 @@ const (
 type Candidate struct {
 	// ID identifies the chunk in the index.
 	ID int64
+	// Ref is the chunk's public id, what [Delivery.Evidence] lists and a
+	// citation of it names; [Assemble] does not read it.
+	Ref string
 	// Label names the evidence as a player would cite it: "Sesión 38 ›
 	// La Dama Velada", "Fichas: Nix", "NPCs: Anika del Molino".
 	Label string

@@ -56,6 +56,13 @@ var questionWords = map[string]string{
 		"tell told know knows known explain story history role part campaign summarize throughout",
 }
 
+// questionVerbs returns the terms of the verbs a question in lang is
+// asked with (see questionWords): what a question's content words leave
+// out (see [ContentTerms]).
+func questionVerbs(terms func(string) []string, lang string) map[string]bool {
+	return termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+}
+
 // Extractive answers question without a model: it quotes the sentences of
 // the full evidence in ctx that best match the question, best first, each
 // on its own line as "- " + sentence + " [" + label + "]", at most
@@ -155,7 +162,7 @@ func scoreEvidence(question string, ctx Context, terms func(string) []string, la
 		terms = analyzerTerms(lang)
 	}
 	sc := &evidenceScore{kinds: QuestionKinds(question)}
-	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+	skip := questionVerbs(terms, lang)
 	// distinct, sorted: sums in a fixed order give equal scores for equal matches
 	for w := range termSet(terms(question)) {
 		if !skip[w] {

@@ -36,7 +36,7 @@ func Unknown(question, lang string, terms func(string) []string, used func(term 
 	if terms == nil {
 		terms = analyzerTerms(lang)
 	}
-	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+	skip := questionVerbs(terms, lang)
 	seen := map[string]bool{}
 	for _, tok := range questionTokens(question) {
 		word := tok.word
@@ -74,7 +74,7 @@ func UnknownNames(question, lang string, terms func(string) []string, used func(
 	if terms == nil {
 		terms = analyzerTerms(lang)
 	}
-	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+	skip := questionVerbs(terms, lang)
 	var out []string
 	seen := map[string]bool{}
 	for _, name := range questionNames(question) {

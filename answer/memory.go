@@ -2,7 +2,6 @@ package answer
 
 import (
 	"strconv"
-	"strings"
 
 	txt "github.com/oraculo/oraculo/text"
 )
@@ -49,7 +48,7 @@ const maxMemoryValueWords = 120
 // terms, less those of the verbs a question is asked with ("pasó",
 // "happened"), which say what kind of answer is wanted.
 func ContentTerms(text string, terms func(string) []string, lang string) map[string]bool {
-	skip := termSet(terms(questionWords[strings.ToLower(strings.TrimSpace(lang))]))
+	skip := questionVerbs(terms, lang)
 	q := map[string]bool{}
 	for w := range termSet(terms(text)) {
 		if !skip[w] {

@@ -26,6 +26,10 @@ type Message struct {
 // changes.
 const AnnotationPromptVersion = "a1"
 
+// AnnotationKey is the version key of annotations made in lang (the notes'
+// language): the prompt's version and the language.
+func AnnotationKey(lang string) string { return AnnotationPromptVersion + "-" + lang }
+
 // promptText is the fixed wording of the prompts in one language. None of
 // it holds a digit or an example label: a model copies a concrete example
 // ("Session 119") into answers that do not come from it (seed 000).

@@ -624,10 +624,10 @@ func segments(segs []answer.Segment, byChunk map[int64]Hit) []Segment {
 // (a capitalised word) applies.
 func (e *Engine) namesSomeone(ctx context.Context) (func(string) bool, error) {
 	st, err := e.entityIndex(ctx)
-	if err != nil || st == nil || st.matcher == nil || len(st.entities) == 0 {
+	if err != nil || st == nil || st.Matcher == nil || len(st.Entities) == 0 {
 		return nil, err
 	}
-	return func(q string) bool { return len(st.matcher.Find(q)) > 0 }, nil
+	return func(q string) bool { return len(st.Matcher.Find(q)) > 0 }, nil
 }
 
 // annotationPrompt is the version key of annotations: the prompt's

@@ -181,12 +181,12 @@ func (e *Engine) paths(ctx context.Context, f store.Filter, want map[string]bool
 	// for a question that names no entity: the players' compendium is
 	// withheld while a note it was built from has just become DM-only,
 	// and neither an error nor a missing path may tell them so.
-	if len(ents.entities) > 0 || player {
+	if len(ents.Entities) > 0 || player {
 		allow, err := allowed()
 		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units, Public: player, Allow: allow})
+		paths = append(paths, retrieve.Entity{Index: e.idx, Matcher: ents.Matcher, Entities: ents.Entities, Units: ents.Units, Public: player, Allow: allow})
 	}
 	return paths, nil
 }
@@ -371,12 +371,12 @@ func (e *Engine) analyse(ctx context.Context, question string, opts SearchOption
 	if err != nil {
 		return QueryAnalysis{}, err
 	}
-	if ents.matcher != nil {
+	if ents.Matcher != nil {
 		seen := map[int]bool{}
-		for _, m := range ents.matcher.Find(question) {
-			if !seen[m.Entity] && m.Entity < len(ents.entities) {
+		for _, m := range ents.Matcher.Find(question) {
+			if !seen[m.Entity] && m.Entity < len(ents.Entities) {
 				seen[m.Entity] = true
-				out.Entities = append(out.Entities, ents.entities[m.Entity].Name)
+				out.Entities = append(out.Entities, ents.Entities[m.Entity].Name)
 			}
 		}
 	}
@@ -778,7 +778,7 @@ func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
 	if err != nil {
 		return r, err
 	}
-	if len(ents.entities) > 0 {
+	if len(ents.Entities) > 0 {
 		r.Paths = append(r.Paths, retrieve.PathEntity)
 	}
 	return r, nil

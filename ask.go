@@ -218,7 +218,7 @@ func (e *Engine) converse(ctx context.Context, vw *view, a *Answer, history []Tu
 	}
 	var names func(string) bool
 	if st != nil {
-		names = answer.NamesSomeone(st.matcher, len(st.entities))
+		names = answer.NamesSomeone(st.Matcher, len(st.Entities))
 	}
 	turns := make([]answer.Turn, len(history))
 	for i, t := range history {

@@ -2,8 +2,6 @@ package oraculo
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/store"
@@ -15,22 +13,20 @@ import (
 const langChosenKey = "lang_chosen"
 
 // isAuto reports whether a language setting asks for each note's language
-// to be recognised: "auto", or nothing said.
-func isAuto(lang string) bool {
-	lang = strings.TrimSpace(lang)
-	return lang == "" || strings.EqualFold(lang, LangAuto)
-}
+// to be recognised (see [analysis.IsAuto]).
+func isAuto(lang string) bool { return analysis.IsAuto(lang) }
 
 // readLangs gives the view the analysers of the notes' languages, the
 // language of the most notes first (its analyzer then), from the store's
-// counts. A store that does not keep each note's language searches with
-// the setting's language, or every language under [LangAuto].
+// counts (see [analysis.ForNotes]). A store that does not keep each note's
+// language searches with the setting's language, or every language under
+// [LangAuto].
 func (e *Engine) readLangs(ctx context.Context, v *view) error {
 	counter, ok := e.idx.(store.LangCounter)
 	if !ok {
 		v.langs = []*analysis.Analyzer{v.analyzer}
 		if v.settings.Lang == LangAuto {
-			v.langs = allAnalyzers()
+			v.langs = analysis.All()
 		}
 		return nil
 	}
@@ -39,59 +35,16 @@ func (e *Engine) readLangs(ctx context.Context, v *view) error {
 		return err
 	}
 	v.byLang = counter.SearchesByLang()
-	var langs []string
-	for lang, n := range counts {
-		if n > 0 && lang != "" {
-			langs = append(langs, lang)
-		}
-	}
-	// Most notes first; on a tie, Spanish first.
-	slices.SortFunc(langs, func(a, b string) int {
-		if counts[a] != counts[b] {
-			return counts[b] - counts[a]
-		}
-		return slices.Index(analysis.Languages, a) - slices.Index(analysis.Languages, b)
-	})
-	v.langs = nil
-	for _, lang := range langs {
-		a, err := analysis.New(lang)
-		if err != nil {
-			continue // a language this program does not analyse: its notes match nothing
-		}
-		v.langs = append(v.langs, a)
-	}
-	if len(v.langs) == 0 {
-		v.langs = []*analysis.Analyzer{v.analyzer}
-	}
+	v.langs = analysis.ForNotes(counts, v.analyzer)
 	v.analyzer = v.langs[0]
 	return nil
 }
 
-// allAnalyzers returns the analyser of every language, Spanish first.
-func allAnalyzers() []*analysis.Analyzer {
-	var out []*analysis.Analyzer
-	for _, lang := range analysis.Languages {
-		if a, err := analysis.New(lang); err == nil {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // questionAnalyzer is the analyser of a question's language when the
-// notes hold that language, else that of the notes' main language: what
-// the question's terms are compared with in the notes' text (extractive
-// answers, memory).
+// notes hold that language, else that of the notes' main language (see
+// [analysis.ForQuestion]).
 func (v *view) questionAnalyzer(question string) *analysis.Analyzer {
-	if len(v.langs) > 1 {
-		lang := analysis.QuestionLang(question)
-		for _, a := range v.langs {
-			if a.Lang() == lang {
-				return a
-			}
-		}
-	}
-	return v.analyzer
+	return analysis.ForQuestion(question, v.langs, v.analyzer)
 }
 
 // questionLang is the language of a question for the uses that read the

@@ -68,7 +68,7 @@ const DefaultLang = "es"
 // LangAuto is the language setting under which each note's language is
 // recognised from its text at ingest ([analysis.NoteLang]) and the note
 // analysed in it; "es" or "en" analyses every note in that language.
-const LangAuto = "auto"
+const LangAuto = analysis.Auto
 
 // DBPath resolves the index path: the explicit one, else $ORACULO_DB, else
 // DefaultDBPath.

@@ -42,12 +42,12 @@ func (e *Engine) analyse(ctx context.Context, question string, opts SearchOption
 	if err != nil {
 		return QueryAnalysis{}, err
 	}
-	if ents.matcher != nil {
+	if ents.Matcher != nil {
 		seen := map[int]bool{}
-		for _, m := range ents.matcher.Find(question) {
-			if !seen[m.Entity] && m.Entity < len(ents.entities) {
+		for _, m := range ents.Matcher.Find(question) {
+			if !seen[m.Entity] && m.Entity < len(ents.Entities) {
 				seen[m.Entity] = true
-				out.Entities = append(out.Entities, ents.entities[m.Entity].Name)
+				out.Entities = append(out.Entities, ents.Entities[m.Entity].Name)
 			}
 		}
 	}

@@ -2,8 +2,6 @@ package oraculo
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/oraculo/oraculo/visibility"
 )
@@ -42,43 +40,6 @@ func RoleFrom(ctx context.Context) string {
 // isPlayer reports whether ctx's requests must not see DM-only notes.
 func isPlayer(ctx context.Context) bool { return RoleFrom(ctx) == RolePlayer }
 
-// ErrNoNote is returned when no note visible to the caller has the path
-// asked for.
-var ErrNoNote = errors.New("no such note")
-
-// NoteInfo is a whole note: its chunks in order.
-type NoteInfo struct {
-	File   string      `json:"file"`
-	Title  string      `json:"title"`
-	Chunks []ChunkInfo `json:"chunks"`
-}
-
-// Note returns the note at file (a path as in a hit's "file"), with all
-// its chunks; a note the caller may not see is ErrNoNote, as is a missing
-// one.
-func (e *Engine) Note(ctx context.Context, file string) (NoteInfo, error) {
-	chunks, err := e.Chunks(ctx, []string{file})
-	if err != nil {
-		return NoteInfo{}, err
-	}
-	n := NoteInfo{File: file}
-	for _, c := range chunks {
-		if c.File == file {
-			n.Chunks = append(n.Chunks, c)
-		}
-	}
-	if len(n.Chunks) == 0 {
-		return NoteInfo{}, fmt.Errorf("%w: %q", ErrNoNote, file)
-	}
-	n.Title = n.Chunks[0].Title
-	return n, nil
-}
-
-// Roots returns the folders ingested into the index, in order: what a
-// re-ingest reads again.
-func (e *Engine) Roots(ctx context.Context) ([]string, error) {
-	return e.idx.Roots(ctx)
-}
 
 // secretFolders resolves the DM-only folders of an ingest: the options',
 // else the index's, else DefaultSecretFolders (see [visibility.Folders]).

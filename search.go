@@ -248,7 +248,7 @@ func (e *Engine) assembly(ctx context.Context, v *view, f store.Filter) retrieve
 			if err != nil {
 				return retrieve.Entity{}, err
 			}
-			return retrieve.Entity{Index: e.idx, Matcher: ents.matcher, Entities: ents.entities, Units: ents.units}, nil
+			return retrieve.Entity{Index: e.idx, Matcher: ents.Matcher, Entities: ents.Entities, Units: ents.Units}, nil
 		},
 	}
 }

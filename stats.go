@@ -66,7 +66,7 @@ func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
 	if err != nil {
 		return r, err
 	}
-	if len(ents.entities) > 0 {
+	if len(ents.Entities) > 0 {
 		r.Paths = append(r.Paths, retrieve.PathEntity)
 	}
 	return r, nil

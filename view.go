@@ -7,10 +7,12 @@ import (
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/compendium"
 	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/internal/lazy"
 	"github.com/oraculo/oraculo/memory"
+	"github.com/oraculo/oraculo/notelink"
 )
 
 // view is what searches read of one index generation: the corpus settings
@@ -35,10 +37,10 @@ type view struct {
 	byLang bool
 
 	dense      lazy.Value[*dense.Index]
-	entities   [2]lazy.Value[*entityState] // the DM's compendium, the players'
+	entities   [2]lazy.Value[*compendium.State] // the DM's compendium, the players'
 	restricted lazy.Value[map[int64]bool]
-	sessions   [2]lazy.Value[[]int]          // every session, the players' only
-	notes      [2]lazy.Value[*noteDirectory] // every note's names, the players' only
+	sessions   [2]lazy.Value[[]int]               // every session, the players' only
+	notes      [2]lazy.Value[*notelink.Directory] // every note's names, the players' only
 
 	// memTerms holds the terms of the memory entries the last answer
 	// listed (see Engine.answerMemory).
@@ -178,10 +180,10 @@ func (e *Engine) denseOf(ctx context.Context, v *view) (*dense.Index, error) {
 }
 
 // entitiesOf returns the compendium the caller may see, with its matcher.
-func (e *Engine) entitiesOf(ctx context.Context, v *view) (*entityState, error) {
+func (e *Engine) entitiesOf(ctx context.Context, v *view) (*compendium.State, error) {
 	player := isPlayer(ctx)
-	st, _, err := v.entities[scopeIndex(player)].Get(func() (*entityState, error) {
-		return e.loadEntities(ctx, player)
+	st, _, err := v.entities[scopeIndex(player)].Get(func() (*compendium.State, error) {
+		return compendium.Load(ctx, e.idx, player)
 	})
 	return st, err
 }

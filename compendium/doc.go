@@ -23,6 +23,11 @@
 // first, with a little spelling tolerance for long names; Find is linear in
 // the text's tokens.
 //
+// A compendium once stored is read back through the store's roles the
+// caller passes: Load for searching (its entities and their Matcher), List
+// for listing them with where the notes mention them, Lookup to look one
+// up by name.
+//
 // Names are compared with Normalize: lowercase, accents folded (ñ → n too),
 // punctuation collapsed to single spaces. "Ciénaga de Murgo", "cienaga de
 // murgo" and "CIÉNAGA  DE  MURGO" are one name.

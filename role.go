@@ -40,7 +40,6 @@ func RoleFrom(ctx context.Context) string {
 // isPlayer reports whether ctx's requests must not see DM-only notes.
 func isPlayer(ctx context.Context) bool { return RoleFrom(ctx) == RolePlayer }
 
-
 // secretFolders resolves the DM-only folders of an ingest: the options',
 // else the index's, else DefaultSecretFolders (see [visibility.Folders]).
 func (e *Engine) secretFolders(ctx context.Context, opts IngestOptions) ([]string, error) {

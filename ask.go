@@ -12,6 +12,7 @@ import (
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
+	"github.com/oraculo/oraculo/snapshot"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -170,13 +171,12 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if err != nil {
 		return nil, err
 	}
-	ctx = withView(ctx, vw)
-	a, terms := newAnswer(question, opts.Lang), vw.questionAnalyzer(question).Terms
+	a, terms := newAnswer(question, opts.Lang), vw.QuestionAnalyzer(question).Terms
 	history, err := e.converse(ctx, vw, a, opts.History)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.candidates(ctx, a, opts); err != nil {
+	if err := e.candidates(ctx, vw, a, opts); err != nil {
 		return nil, err
 	}
 	model, modelCtx, cancel := e.answerModel(ctx, opts)
@@ -211,8 +211,8 @@ func newAnswer(question, lang string) *Answer {
 // turns (see answer.Converse): what to search goes to a.Query, and it
 // returns the history the model sees. A name of the compendium makes a
 // question stand alone.
-func (e *Engine) converse(ctx context.Context, vw *view, a *Answer, history []Turn) ([]answer.Message, error) {
-	st, err := e.entitiesOf(ctx, vw)
+func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer, history []Turn) ([]answer.Message, error) {
+	st, err := vw.Entities(ctx, isPlayer(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -231,9 +231,9 @@ func (e *Engine) converse(ctx context.Context, vw *view, a *Answer, history []Tu
 
 // candidates retrieves the candidates of a's query in fused order into
 // a.Fused (see [Engine.retrieve]), timed as the stage "search".
-func (e *Engine) candidates(ctx context.Context, a *Answer, opts AskOptions) error {
+func (e *Engine) candidates(ctx context.Context, vw *snapshot.Snapshot, a *Answer, opts AskOptions) error {
 	stage := time.Now()
-	hits, err := e.retrieve(ctx, a, opts)
+	hits, err := e.retrieve(ctx, vw, a, opts)
 	a.Fused = hits
 	a.Timings.since("search", stage)
 	return err
@@ -242,14 +242,10 @@ func (e *Engine) candidates(ctx context.Context, a *Answer, opts AskOptions) err
 // retrieve searches a's query: analysis, filter, the retrieval paths and
 // fusion (see [Engine.Find]), with what was understood of it in
 // a.Analysis. An index not yet built yields no hits.
-func (e *Engine) retrieve(ctx context.Context, a *Answer, opts AskOptions) ([]Hit, error) {
+func (e *Engine) retrieve(ctx context.Context, v *snapshot.Snapshot, a *Answer, opts AskOptions) ([]Hit, error) {
 	n := opts.Candidates
 	if n <= 0 {
 		n = DefaultCandidates
-	}
-	v, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
 	}
 	r, err := e.searchAt(ctx, v, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter})
 	if r.Analysis.Kind != "" {
@@ -334,10 +330,10 @@ func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, 
 // memory the asker may see (see answer.Deliver, [Engine.answerMemory]):
 // more of it for a timeline when no model writes the answer (extractive).
 // It sets a's Memory, Context and Evidence.
-func (e *Engine) evidence(ctx context.Context, vw *view, a *Answer, notes map[int64]string, terms func(string) []string, extractive bool) (*answer.Delivery, error) {
+func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer, notes map[int64]string, terms func(string) []string, extractive bool) (*answer.Delivery, error) {
 	ev := answer.Deliver(answerCandidates(a.Candidates, notes), answer.DeliverOptions(a.timeline(), extractive))
 	var err error
-	if a.Memory, err = e.answerMemory(ctx, &vw.memTerms, ev, a.Query, a.Lang, terms); err != nil {
+	if a.Memory, err = e.answerMemory(ctx, vw, ev, a.Query, a.Lang, terms); err != nil {
 		return nil, err
 	}
 	a.Context, a.Evidence = ev.Info(), ev.Evidence()

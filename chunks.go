@@ -37,7 +37,11 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 		return nil, err
 	}
 	player := isPlayer(ctx)
-	redact, err := e.redactor(ctx)
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	redact, err := e.redactor(ctx, v)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +79,11 @@ func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 		// The same error as for an id that does not exist.
 		return ChunkInfo{}, fmt.Errorf("%w: %q", store.ErrNoChunk, id)
 	}
-	redact, err := e.redactor(ctx)
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return ChunkInfo{}, err
+	}
+	redact, err := e.redactor(ctx, v)
 	if err != nil {
 		return ChunkInfo{}, err
 	}

@@ -10,16 +10,6 @@ import (
 // CompendiumFile is the name of the user's own compendium in a notes folder.
 const CompendiumFile = enrich.CompendiumFile
 
-// entityIndex loads (once per scope and generation) the compendium the
-// caller may see and its matcher.
-func (e *Engine) entityIndex(ctx context.Context) (*compendium.State, error) {
-	v, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return e.entitiesOf(ctx, v)
-}
-
 // CompendiumEntry is one entity as `oraculo compendium` shows it.
 type CompendiumEntry = compendium.Entry
 

@@ -103,7 +103,7 @@ type IngestHolder = ingest.Holder
 // ValidateIngestOptions checks the explicit choices in opts without touching
 // an index, so that a typo fails before any file is created.
 func ValidateIngestOptions(opts IngestOptions) error {
-	if opts.Lang != "" && !isAuto(opts.Lang) {
+	if opts.Lang != "" && !analysis.IsAuto(opts.Lang) {
 		if _, err := analysis.New(opts.Lang); err != nil {
 			return fmt.Errorf("%w, or %q to recognise each note's language", err, LangAuto)
 		}
@@ -190,24 +190,11 @@ func (e *Engine) prepareIngest(ctx context.Context, opts IngestOptions) ([]strin
 // with, and stores them. Searches read their own view's settings, never
 // these.
 func (e *Engine) applyIngestSettings(ctx context.Context, opts IngestOptions) error {
-	s, _, err := e.readSettings(ctx)
+	s, _, err := ingest.ReadSettings(ctx, e.idx)
 	if err != nil {
 		return err
 	}
-	if opts.Lang != "" {
-		s.Lang = opts.Lang
-	}
-	if opts.MaxWords != 0 {
-		s.MaxWords = opts.MaxWords
-	}
-	switch {
-	case opts.OverlapWords != 0 || opts.OverlapSet:
-		s.OverlapWords = opts.OverlapWords
-	case opts.MaxWords != 0:
-		// A new cap without an overlap: keep the seed's ratio (120 of 1200).
-		s.OverlapWords = opts.MaxWords / 10
-	}
-	if err := e.apply(s); err != nil {
+	if err := e.apply(s.Changed(opts.Lang, opts.MaxWords, opts.OverlapWords, opts.OverlapSet)); err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
 	return e.saveSettings(ctx)

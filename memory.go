@@ -7,6 +7,7 @@ import (
 
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/memory"
+	"github.com/oraculo/oraculo/snapshot"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -74,22 +75,27 @@ func asker(ctx context.Context) memory.Asker {
 	return memory.Asker{Player: isPlayer(ctx), Role: RoleFrom(ctx), Name: PlayerFrom(ctx)}
 }
 
-// memoryBook is long-term memory as ctx's asker reads and changes it.
-func (e *Engine) memoryBook(ctx context.Context) *memory.Book {
-	return &memory.Book{Index: e.idx, Asker: asker(ctx), Sessions: e.playerSessions, Chunk: e.chunkNote, ReadOnly: e.ReadOnly}
+// memoryBook is long-term memory as ctx's asker reads and changes it,
+// with the sessions players may see in v (an answer's snapshot), or in
+// the current snapshot when v is nil.
+func (e *Engine) memoryBook(ctx context.Context, v *snapshot.Snapshot) *memory.Book {
+	sessions := func(ctx context.Context) ([]int, error) { return e.playerSessions(ctx, v) }
+	return &memory.Book{Index: e.idx, Asker: asker(ctx), Sessions: sessions, Chunk: e.chunkNote, ReadOnly: e.ReadOnly}
 }
 
 // playerSessions returns the sessions players may see; none when nothing
 // is indexed.
-func (e *Engine) playerSessions(ctx context.Context) ([]int, error) {
-	vw, err := e.snapshot(ctx)
-	switch {
-	case errors.Is(err, ErrNotIndexed):
-		return nil, nil
-	case err != nil:
-		return nil, err
+func (e *Engine) playerSessions(ctx context.Context, v *snapshot.Snapshot) ([]int, error) {
+	if v == nil {
+		var err error
+		switch v, err = e.snapshot(ctx); {
+		case errors.Is(err, ErrNotIndexed):
+			return nil, nil
+		case err != nil:
+			return nil, err
+		}
 	}
-	return e.sessionsOf(WithRole(ctx, RolePlayer), vw)
+	return v.Sessions(ctx, true)
 }
 
 // chunkNote returns the note of the chunk id, and its id now, when the
@@ -102,21 +108,21 @@ func (e *Engine) chunkNote(ctx context.Context, id string) (note, uid string, er
 // Memories returns the entries of scope (every scope when empty) the asker
 // may see, only the active ones unless all; never nil.
 func (e *Engine) Memories(ctx context.Context, scope string, all bool) ([]Memory, error) {
-	return e.memoryBook(ctx).List(ctx, scope, all)
+	return e.memoryBook(ctx, nil).List(ctx, scope, all)
 }
 
 // MemoryChain returns the entry id and those it replaced, newest first,
 // leaving out those the asker may not see; an entry the asker may not see
 // is ErrNoMemory, as a missing one is.
 func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
-	return e.memoryBook(ctx).Chain(ctx, id)
+	return e.memoryBook(ctx, nil).Chain(ctx, id)
 }
 
 // AddMemory stores a new entry as the asker: the DM in any scope, verified
 // or not; a player only hypotheses in their own player scope. A note the
 // asker may not see is not a source they may name.
 func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) {
-	return e.memoryBook(ctx).Add(ctx, in)
+	return e.memoryBook(ctx, nil).Add(ctx, in)
 }
 
 // VerifyMemory marks the entry id verified (the DM only). An entry taken
@@ -124,7 +130,7 @@ func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) 
 // moves to that version, and it is no longer stale; a note that is gone
 // is an error (supersede the entry, or forget it).
 func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
-	return e.memoryBook(ctx).Verify(ctx, id)
+	return e.memoryBook(ctx, nil).Verify(ctx, id)
 }
 
 // SupersedeMemory replaces the active entry id with in.Value, as the
@@ -133,13 +139,13 @@ func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
 // new entry is verified when in.Verified (the DM only). in.Scope and
 // in.Key are id's and ignored.
 func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput) (Memory, error) {
-	return e.memoryBook(ctx).Supersede(ctx, id, in)
+	return e.memoryBook(ctx, nil).Supersede(ctx, id, in)
 }
 
 // ForgetMemory deletes the entry id for good (the DM any, a player their
 // own).
 func (e *Engine) ForgetMemory(ctx context.Context, id string) error {
-	return e.memoryBook(ctx).Forget(ctx, id)
+	return e.memoryBook(ctx, nil).Forget(ctx, id)
 }
 
 // FindMemories returns the active entries the asker may see that share a
@@ -150,7 +156,7 @@ func (e *Engine) FindMemories(ctx context.Context, text string) ([]Memory, error
 	if err != nil {
 		return nil, err
 	}
-	return e.memoryBook(ctx).Find(ctx, text, terms)
+	return e.memoryBook(ctx, nil).Find(ctx, text, terms)
 }
 
 // Forgettable returns the active entries matching text (see
@@ -161,7 +167,7 @@ func (e *Engine) Forgettable(ctx context.Context, text string) ([]Memory, error)
 	if err != nil {
 		return nil, err
 	}
-	return e.memoryBook(ctx).Forgettable(ctx, text, terms)
+	return e.memoryBook(ctx, nil).Forgettable(ctx, text, terms)
 }
 
 // indexTerms returns the terms of the index's analyser, nil when nothing
@@ -174,7 +180,7 @@ func (e *Engine) indexTerms(ctx context.Context) (func(string) []string, error) 
 	case err != nil:
 		return nil, err
 	}
-	return vw.analyzer.Terms, nil
+	return vw.Analyzer.Terms, nil
 }
 
 // MayChangeMemory reports whether the asker may change (supersede, forget)
@@ -200,11 +206,11 @@ func MemoryIntent(line string) (intent, rest string) { return memory.Intent(line
 func MemoryKey(text string) (key, value string) { return memory.Key(text) }
 
 // answerMemory adds to ev the entries of long-term memory the asker may
-// see that concern the query (see [memory.Book.ForAnswer], with cache):
+// see that concern the query (see [memory.Book.ForAnswer]), as of v:
 // verified ones as evidence, citable, the others (hypotheses, stale
 // entries) as unconfirmed. An index without memory adds nothing.
-func (e *Engine) answerMemory(ctx context.Context, cache *memory.TermCache, ev *answer.Delivery, query, lang string, terms func(string) []string) ([]MemoryUse, error) {
-	shown, err := e.memoryBook(ctx).ForAnswer(ctx, query, lang, terms, cache)
+func (e *Engine) answerMemory(ctx context.Context, v *snapshot.Snapshot, ev *answer.Delivery, query, lang string, terms func(string) []string) ([]MemoryUse, error) {
+	shown, err := e.memoryBook(ctx, v).ForAnswer(ctx, query, lang, terms, &v.MemTerms)
 	if err != nil || len(shown) == 0 {
 		return []MemoryUse{}, err
 	}

@@ -53,20 +53,6 @@ func (e *Engine) Roots(ctx context.Context) ([]string, error) {
 // links to that note (see [Engine.NoteLinks]).
 type NoteLink = notelink.Link
 
-// noteDirectoryOf returns the directory of the notes the caller may see,
-// built once per view and audience.
-func (e *Engine) noteDirectoryOf(ctx context.Context) (*notelink.Directory, error) {
-	v, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	player := isPlayer(ctx)
-	d, _, err := v.notes[scopeIndex(player)].Get(func() (*notelink.Directory, error) {
-		return notelink.Load(ctx, e.idx, player)
-	})
-	return d, err
-}
-
 // NoteLinks returns the names in a's text that its evidence writes as
 // wikilinks to a note the caller may see (see [WithRole]), each with
 // that note: what a surface with links links to the note. A name is
@@ -80,7 +66,7 @@ func (e *Engine) NoteLinks(ctx context.Context, a *Answer) ([]NoteLink, error) {
 	if a == nil || a.Answer == "" || len(a.Evidence) == 0 {
 		return nil, nil
 	}
-	dir, err := e.noteDirectoryOf(ctx)
+	dir, err := e.notesDirectory(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +114,20 @@ func (e *Engine) evidenceWritten(ctx context.Context, a *Answer) ([]notelink.Wri
 // none of them, or several. A note the caller may not see resolves as a
 // note that does not exist.
 func (e *Engine) ResolveNote(ctx context.Context, target string) (string, bool, error) {
-	dir, err := e.noteDirectoryOf(ctx)
+	dir, err := e.notesDirectory(ctx)
 	if err != nil {
 		return "", false, err
 	}
 	file, ok := dir.Resolve(target)
 	return file, ok, nil
+}
+
+// notesDirectory is the directory of the names of the notes the caller
+// may see, of the current snapshot.
+func (e *Engine) notesDirectory(ctx context.Context) (*notelink.Directory, error) {
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return v.Notes(ctx, isPlayer(ctx))
 }

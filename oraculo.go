@@ -51,7 +51,9 @@ import (
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/rerank"
+	"github.com/oraculo/oraculo/snapshot"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -60,15 +62,12 @@ import (
 const DefaultDBPath = ".oraculo/oraculo.db"
 
 // DefaultLang is the language notes are analysed in when nothing tells
-// another: a note too short to tell, a store that does not keep each
-// note's language. A new index's setting is [LangAuto]: each note's
-// language recognised.
-const DefaultLang = "es"
+// another (see [ingest.DefaultLang]).
+const DefaultLang = ingest.DefaultLang
 
 // LangAuto is the language setting under which each note's language is
-// recognised from its text at ingest ([analysis.NoteLang]) and the note
-// analysed in it; "es" or "en" analyses every note in that language.
-const LangAuto = analysis.Auto
+// recognised (see [ingest.LangAuto]).
+const LangAuto = ingest.LangAuto
 
 // DBPath resolves the index path: the explicit one, else $ORACULO_DB, else
 // DefaultDBPath.
@@ -83,14 +82,8 @@ func DBPath(explicit string) string {
 }
 
 // Settings are the corpus-wide choices stored in the index: every note is
-// analysed and cut with them, and questions are analysed the same way.
-type Settings struct {
-	// Lang is "auto" (each note in its own language, recognised), "es"
-	// or "en" (every note in that language).
-	Lang         string `json:"lang"`
-	MaxWords     int    `json:"max_words"`
-	OverlapWords int    `json:"overlap_words"`
-}
+// analysed and cut with them (see [ingest.Settings]).
+type Settings = ingest.Settings
 
 // Engine is an open index with the machinery to ingest and search it.
 // Its methods are safe for concurrent use, except that one ingest at a time
@@ -98,9 +91,9 @@ type Settings struct {
 type Engine struct {
 	idx store.Store
 
-	// view is what searches read (see [view]); viewMu orders the
-	// publication of a new one.
-	view   atomic.Pointer[view]
+	// view is the snapshot searches read (see [Engine.snapshot]);
+	// viewMu orders the publication of a new one.
+	view   atomic.Pointer[snapshot.Snapshot]
 	viewMu sync.Mutex
 
 	mu sync.Mutex // guards the fields below
@@ -202,7 +195,7 @@ func (e *Engine) DBPath() string { return e.idx.Path() }
 // loadSettings makes the settings stored in the index those of the next
 // ingest.
 func (e *Engine) loadSettings(ctx context.Context) error {
-	s, _, err := e.readSettings(ctx)
+	s, _, err := ingest.ReadSettings(ctx, e.idx)
 	if err != nil {
 		return err
 	}
@@ -212,7 +205,7 @@ func (e *Engine) loadSettings(ctx context.Context) error {
 // apply validates settings and makes them those of the next ingest
 // (searches read theirs from the index, through their view).
 func (e *Engine) apply(s Settings) error {
-	s, a, err := checkSettings(s)
+	s, a, err := s.Check()
 	if err != nil {
 		return err
 	}
@@ -222,23 +215,7 @@ func (e *Engine) apply(s Settings) error {
 	return nil
 }
 
-func (e *Engine) saveSettings(ctx context.Context) error {
-	chosen := ""
-	if e.settings.Lang != LangAuto {
-		chosen = "1"
-	}
-	for k, v := range map[string]string{
-		langChosenKey:   chosen,
-		"lang":          e.settings.Lang,
-		"max_words":     strconv.Itoa(e.settings.MaxWords),
-		"overlap_words": strconv.Itoa(e.settings.OverlapWords),
-	} {
-		if err := e.idx.SetMeta(ctx, k, v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (e *Engine) saveSettings(ctx context.Context) error { return e.settings.Save(ctx, e.idx) }
 
 // bumpGeneration records that the index changed (an ingest finished, or
 // notes were decided again): every engine serving it, in this process or

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/oraculo/oraculo/query"
+	"github.com/oraculo/oraculo/snapshot"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -31,38 +32,20 @@ type QueryAnalysis struct {
 
 // analyse reads the question: explicit filters win; else the sessions it
 // names, resolved against those the caller may see.
-func (e *Engine) analyse(ctx context.Context, question string, opts SearchOptions) (QueryAnalysis, error) {
-	known, err := e.knownSessions(ctx)
+func (e *Engine) analyse(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions) (QueryAnalysis, error) {
+	known, err := v.Sessions(ctx, isPlayer(ctx))
 	if err != nil {
 		return QueryAnalysis{}, err
 	}
 	a := query.Analyze(question, "", known)
 	out := QueryAnalysis{Filters: opts.Filter, Kind: a.Kind}
-	ents, err := e.entityIndex(ctx)
+	ents, err := v.Entities(ctx, isPlayer(ctx))
 	if err != nil {
 		return QueryAnalysis{}, err
 	}
-	if ents.Matcher != nil {
-		seen := map[int]bool{}
-		for _, m := range ents.Matcher.Find(question) {
-			if !seen[m.Entity] && m.Entity < len(ents.Entities) {
-				seen[m.Entity] = true
-				out.Entities = append(out.Entities, ents.Entities[m.Entity].Name)
-			}
-		}
-	}
+	out.Entities = ents.Named(question)
 	if opts.Filter.IsZero() && !opts.NoAnalysis && len(a.Sessions) > 0 {
 		out.Filters, out.Said, out.fromQuestion = store.Filter{Sessions: a.Sessions}, a.Said, true
 	}
 	return out, nil
-}
-
-// knownSessions returns the session numbers the caller may see, loaded
-// once per index generation (a query over every chunk: 10 ms at 10k).
-func (e *Engine) knownSessions(ctx context.Context) ([]int, error) {
-	v, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return e.sessionsOf(ctx, v)
 }

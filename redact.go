@@ -4,17 +4,18 @@ import (
 	"context"
 
 	"github.com/oraculo/oraculo/notelink"
+	"github.com/oraculo/oraculo/snapshot"
 )
 
 // redactor returns what the note text handed to the caller becomes: for
 // the DM, the text as written; for a player, each link to a note the
 // player may not see written as the text it shows, so that it names
 // nothing hidden (see [notelink.Directory.Redact]).
-func (e *Engine) redactor(ctx context.Context) (func(string) string, error) {
+func (e *Engine) redactor(ctx context.Context, v *snapshot.Snapshot) (func(string) string, error) {
 	if !isPlayer(ctx) {
 		return func(s string) string { return s }, nil
 	}
-	dir, err := e.noteDirectoryOf(ctx)
+	dir, err := v.Notes(ctx, true)
 	if err != nil {
 		return nil, err
 	}

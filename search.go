@@ -10,6 +10,7 @@ import (
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/snapshot"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -167,10 +168,9 @@ func (e *Engine) Find(ctx context.Context, question string, opts SearchOptions) 
 // searchAt searches v: the question's analysis, its paths restricted by
 // the filters it names (everything when that finds nothing), fusion, and
 // the hits as the caller may read them.
-func (e *Engine) searchAt(ctx context.Context, v *view, question string, opts SearchOptions) (SearchResult, error) {
+func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions) (SearchResult, error) {
 	var r SearchResult
-	ctx = withView(ctx, v)
-	an, err := e.analyse(ctx, question, opts)
+	an, err := e.analyse(ctx, v, question, opts)
 	if err != nil {
 		return r, err
 	}
@@ -188,7 +188,7 @@ func (e *Engine) searchAt(ctx context.Context, v *view, question string, opts Se
 	}
 	// The notes as the caller may read them: a player's hold no link to
 	// a note they may not see.
-	redact, err := e.redactor(ctx)
+	redact, err := e.redactor(ctx, v)
 	if err != nil {
 		r.Hits = nil
 		return r, err
@@ -199,7 +199,7 @@ func (e *Engine) searchAt(ctx context.Context, v *view, question string, opts Se
 
 // search runs over v the paths restricted by f, fuses and cuts, adding
 // the time of each stage to tr.
-func (e *Engine) search(ctx context.Context, v *view, question string, opts SearchOptions, f store.Filter, arc bool, tr *Trace) ([]Hit, error) {
+func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions, f store.Filter, arc bool, tr *Trace) ([]Hit, error) {
 	k := opts.K
 	if k <= 0 {
 		k = DefaultK
@@ -226,7 +226,7 @@ func (e *Engine) search(ctx context.Context, v *view, question string, opts Sear
 		return nil, err
 	}
 	t0 := time.Now()
-	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.questionLang(question), question)
+	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.QuestionLang(question), question)
 	hits := rank(found, narrative, arc, depth, k)
 	tr.add(stageFuse(len(found.Lists)), t0)
 	return hits, nil
@@ -235,16 +235,16 @@ func (e *Engine) search(ctx context.Context, v *view, question string, opts Sear
 // assembly is what choosing the paths of a search over v, restricted by
 // f, reads: the dense index and the compendium are loaded only for the
 // paths wanted.
-func (e *Engine) assembly(ctx context.Context, v *view, f store.Filter) retrieve.Assembly {
+func (e *Engine) assembly(ctx context.Context, v *snapshot.Snapshot, f store.Filter) retrieve.Assembly {
 	player := isPlayer(ctx)
 	return retrieve.Assembly{
-		Index: e.idx, Analyzer: v.analyzer, Langs: v.langs, ByLang: v.byLang,
+		Index: e.idx, Analyzer: v.Analyzer, Langs: v.Langs, ByLang: v.ByLang,
 		Public: player, Filter: f, Embedder: e.Embedder(),
 		Dense: func(allowed func() (map[int64]bool, error)) (retrieve.Path, error) {
 			return e.densePath(ctx, v, f, player, allowed)
 		},
 		Entity: func() (retrieve.Entity, error) {
-			ents, err := e.entitiesOf(ctx, v)
+			ents, err := v.Entities(ctx, isPlayer(ctx))
 			if err != nil {
 				return retrieve.Entity{}, err
 			}
@@ -255,26 +255,26 @@ func (e *Engine) assembly(ctx context.Context, v *view, f store.Filter) retrieve
 
 // densePath returns the dense path over v's dense index, nil when there
 // is none, leaving out what f, allowed and the caller's visibility do.
-func (e *Engine) densePath(ctx context.Context, v *view, f store.Filter, player bool, allowed func() (map[int64]bool, error)) (retrieve.Path, error) {
-	ix, err := e.denseOf(ctx, v)
+func (e *Engine) densePath(ctx context.Context, v *snapshot.Snapshot, f store.Filter, player bool, allowed func() (map[int64]bool, error)) (retrieve.Path, error) {
+	ix, err := v.Dense(ctx)
 	if err != nil || ix == nil {
 		return nil, err
 	}
-	scope := dense.Scope{Allow: allowed, Restricted: func() (map[int64]bool, error) { return e.restrictedOf(ctx, v) }}
-	return ix.Path(retrieve.Dense{Embedder: v.embedder, Index: e.idx, Public: player}, f, scope)
+	scope := dense.Scope{Allow: allowed, Restricted: func() (map[int64]bool, error) { return v.Restricted(ctx) }}
+	return ix.Path(retrieve.Dense{Embedder: v.Embedder, Index: e.idx, Public: player}, f, scope)
 }
 
 // searchVectors makes the dense path among paths find neighbours as mode
 // says (see [VectorSearch]).
-func (e *Engine) searchVectors(ctx context.Context, v *view, paths []retrieve.Path, mode VectorSearch) error {
+func (e *Engine) searchVectors(ctx context.Context, v *snapshot.Snapshot, paths []retrieve.Path, mode VectorSearch) error {
 	if mode == VectorsAuto {
 		return nil
 	}
 	if mode != VectorsExact && mode != VectorsApprox {
 		return fmt.Errorf("unknown vector search mode %d", mode)
 	}
-	index := func() (*dense.Index, error) { return e.denseOf(ctx, v) }
-	restricted := func() (map[int64]bool, error) { return e.restrictedOf(ctx, v) }
+	index := func() (*dense.Index, error) { return v.Dense(ctx) }
+	restricted := func() (map[int64]bool, error) { return v.Restricted(ctx) }
 	return dense.SearchAs(ctx, paths, mode == VectorsExact, index, restricted)
 }
 

@@ -51,18 +51,18 @@ func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
 		return RetrievalStats{}, err
 	}
 	r := RetrievalStats{Paths: []string{retrieve.PathBM25}}
-	if v.embedder != nil {
-		rows, err := e.idx.VectorRows(ctx, v.embedder.ID())
+	if v.Embedder != nil {
+		rows, err := e.idx.VectorRows(ctx, v.Embedder.ID())
 		if err != nil {
 			return r, err
 		}
 		if rows > 0 {
 			r.Paths = append(r.Paths, retrieve.PathDense)
 			_, own := e.idx.(store.VectorSearcher)
-			r.DenseModel, r.DenseVectors, r.Graph = v.embedder.ID(), rows, own || rows >= e.denseOptions().ANNThreshold()
+			r.DenseModel, r.DenseVectors, r.Graph = v.Embedder.ID(), rows, own || rows >= e.denseOptions().ANNThreshold()
 		}
 	}
-	ents, err := e.entitiesOf(ctx, v)
+	ents, err := v.Entities(ctx, isPlayer(ctx))
 	if err != nil {
 		return r, err
 	}
@@ -122,12 +122,12 @@ func (e *Engine) Overview(ctx context.Context) (Overview, error) {
 			o.Notes -= n
 		}
 	}
-	sessions, err := e.sessionsOf(ctx, v)
+	sessions, err := v.Sessions(ctx, isPlayer(ctx))
 	if err != nil {
 		return Overview{}, err
 	}
 	o.Sessions = len(sessions)
-	if t, ok := generationTime(v.generation); ok {
+	if t, ok := generationTime(v.Generation); ok {
 		o.Updated = &t
 	}
 	if m := e.ChatModel(); m != nil {

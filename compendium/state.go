@@ -51,3 +51,20 @@ func scope(public bool) string {
 	}
 	return store.ScopeDM
 }
+
+// Named returns the names of the entities text names, each once, in the
+// order it first names them; none when the compendium is empty.
+func (st *State) Named(text string) []string {
+	if st == nil || st.Matcher == nil {
+		return nil
+	}
+	var out []string
+	seen := map[int]bool{}
+	for _, m := range st.Matcher.Find(text) {
+		if !seen[m.Entity] && m.Entity < len(st.Entities) {
+			seen[m.Entity] = true
+			out = append(out, st.Entities[m.Entity].Name)
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
 )
@@ -52,14 +53,13 @@ func (e *Engine) retrievalStats(ctx context.Context) (RetrievalStats, error) {
 	}
 	r := RetrievalStats{Paths: []string{retrieve.PathBM25}}
 	if v.Embedder != nil {
-		rows, err := e.idx.VectorRows(ctx, v.Embedder.ID())
+		n, err := dense.CountOf(ctx, e.idx, v.Embedder.ID(), e.denseOptions())
 		if err != nil {
 			return r, err
 		}
-		if rows > 0 {
+		if n.Vectors > 0 {
 			r.Paths = append(r.Paths, retrieve.PathDense)
-			_, own := e.idx.(store.VectorSearcher)
-			r.DenseModel, r.DenseVectors, r.Graph = v.Embedder.ID(), rows, own || rows >= e.denseOptions().ANNThreshold()
+			r.DenseModel, r.DenseVectors, r.Graph = v.Embedder.ID(), n.Vectors, n.Graph
 		}
 	}
 	ents, err := v.Entities(ctx, isPlayer(ctx))

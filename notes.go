@@ -109,10 +109,10 @@ func (e *Engine) evidenceWritten(ctx context.Context, a *Answer) ([]notelink.Wri
 }
 
 // ResolveNote returns the note a wikilink's target names ("Harbin",
-// "NPCs/Harbin.md"; see [text.Wikilink]), resolved as Obsidian does among
-// the notes the caller may see (see [WithRole]): false when it names
-// none of them, or several. A note the caller may not see resolves as a
-// note that does not exist.
+// "NPCs/Harbin.md"; see [notelink.Directory.Resolve]), resolved as
+// Obsidian does among the notes the caller may see (see [WithRole]):
+// false when it names none of them, or several. A note the caller may not
+// see resolves as a note that does not exist.
 func (e *Engine) ResolveNote(ctx context.Context, target string) (string, bool, error) {
 	dir, err := e.notesDirectory(ctx)
 	if err != nil {

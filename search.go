@@ -239,7 +239,7 @@ func (e *Engine) assembly(ctx context.Context, v *snapshot.Snapshot, f store.Fil
 	player := isPlayer(ctx)
 	return retrieve.Assembly{
 		Index: e.idx, Analyzer: v.Analyzer, Langs: v.Langs, ByLang: v.ByLang,
-		Public: player, Filter: f, Embedder: e.Embedder(),
+		Public: player, Filter: f, Embedder: v.Embedder,
 		Dense: func(allowed func() (map[int64]bool, error)) (retrieve.Path, error) {
 			return e.densePath(ctx, v, f, player, allowed)
 		},

@@ -2,7 +2,6 @@ package oraculo
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/embed"
@@ -29,30 +28,16 @@ func EmbedderConfigFromEnv() EmbedderConfig { return embed.ConfigFromEnv() }
 // NewEmbedder builds the embedder a config names; nil for "none".
 func NewEmbedder(c EmbedderConfig) (embed.Embedder, error) { return embed.New(c) }
 
-// setEmbedder makes the dense path use cfg (see [WithEmbedder]).
-func (e *Engine) setEmbedder(ctx context.Context, cfg EmbedderConfig) error {
-	if cfg.Provider == "" {
-		stored, err := e.storedEmbedderConfig(ctx)
-		if err != nil {
-			return err
-		}
-		stored.APIKey = cfg.APIKey
-		cfg = stored
+// setEmbedder makes the dense path use cfg, or the embedder the index
+// keeps when cfg names none (see [WithEmbedder]); the hashing embedder
+// reads the notes through their analyzer.
+func (e *Engine) setEmbedder(ctx context.Context, cfg EmbedderConfig) (err error) {
+	if cfg, err = cfg.Resolve(ctx, e.idx); err == nil {
+		e.embedCfg = cfg
+		e.embedder, err = embed.NewAnalysed(cfg, e.analyzer.Version(), e.analyzer.Terms)
 	}
-	em, err := NewEmbedder(cfg)
-	if err != nil {
-		return err
-	}
-	e.mu.Lock()
-	if h, ok := em.(*embed.Hashing); ok && cfg.Model != "v1" {
-		// The hashing embedder reads the notes through their analyzer
-		// (v2); model "v1" keeps the plain-words variant.
-		em = embed.NewHashingTerms(h.Dims(), e.analyzer.Version(), e.analyzer.Terms)
-	}
-	e.embedCfg, e.embedder = cfg, em
-	e.mu.Unlock()
 	e.invalidate()
-	return nil
+	return err
 }
 
 // Embedder returns the embedder in use, or nil.
@@ -62,30 +47,9 @@ func (e *Engine) Embedder() embed.Embedder {
 	return e.embedder
 }
 
-func (e *Engine) storedEmbedderConfig(ctx context.Context) (EmbedderConfig, error) {
-	var c EmbedderConfig
-	for key, dst := range map[string]*string{"embed_provider": &c.Provider, "embed_model": &c.Model, "embed_url": &c.URL} {
-		v, err := e.idx.Meta(ctx, key)
-		if err != nil {
-			return c, err
-		}
-		*dst = v
-	}
-	if v, err := e.idx.Meta(ctx, "embed_dims"); err != nil {
-		return c, err
-	} else if v != "" {
-		c.Dims, _ = strconv.Atoi(v)
-	}
-	return c, nil
-}
-
+// saveEmbedderConfig keeps the embedder's config in the index.
 func (e *Engine) saveEmbedderConfig(ctx context.Context, c EmbedderConfig) error {
-	for k, v := range map[string]string{"embed_provider": c.Provider, "embed_model": c.Model, "embed_url": c.URL, "embed_dims": strconv.Itoa(c.Dims)} {
-		if err := e.idx.SetMeta(ctx, k, v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return embed.SaveConfig(ctx, e.idx, c)
 }
 
 // denseOptions are the dense index's settings (see [WithANNThreshold]).

@@ -12,6 +12,7 @@ import (
 // never race a change of them.
 type Option func(*options)
 
+// options are what the options chose, for configure.
 type options struct {
 	warn         func(string)
 	embedder     *EmbedderConfig
@@ -72,31 +73,26 @@ func WithANNThreshold(n int) Option {
 	return func(o *options) { o.annThreshold = n }
 }
 
-// configure applies the options to a freshly opened engine.
-func (e *Engine) configure(ctx context.Context, opts []Option) error {
+// configure applies the options to a freshly opened engine, before
+// anyone else holds it (so without e.mu); the reranker last, as it may
+// be the chat model's.
+func (e *Engine) configure(ctx context.Context, opts []Option) (err error) {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
 	}
-	e.warnTo, e.annMin = o.warn, o.annThreshold
+	e.warnTo, e.annMin, e.reranker = o.warn, o.annThreshold, o.reranker
+	if o.chatModelSet {
+		e.chat, e.chatCfg = o.chatModel, ChatConfig{Provider: chat.ProviderCustom}
+	}
 	if o.embedder != nil {
-		if err := e.setEmbedder(ctx, *o.embedder); err != nil {
-			return err
-		}
+		err = e.setEmbedder(ctx, *o.embedder)
 	}
-	switch {
-	case o.chatModelSet:
-		e.setChatModel(o.chatModel)
-	case o.chat != nil:
-		if err := e.setChat(ctx, *o.chat); err != nil {
-			return err
-		}
+	if err == nil && o.chat != nil {
+		err = e.setChat(ctx, *o.chat)
 	}
-	switch {
-	case o.reranker != nil:
-		e.reranker = o.reranker
-	case o.rerank != nil:
-		return e.configureReranker(*o.rerank)
+	if err == nil && o.rerank != nil {
+		err = e.configureReranker(*o.rerank)
 	}
-	return nil
+	return err
 }

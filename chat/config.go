@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo/internal/openaicompat"
+	"github.com/oraculo/oraculo/internal/storedconfig"
 )
 
 // Chat providers a [Config] names.
@@ -15,6 +17,10 @@ const (
 	ProviderNone   = "none"
 	ProviderOllama = "ollama"
 	ProviderOpenAI = "openai"
+	// ProviderCustom is a model a program brought rather than named
+	// (the root's WithChatModel): [New] cannot build it and
+	// [SaveConfig] does not keep it.
+	ProviderCustom = "custom"
 )
 
 // Config chooses the chat model that annotates chunks at ingest,
@@ -56,6 +62,33 @@ func (c Config) IsSet() bool { return c.Provider != "" && c.Provider != Provider
 func (c Config) WithLocal(local Config) Config {
 	c.APIKey, c.Timeout, c.FirstTokenTimeout, c.IdleTimeout, c.err = local.APIKey, local.Timeout, local.FirstTokenTimeout, local.IdleTimeout, local.err
 	return c
+}
+
+// Settings are where an index keeps its settings (Meta and SetMeta: the
+// store's Settings role).
+type Settings = storedconfig.Settings
+
+// Resolve returns c when it names a provider; else the provider, model
+// and URL the index keeps in s ([SaveConfig]'s) with c's key and
+// timeouts (see [Config.WithLocal]).
+func (c Config) Resolve(ctx context.Context, s Settings) (Config, error) {
+	err := storedconfig.Resolve(ctx, s, c.Provider, c.stored())
+	return c, err
+}
+
+// SaveConfig keeps c's provider, model and URL in s, for the commands
+// that name no model: never its key, and nothing of a [ProviderCustom]
+// model.
+func SaveConfig(ctx context.Context, s Settings, c Config) error {
+	if c.Provider == ProviderCustom {
+		return nil
+	}
+	return storedconfig.Write(ctx, s, c.stored())
+}
+
+// stored are c's fields an index keeps, by meta key.
+func (c *Config) stored() storedconfig.Fields {
+	return storedconfig.Fields{"chat_provider": &c.Provider, "chat_model": &c.Model, "chat_url": &c.URL}
 }
 
 // ConfigFromEnv reads $ORACULO_CHAT, $ORACULO_CHAT_MODEL,

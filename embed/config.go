@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo/internal/openaicompat"
+	"github.com/oraculo/oraculo/internal/storedconfig"
 )
 
 // Embedding providers a [Config] names.
@@ -76,4 +78,38 @@ func New(c Config) (Embedder, error) {
 		return NewHashing(dims), nil
 	}
 	return nil, fmt.Errorf("unknown embedder %q (ollama, openai, hashing or none)", c.Provider)
+}
+
+// NewAnalysed builds the embedder a config names, as [New] does, for
+// notes read through an analyzer (named analyzer, whose terms terms
+// returns): the hashing embedder hashes those terms (its analysed
+// variant), but for model "v1", which keeps the plain words.
+func NewAnalysed(c Config, analyzer string, terms func(string) []string) (Embedder, error) {
+	em, err := New(c)
+	if h, ok := em.(*Hashing); ok && c.Model != "v1" {
+		em = NewHashingTerms(h.Dims(), analyzer, terms)
+	}
+	return em, err
+}
+
+// Settings are where an index keeps its settings (Meta and SetMeta: the
+// store's Settings role).
+type Settings = storedconfig.Settings
+
+// Resolve returns c when it names a provider; else the provider, model,
+// URL and size the index keeps in s ([SaveConfig]'s) with c's key.
+func (c Config) Resolve(ctx context.Context, s Settings) (Config, error) {
+	err := storedconfig.Resolve(ctx, s, c.Provider, c.stored())
+	return c, err
+}
+
+// SaveConfig keeps c's provider, model, URL and size in s, for the
+// commands that name no model: never its key.
+func SaveConfig(ctx context.Context, s Settings, c Config) error {
+	return storedconfig.Write(ctx, s, c.stored())
+}
+
+// stored are c's fields an index keeps, by meta key.
+func (c *Config) stored() storedconfig.Fields {
+	return storedconfig.Fields{"embed_provider": &c.Provider, "embed_model": &c.Model, "embed_url": &c.URL, "embed_dims": &c.Dims}
 }

@@ -33,9 +33,9 @@ func TestReorder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, info := Reorder(context.Background(), tt.r, "¿qué pasó?", cands, 2)
+			got, info := reorder(context.Background(), tt.r, "¿qué pasó?", cands, 2)
 			if !slices.Equal(got, tt.want) || info != tt.info {
-				t.Errorf("Reorder = %v, %+v; want %v, %+v", got, info, tt.want, tt.info)
+				t.Errorf("reorder = %v, %+v; want %v, %+v", got, info, tt.want, tt.info)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package oraculo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -116,19 +117,11 @@ type Timings = answer.Timings
 // missing or unreachable yields an extractive answer and a warning.
 func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*Answer, error) {
 	start := time.Now()
-	question = strings.TrimSpace(question)
-	if question == "" {
-		return nil, errors.New("empty question")
-	}
-	vw, err := e.snapshot(ctx)
+	vw, a, history, err := e.begin(ctx, question, opts)
 	if err != nil {
 		return nil, err
 	}
-	a, terms := newAnswer(question, opts.Lang), vw.QuestionAnalyzer(question).Terms
-	history, err := e.converse(ctx, vw, a, opts.History)
-	if err != nil {
-		return nil, err
-	}
+	terms := vw.QuestionAnalyzer(a.Question).Terms
 	if err := e.candidates(ctx, vw, a, opts); err != nil {
 		return nil, err
 	}
@@ -149,6 +142,22 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	a.verify(d, ev, terms)
 	a.Timings.Since("total", start)
 	return a, nil
+}
+
+// begin opens the answer to question: the snapshot it is read from, the
+// empty answer, and the history the model sees (see [Engine.converse]).
+func (e *Engine) begin(ctx context.Context, question string, opts AskOptions) (*snapshot.Snapshot, *Answer, []answer.Message, error) {
+	question = strings.TrimSpace(question)
+	if question == "" {
+		return nil, nil, nil, errors.New("empty question")
+	}
+	vw, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	a := newAnswer(question, opts.Lang)
+	history, err := e.converse(ctx, vw, a, opts.History)
+	return vw, a, history, err
 }
 
 // newAnswer is the empty answer to question, in lang or else in the
@@ -178,35 +187,25 @@ func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 	return conv.History, nil
 }
 
-// candidates retrieves the candidates of a's query in fused order into
-// a.Fused (see [Engine.retrieve]), timed as the stage "search".
-func (e *Engine) candidates(ctx context.Context, vw *snapshot.Snapshot, a *Answer, opts AskOptions) error {
-	stage := time.Now()
-	hits, err := e.retrieve(ctx, vw, a, opts)
-	a.Fused = hits
-	a.Timings.Since("search", stage)
-	return err
-}
-
-// retrieve searches a's query: analysis, filter, the retrieval paths and
-// fusion (see [Engine.Find]), with what was understood of it in
-// a.Analysis. An index not yet built yields no hits.
-func (e *Engine) retrieve(ctx context.Context, v *snapshot.Snapshot, a *Answer, opts AskOptions) ([]Hit, error) {
-	n := opts.Candidates
-	if n <= 0 {
-		n = DefaultCandidates
-	}
+// candidates searches a's query (analysis, filter, the retrieval paths
+// and fusion: see [Engine.Find]) for its candidates in fused order, into
+// a.Fused, with what was understood of it in a.Analysis; it is timed as
+// the stage "search". An index not yet built yields none.
+func (e *Engine) candidates(ctx context.Context, v *snapshot.Snapshot, a *Answer, opts AskOptions) error {
+	defer a.Timings.Since("search", time.Now())
+	n := cmp.Or(max(opts.Candidates, 0), DefaultCandidates)
 	r, err := e.searchAt(ctx, v, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter})
 	if r.Analysis.Kind != "" {
 		a.Analysis = r.Analysis
 	}
 	if err != nil && !errors.Is(err, ErrNotIndexed) {
-		return nil, err
+		return err
 	}
 	if a.Analysis.Unfiltered {
 		a.warn(e, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
-	return r.Hits, nil
+	a.Fused = r.Hits
+	return nil
 }
 
 // annotations returns the cached annotations of the hits' chunks, made by
@@ -232,30 +231,21 @@ func (e *Engine) answerModel(ctx context.Context, opts AskOptions) (chat.Model, 
 }
 
 // reranked reads the annotations of a's candidates made by model and
-// reranks the candidates, within modelCtx, into a.Candidates and a.Rerank,
-// timed as the stage "rerank"; it returns the annotations.
+// reranks the candidates, within modelCtx, into a.Candidates and a.Rerank
+// with the engine's reranker (see rerank.Choose, rerank.Reorder), timed
+// as the stage "rerank"; it returns the annotations.
 func (e *Engine) reranked(ctx, modelCtx context.Context, a *Answer, model chat.Model) (map[int64]string, error) {
 	stage := time.Now()
 	notes, err := e.annotations(ctx, model, a.Fused)
 	if err != nil {
 		return nil, err
 	}
-	a.Candidates, a.Rerank = e.rerank(modelCtx, model, a.Question, a.Fused, notes)
+	e.mu.Lock()
+	r := rerank.Choose(e.reranker, model, analysis.QuestionLang(a.Question))
+	e.mu.Unlock()
+	a.Candidates, a.Rerank = rerank.Reorder(modelCtx, r, a.Question, a.Fused, notes, answer.DefaultFull)
 	a.Timings.Since("rerank", stage)
 	return notes, nil
-}
-
-// rerank reorders the candidates with the engine's reranker: the one set
-// with SetReranker, else the chat model's, else none (fused order; see
-// rerank.Reorder).
-func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
-	e.mu.Lock()
-	r := e.reranker
-	e.mu.Unlock()
-	if r == nil && model != nil {
-		r = &rerank.LLM{Model: model, Lang: analysis.QuestionLang(question)}
-	}
-	return rerank.Reorder(ctx, r, question, hits, notes, answer.DefaultFull)
 }
 
 // evidence chooses the evidence from a's reranked candidates and adds the

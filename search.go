@@ -15,47 +15,20 @@ import (
 )
 
 // DefaultK is how many hits a search returns by default.
-const DefaultK = 10
+const DefaultK = retrieve.DefaultK
 
-// SearchOptions tune one search.
-type SearchOptions struct {
-	// K is how many hits to return (default DefaultK).
-	K int
-	// Paths names the retrieval paths to use; empty means every available one.
-	Paths []string
-	// Trace, when set, receives how long each stage took.
-	Trace *Trace
-	// NoPrior turns off the narrative prior (see NarrativeBoost).
-	NoPrior bool
-	// Filter restricts every path to some sessions, folders or tags
-	// before anything is ranked; a search with nothing through it has no
-	// hits. Without one, the sessions the question names are a filter
-	// (when nothing matches in them, everything is searched).
-	Filter store.Filter
-	// NoAnalysis searches the question's words only: no session filter
-	// taken from it.
-	NoAnalysis bool
-	// Analysis, when set, receives what was understood of the question.
-	Analysis *QueryAnalysis
-	// Vectors chooses how the dense path finds the question's nearest
-	// chunks (default VectorsAuto).
-	Vectors VectorSearch
-}
+// SearchOptions tune one search (see [retrieve.Options]).
+type SearchOptions = retrieve.Options
 
 // VectorSearch is how the dense path finds a question's nearest chunks.
-type VectorSearch int
+type VectorSearch = retrieve.VectorSearch
 
+// How the dense path finds a question's nearest chunks (see
+// [retrieve.VectorsAuto]).
 const (
-	// VectorsAuto scans every vector below [WithANNThreshold] vectors
-	// and walks the HNSW graph that ingest stored at or above it.
-	VectorsAuto VectorSearch = iota
-	// VectorsExact scans every vector: slower on many notes, it never
-	// misses a neighbour.
-	VectorsExact
-	// VectorsApprox walks an HNSW graph at any size (below the threshold
-	// one built in memory on first use): what the graph would miss, shown
-	// before the notes grow enough for search to use it.
-	VectorsApprox
+	VectorsAuto   = retrieve.VectorsAuto
+	VectorsExact  = retrieve.VectorsExact
+	VectorsApprox = retrieve.VectorsApprox
 )
 
 // The ranking's constants, decided where the ranking is (package fuse).
@@ -150,10 +123,6 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 // search runs over v the paths restricted by f, fuses and cuts, adding
 // the time of each stage to tr.
 func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions, f store.Filter, arc bool, tr *Trace) ([]Hit, error) {
-	k := opts.K
-	if k <= 0 {
-		k = DefaultK
-	}
 	paths, err := e.assembly(ctx, v, f).Select(ctx, opts.Paths)
 	if err != nil {
 		return nil, err
@@ -161,15 +130,9 @@ func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question stri
 	if err := e.searchVectors(ctx, v, paths, opts.Vectors); err != nil {
 		return nil, err
 	}
-	// Each path returns a fixed depth and the order is cut to k only at
-	// the end: the first k hits never depend on k.
-	depth := retrieve.FixedDepth
-	if len(paths) == 1 {
-		depth = max(depth, k)
-	}
+	k, depth := opts.Depth(len(paths))
 	found, err := retrieve.RunAll(ctx, question, paths, retrieve.Run{
-		Depth: depth, Public: isPlayer(ctx),
-		Took: tr.Took,
+		Depth: depth, Public: isPlayer(ctx), Took: tr.Took,
 		Warn: func(err error) { e.warn("%v; searching without it", err) },
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package oraculo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,62 +13,19 @@ import (
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
+	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/snapshot"
-	"github.com/oraculo/oraculo/store"
 )
 
 // DefaultCandidates is how many fused candidates Ask hands to the
 // reranker (seed 000: at most 40).
 const DefaultCandidates = 40
 
-// Turn is one earlier exchange of a conversation.
-type Turn struct {
-	Question string `json:"question"`
-	Answer   string `json:"answer,omitempty"`
-	// Query is what that turn searched (its Answer.Query): a follow-up of
-	// a follow-up then keeps the conversation's subject.
-	Query string `json:"query,omitempty"`
-}
+// Turn is one earlier exchange of a conversation (see [answer.Turn]).
+type Turn = answer.Turn
 
-// AskOptions tune [Engine.Ask].
-type AskOptions struct {
-	// Candidates is how many fused candidates are reranked (default 40).
-	Candidates int
-	// Paths restricts retrieval (default: every available path).
-	Paths []string
-	// Filter restricts retrieval to some sessions, folders or tags.
-	Filter store.Filter
-	// History holds the conversation's earlier turns, oldest first: a
-	// question that does not stand alone is searched together with the
-	// previous one, and the model sees them.
-	History []Turn
-	// Lang is the answer's language, "es" or "en" (default: the
-	// question's).
-	Lang string
-	// Extractive answers without the chat model even when there is one.
-	Extractive bool
-	// OnDelta receives the generated answer as it streams (raw, before
-	// verification; the verified text is in the returned Answer). The
-	// model's reasoning never reaches it, nor the Answer.
-	OnDelta func(string)
-	// OnThinking, when set, is called when the chat model starts
-	// reasoning while it writes the answer, before the deltas that follow
-	// (see chat.Request.OnThinking): a front end can say that the model is
-	// thinking until the next delta.
-	OnThinking func()
-	// OnVerified, when set, receives the answer's verified text while the
-	// chat model writes it: each time a sentence is complete (see
-	// answer.Settled) and its citations checked, the segments of the
-	// verified text so far, each call's text starting with the previous
-	// call's. A sentence without a valid citation comes marked (see
-	// answer.CheckSettled), and the last one only once the next has begun.
-	// It is not called before a citation is valid (an answer with
-	// none is replaced by an abstention), nor for an extractive
-	// answer, which is whole at once. The Answer's Segments go on from the
-	// last call's, unless the chat model failed midway and the answer was
-	// extracted from the notes instead.
-	OnVerified func([]Segment)
-}
+// AskOptions tune [Engine.Ask] (see [answer.AskOptions]).
+type AskOptions = answer.AskOptions
 
 // Answer is what Ask returns. Its JSON shape is public (`ask --json`).
 type Answer struct {
@@ -151,11 +109,7 @@ type RerankInfo = rerank.Info
 type ContextInfo = answer.ContextInfo
 
 // Timings are milliseconds per stage.
-type Timings map[string]float64
-
-func (t Timings) since(stage string, start time.Time) {
-	t[stage] = float64(time.Since(start).Microseconds()) / 1000
-}
+type Timings = answer.Timings
 
 // Ask answers a question from the notes: search, rerank, assemble the
 // evidence, generate (or extract) an answer, and verify its citations.
@@ -163,19 +117,11 @@ func (t Timings) since(stage string, start time.Time) {
 // missing or unreachable yields an extractive answer and a warning.
 func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*Answer, error) {
 	start := time.Now()
-	question = strings.TrimSpace(question)
-	if question == "" {
-		return nil, errors.New("empty question")
-	}
-	vw, err := e.snapshot(ctx)
+	vw, a, history, err := e.begin(ctx, question, opts)
 	if err != nil {
 		return nil, err
 	}
-	a, terms := newAnswer(question, opts.Lang), vw.QuestionAnalyzer(question).Terms
-	history, err := e.converse(ctx, vw, a, opts.History)
-	if err != nil {
-		return nil, err
-	}
+	terms := vw.QuestionAnalyzer(a.Question).Terms
 	if err := e.candidates(ctx, vw, a, opts); err != nil {
 		return nil, err
 	}
@@ -194,8 +140,24 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		return nil, err
 	}
 	a.verify(d, ev, terms)
-	a.Timings.since("total", start)
+	a.Timings.Since("total", start)
 	return a, nil
+}
+
+// begin opens the answer to question: the snapshot it is read from, the
+// empty answer, and the history the model sees (see [Engine.converse]).
+func (e *Engine) begin(ctx context.Context, question string, opts AskOptions) (*snapshot.Snapshot, *Answer, []answer.Message, error) {
+	question = strings.TrimSpace(question)
+	if question == "" {
+		return nil, nil, nil, errors.New("empty question")
+	}
+	vw, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	a := newAnswer(question, opts.Lang)
+	history, err := e.converse(ctx, vw, a, opts.History)
+	return vw, a, history, err
 }
 
 // newAnswer is the empty answer to question, in lang or else in the
@@ -220,44 +182,30 @@ func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 	if st != nil {
 		names = answer.NamesSomeone(st.Matcher, len(st.Entities))
 	}
-	turns := make([]answer.Turn, len(history))
-	for i, t := range history {
-		turns[i] = answer.Turn(t)
-	}
-	conv := answer.Converse(a.Question, turns, names)
+	conv := answer.Converse(a.Question, history, names)
 	a.Query, a.FollowUp = conv.Query, conv.FollowUp
 	return conv.History, nil
 }
 
-// candidates retrieves the candidates of a's query in fused order into
-// a.Fused (see [Engine.retrieve]), timed as the stage "search".
-func (e *Engine) candidates(ctx context.Context, vw *snapshot.Snapshot, a *Answer, opts AskOptions) error {
-	stage := time.Now()
-	hits, err := e.retrieve(ctx, vw, a, opts)
-	a.Fused = hits
-	a.Timings.since("search", stage)
-	return err
-}
-
-// retrieve searches a's query: analysis, filter, the retrieval paths and
-// fusion (see [Engine.Find]), with what was understood of it in
-// a.Analysis. An index not yet built yields no hits.
-func (e *Engine) retrieve(ctx context.Context, v *snapshot.Snapshot, a *Answer, opts AskOptions) ([]Hit, error) {
-	n := opts.Candidates
-	if n <= 0 {
-		n = DefaultCandidates
-	}
+// candidates searches a's query (analysis, filter, the retrieval paths
+// and fusion: see [Engine.Find]) for its candidates in fused order, into
+// a.Fused, with what was understood of it in a.Analysis; it is timed as
+// the stage "search". An index not yet built yields none.
+func (e *Engine) candidates(ctx context.Context, v *snapshot.Snapshot, a *Answer, opts AskOptions) error {
+	defer a.Timings.Since("search", time.Now())
+	n := cmp.Or(max(opts.Candidates, 0), DefaultCandidates)
 	r, err := e.searchAt(ctx, v, a.Query, SearchOptions{K: n, Paths: opts.Paths, Filter: opts.Filter})
 	if r.Analysis.Kind != "" {
 		a.Analysis = r.Analysis
 	}
 	if err != nil && !errors.Is(err, ErrNotIndexed) {
-		return nil, err
+		return err
 	}
 	if a.Analysis.Unfiltered {
 		a.warn(e, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
-	return r.Hits, nil
+	a.Fused = r.Hits
+	return nil
 }
 
 // annotations returns the cached annotations of the hits' chunks, made by
@@ -266,11 +214,7 @@ func (e *Engine) annotations(ctx context.Context, model chat.Model, hits []Hit) 
 	if model == nil || len(hits) == 0 {
 		return map[int64]string{}, nil
 	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.chunk
-	}
-	return e.idx.Annotations(ctx, model.ID(), e.annotationPrompt(), ids)
+	return e.idx.Annotations(ctx, model.ID(), e.annotationPrompt(), retrieve.Chunks(hits))
 }
 
 // answerModel returns the chat model that reranks the candidates and
@@ -287,43 +231,21 @@ func (e *Engine) answerModel(ctx context.Context, opts AskOptions) (chat.Model, 
 }
 
 // reranked reads the annotations of a's candidates made by model and
-// reranks the candidates, within modelCtx, into a.Candidates and a.Rerank,
-// timed as the stage "rerank"; it returns the annotations.
+// reranks the candidates, within modelCtx, into a.Candidates and a.Rerank
+// with the engine's reranker (see rerank.Choose, rerank.Reorder), timed
+// as the stage "rerank"; it returns the annotations.
 func (e *Engine) reranked(ctx, modelCtx context.Context, a *Answer, model chat.Model) (map[int64]string, error) {
 	stage := time.Now()
 	notes, err := e.annotations(ctx, model, a.Fused)
 	if err != nil {
 		return nil, err
 	}
-	a.Candidates, a.Rerank = e.rerank(modelCtx, model, a.Question, a.Fused, notes)
-	a.Timings.since("rerank", stage)
-	return notes, nil
-}
-
-// rerank reorders the candidates with the engine's reranker: the one set
-// with SetReranker, else the chat model's, else none (fused order; see
-// rerank.Reorder).
-func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, hits []Hit, notes map[int64]string) ([]Hit, RerankInfo) {
 	e.mu.Lock()
-	r := e.reranker
+	r := rerank.Choose(e.reranker, model, analysis.QuestionLang(a.Question))
 	e.mu.Unlock()
-	if r == nil && model != nil {
-		r = &rerank.LLM{Model: model, Lang: analysis.QuestionLang(question)}
-	}
-	cands := make([]rerank.Candidate, len(hits))
-	for i, h := range hits {
-		cands[i] = rerank.Candidate{ID: h.chunk, Label: h.Label, Annotation: notes[h.chunk], Text: h.Text}
-	}
-	order, info := rerank.Reorder(ctx, r, question, cands, answer.DefaultFull)
-	if order == nil {
-		return hits, info
-	}
-	out := make([]Hit, len(order))
-	for i, p := range order {
-		out[i] = hits[p]
-		out[i].Rank = i + 1
-	}
-	return out, info
+	a.Candidates, a.Rerank = rerank.Reorder(modelCtx, r, a.Question, a.Fused, notes, answer.DefaultFull)
+	a.Timings.Since("rerank", stage)
+	return notes, nil
 }
 
 // evidence chooses the evidence from a's reranked candidates and adds the
@@ -331,27 +253,13 @@ func (e *Engine) rerank(ctx context.Context, model chat.Model, question string, 
 // more of it for a timeline when no model writes the answer (extractive).
 // It sets a's Memory, Context and Evidence.
 func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer, notes map[int64]string, terms func(string) []string, extractive bool) (*answer.Delivery, error) {
-	ev := answer.Deliver(answerCandidates(a.Candidates, notes), answer.DeliverOptions(a.timeline(), extractive))
+	ev := answer.Deliver(a.Candidates, notes, answer.DeliverOptions(a.timeline(), extractive))
 	var err error
 	if a.Memory, err = e.answerMemory(ctx, vw, ev, a.Query, a.Lang, terms); err != nil {
 		return nil, err
 	}
 	a.Context, a.Evidence = ev.Info(), ev.Evidence()
 	return ev, nil
-}
-
-// answerCandidates are the reranked hits as the answer stage reads them,
-// each with its annotation in notes.
-func answerCandidates(hits []Hit, notes map[int64]string) []answer.Candidate {
-	out := make([]answer.Candidate, len(hits))
-	for i, h := range hits {
-		out[i] = answer.Candidate{ID: h.chunk, Ref: h.ID, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings,
-			Text: h.Text, Annotation: notes[h.chunk], Passage: h.Passage}
-		if h.Session != nil {
-			out[i].Session, out[i].InSession = *h.Session, true
-		}
-	}
-	return out
 }
 
 // timeline reports whether a's question asks for a history over the
@@ -375,7 +283,7 @@ func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Deli
 	if w.Failed != nil {
 		a.fellBack(e, w.Failed)
 	}
-	a.Timings.since("answer", stage)
+	a.Timings.Since("answer", stage)
 	return w.Draft, err
 }
 
@@ -391,30 +299,13 @@ func (a *Answer) verify(d answer.Draft, ev *answer.Delivery, terms func(string) 
 	if v.Uncited != nil {
 		a.Uncited = v.Uncited
 	}
-	a.Timings.since("verify", stage)
+	a.Timings.Since("verify", stage)
 }
 
 // CitedEvidence returns the delivered evidence the answer's valid
 // citations name, each once, in the order of its first citation: the
 // answer's sources.
-func (a *Answer) CitedEvidence() []Evidence {
-	byID := make(map[string]Evidence, len(a.Evidence))
-	for _, ev := range a.Evidence {
-		byID[ev.ID] = ev
-	}
-	seen := map[string]bool{}
-	var out []Evidence
-	for _, c := range a.Citations {
-		if !c.Valid || c.Evidence == nil || seen[*c.Evidence] {
-			continue
-		}
-		seen[*c.Evidence] = true
-		if ev, ok := byID[*c.Evidence]; ok {
-			out = append(out, ev)
-		}
-	}
-	return out
-}
+func (a *Answer) CitedEvidence() []Evidence { return answer.Cited(a.Evidence, a.Citations) }
 
 func (a *Answer) warn(e *Engine, format string, args ...any) {
 	s := fmt.Sprintf(format, args...)

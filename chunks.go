@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -55,7 +56,7 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 }
 
 func chunkInfo(c store.Chunk) ChunkInfo {
-	h := hitFrom(c, 0, 0, nil)
+	h := retrieve.HitFrom(c, 0, 0, nil)
 	info := ChunkInfo{
 		ID: c.UID, File: c.Path, Title: c.DocTitle, Label: c.Label, Session: h.Session, Headings: h.Headings,
 		Words: c.Words(), WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,

@@ -15,47 +15,20 @@ import (
 )
 
 // DefaultK is how many hits a search returns by default.
-const DefaultK = 10
+const DefaultK = retrieve.DefaultK
 
-// SearchOptions tune one search.
-type SearchOptions struct {
-	// K is how many hits to return (default DefaultK).
-	K int
-	// Paths names the retrieval paths to use; empty means every available one.
-	Paths []string
-	// Trace, when set, receives how long each stage took.
-	Trace *Trace
-	// NoPrior turns off the narrative prior (see NarrativeBoost).
-	NoPrior bool
-	// Filter restricts every path to some sessions, folders or tags
-	// before anything is ranked; a search with nothing through it has no
-	// hits. Without one, the sessions the question names are a filter
-	// (when nothing matches in them, everything is searched).
-	Filter store.Filter
-	// NoAnalysis searches the question's words only: no session filter
-	// taken from it.
-	NoAnalysis bool
-	// Analysis, when set, receives what was understood of the question.
-	Analysis *QueryAnalysis
-	// Vectors chooses how the dense path finds the question's nearest
-	// chunks (default VectorsAuto).
-	Vectors VectorSearch
-}
+// SearchOptions tune one search (see [retrieve.Options]).
+type SearchOptions = retrieve.Options
 
 // VectorSearch is how the dense path finds a question's nearest chunks.
-type VectorSearch int
+type VectorSearch = retrieve.VectorSearch
 
+// How the dense path finds a question's nearest chunks (see
+// [retrieve.VectorsAuto]).
 const (
-	// VectorsAuto scans every vector below [WithANNThreshold] vectors
-	// and walks the HNSW graph that ingest stored at or above it.
-	VectorsAuto VectorSearch = iota
-	// VectorsExact scans every vector: slower on many notes, it never
-	// misses a neighbour.
-	VectorsExact
-	// VectorsApprox walks an HNSW graph at any size (below the threshold
-	// one built in memory on first use): what the graph would miss, shown
-	// before the notes grow enough for search to use it.
-	VectorsApprox
+	VectorsAuto   = retrieve.VectorsAuto
+	VectorsExact  = retrieve.VectorsExact
+	VectorsApprox = retrieve.VectorsApprox
 )
 
 // The ranking's constants, decided where the ranking is (package fuse).
@@ -71,67 +44,17 @@ const (
 )
 
 // Trace records the time spent in each stage of one search.
-type Trace struct {
-	Stages []StageTime
-}
+type Trace = retrieve.Trace
 
-// StageTime is one stage's duration. Stage names: "retrieve:<path>" for
-// each retrieval path, "fuse" (or "merge" with one path), and "total".
-type StageTime struct {
-	Stage    string
-	Duration time.Duration
-}
-
-func (t *Trace) add(stage string, since time.Time) {
-	if t != nil {
-		t.Stages = append(t.Stages, StageTime{stage, time.Since(since)})
-	}
-}
+// StageTime is one stage's duration (see [retrieve.StageTime]).
+type StageTime = retrieve.StageTime
 
 // Hit is one chunk returned by a search. Its JSON shape is public.
-type Hit struct {
-	Rank     int      `json:"rank"`
-	ID       string   `json:"id"`
-	File     string   `json:"file"`
-	Label    string   `json:"label"`
-	Headings []string `json:"headings"`
-	Session  *int     `json:"session"`
-	Words    int      `json:"words"`
-	Text     string   `json:"text"`
-	Score    float64  `json:"score"`
-	// Paths maps each retrieval path that found the chunk to its rank there.
-	Paths map[string]int `json:"paths"`
-	// Title is the note's title; Passage the paragraph that matched best.
-	Title   string `json:"title"`
-	Passage string `json:"passage,omitempty"`
-	// Prior is the factor the narrative prior multiplied the score by
-	// (absent when none applied).
-	Prior float64 `json:"prior,omitempty"`
-	// PageStart and PageEnd are the pages of a paged document (a PDF) the
-	// chunk spans, absent for notes.
-	PageStart int `json:"page_start,omitempty"`
-	PageEnd   int `json:"page_end,omitempty"`
-	// Fusion is how the fusion made Score: each path's rank and
-	// contribution, the narrative prior, and, when the entity path
-	// reordered the other paths' candidates (see EntityMargin), the share
-	// of the best base score and what the entity path added to it.
-	Fusion fuse.Explanation `json:"-"`
-	// Coverage is the share of the question its best paragraph holds, by
-	// which the keyword path weighed its score (see
-	// [retrieve.CoverageWeight]); 0 when BM25 did not find it.
-	Coverage float64 `json:"-"`
-
-	chunk int64 // the chunk's row id in the index
-}
+type Hit = retrieve.Hit
 
 // SearchResult is what one search found and how: its hits, what it
-// understood of the question (zero when the question could not be read)
-// and how long each stage took.
-type SearchResult struct {
-	Hits     []Hit
-	Analysis QueryAnalysis
-	Trace    Trace
-}
+// understood of the question and how long each stage took.
+type SearchResult = retrieve.SearchResult
 
 // Search answers a question with the best chunks, each once. With several
 // paths, their lists are fused by reciprocal rank (k = 60) into at most
@@ -157,7 +80,7 @@ func (e *Engine) Search(ctx context.Context, question string, opts SearchOptions
 // and opts.Trace are not written).
 func (e *Engine) Find(ctx context.Context, question string, opts SearchOptions) (r SearchResult, err error) {
 	start := time.Now()
-	defer func() { r.Trace.add("total", start) }()
+	defer func() { r.Trace.Add("total", start) }()
 	v, err := e.snapshot(ctx)
 	if err != nil {
 		return r, err
@@ -177,7 +100,7 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 	r.Analysis = an
 	arc := an.Kind == query.KindArc && !opts.NoAnalysis
 	r.Hits, err = e.search(ctx, v, question, opts, an.Filters, arc, &r.Trace)
-	if err == nil && len(r.Hits) == 0 && an.fromQuestion && !an.Filters.IsZero() {
+	if err == nil && len(r.Hits) == 0 && an.Widened() {
 		// The sessions the question named hold nothing that matches:
 		// search everything rather than answer from nothing, and say so.
 		r.Analysis.Unfiltered = true
@@ -200,10 +123,6 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 // search runs over v the paths restricted by f, fuses and cuts, adding
 // the time of each stage to tr.
 func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions, f store.Filter, arc bool, tr *Trace) ([]Hit, error) {
-	k := opts.K
-	if k <= 0 {
-		k = DefaultK
-	}
 	paths, err := e.assembly(ctx, v, f).Select(ctx, opts.Paths)
 	if err != nil {
 		return nil, err
@@ -211,15 +130,9 @@ func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question stri
 	if err := e.searchVectors(ctx, v, paths, opts.Vectors); err != nil {
 		return nil, err
 	}
-	// Each path returns a fixed depth and the order is cut to k only at
-	// the end: the first k hits never depend on k.
-	depth := retrieve.FixedDepth
-	if len(paths) == 1 {
-		depth = max(depth, k)
-	}
+	k, depth := opts.Depth(len(paths))
 	found, err := retrieve.RunAll(ctx, question, paths, retrieve.Run{
-		Depth: depth, Public: isPlayer(ctx),
-		Took: func(path string, d time.Duration) { tr.Stages = append(tr.Stages, StageTime{"retrieve:" + path, d}) },
+		Depth: depth, Public: isPlayer(ctx), Took: tr.Took,
 		Warn: func(err error) { e.warn("%v; searching without it", err) },
 	})
 	if err != nil {
@@ -227,8 +140,8 @@ func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question stri
 	}
 	t0 := time.Now()
 	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.QuestionLang(question), question)
-	hits := rank(found, narrative, arc, depth, k)
-	tr.add(stageFuse(len(found.Lists)), t0)
+	hits := found.Rank(narrative, arc, depth, k)
+	tr.Add(retrieve.FuseStage(len(found.Lists)), t0)
 	return hits, nil
 }
 
@@ -276,64 +189,4 @@ func (e *Engine) searchVectors(ctx context.Context, v *snapshot.Snapshot, paths 
 	index := func() (*dense.Index, error) { return v.Dense(ctx) }
 	restricted := func() (map[int64]bool, error) { return v.Restricted(ctx) }
 	return dense.SearchAs(ctx, paths, mode == VectorsExact, index, restricted)
-}
-
-// rank fuses what the paths found into at most k hits (see
-// [fuse.Combine]); an arc question's give each session a slot first
-// ([fuse.Spread]).
-func rank(found retrieve.Found, narrative, arc bool, depth, k int) []Hit {
-	limit, cut := depth, k
-	if len(found.Lists) > 1 {
-		limit, cut = fuse.MaxCandidates, min(k, fuse.MaxCandidates)
-	}
-	cands := fuse.Combine(found.Lists, fuse.Ranking{
-		Reorderer: retrieve.PathEntity, Narrative: narrative, InSession: found.InSession, Arc: arc, Limit: limit,
-	})
-	if arc {
-		cands = fuse.Spread(cands, found.Unit)
-	}
-	hits := fusedHits(cands, found.ByID)
-	if len(hits) > cut {
-		hits = hits[:cut]
-	}
-	return hits
-}
-
-// fusedHits turns ranked candidates into hits, each with the fusion's
-// explanation of its score.
-func fusedHits(fused []fuse.Candidate, byID map[int64]retrieve.Result) []Hit {
-	hits := make([]Hit, len(fused))
-	for i, c := range fused {
-		r := byID[c.ID]
-		hits[i] = hitFrom(r.Chunk, i+1, c.Score, c.Ranks)
-		hits[i].Passage, hits[i].Fusion, hits[i].Coverage = r.Passage, c.Explanation, r.Coverage
-		hits[i].Prior = c.Boost
-	}
-	return hits
-}
-
-// stageFuse names the stage that ranks lists: "fuse" for several.
-func stageFuse(lists int) string {
-	if lists > 1 {
-		return "fuse"
-	}
-	return "merge"
-}
-
-// hitFrom is chunk c as a hit at rank with score, found by paths.
-func hitFrom(c store.Chunk, rank int, score float64, paths map[string]int) Hit {
-	h := Hit{
-		Rank: rank, ID: c.UID, File: c.Path, Label: c.Label, Headings: c.Headings,
-		Words: c.Words(), Text: c.Text, Score: score, Paths: paths, Title: c.DocTitle,
-		PageStart: c.PageStart, PageEnd: c.PageEnd,
-		chunk: c.ID,
-	}
-	if h.Headings == nil {
-		h.Headings = []string{}
-	}
-	if c.InSession {
-		s := c.Session
-		h.Session = &s
-	}
-	return h
 }

@@ -2,14 +2,15 @@ package answer
 
 import "strings"
 
-// Turn is one earlier exchange of a conversation.
+// Turn is one earlier exchange of a conversation. Its JSON shape is
+// public (the engine's Turn).
 type Turn struct {
-	Question string
+	Question string `json:"question"`
 	// Answer is what was answered; it may be empty.
-	Answer string
-	// Query is what that turn searched, or "": a follow-up of a follow-up
-	// then keeps the conversation's subject.
-	Query string
+	Answer string `json:"answer,omitempty"`
+	// Query is what that turn searched (its answer's Query), or "": a
+	// follow-up of a follow-up then keeps the conversation's subject.
+	Query string `json:"query,omitempty"`
 }
 
 // Conversation is a question read in the light of the turns before it.

@@ -1,6 +1,9 @@
 package answer
 
-import txt "github.com/oraculo/oraculo/text"
+import (
+	"github.com/oraculo/oraculo/retrieve"
+	txt "github.com/oraculo/oraculo/text"
+)
 
 // Evidence is one item delivered to the model, in its public shape (the
 // engine's Answer.Evidence, `ask --json`).
@@ -34,12 +37,33 @@ type Delivery struct {
 	ids map[int64]string
 }
 
-// Deliver chooses the evidence from the candidates in rank order (see
+// Deliver chooses the evidence from the hits in rank order (see
+// [deliver]), each read with its annotation in notes (by
+// [retrieve.Hit.Chunk]) and named by its public id.
+func Deliver(hits []retrieve.Hit, notes map[int64]string, opts AssembleOptions) *Delivery {
+	return deliver(candidates(hits, notes), opts)
+}
+
+// candidates are the hits as [Assemble] reads them, each with its
+// annotation in notes.
+func candidates(hits []retrieve.Hit, notes map[int64]string) []Candidate {
+	out := make([]Candidate, len(hits))
+	for i, h := range hits {
+		out[i] = Candidate{ID: h.Chunk, Ref: h.ID, Label: h.Label, File: h.File, Title: h.Title, Headings: h.Headings,
+			Text: h.Text, Annotation: notes[h.Chunk], Passage: h.Passage}
+		if h.Session != nil {
+			out[i].Session, out[i].InSession = *h.Session, true
+		}
+	}
+	return out
+}
+
+// deliver chooses the evidence from the candidates in rank order (see
 // [Assemble] with opts), each Candidate.Ref its public id. The evidence
 // is the notes as their reader sees them ([txt.Render]: wikilinks as
 // their shown text, no highlight or footnote marks): what the model
 // reads, what an answer quotes and what [Delivery.Evidence] shows.
-func Deliver(cands []Candidate, opts AssembleOptions) *Delivery {
+func deliver(cands []Candidate, opts AssembleOptions) *Delivery {
 	d := &Delivery{ids: make(map[int64]string, len(cands))}
 	shown := make([]Candidate, len(cands))
 	for i, c := range cands {

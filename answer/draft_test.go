@@ -85,7 +85,7 @@ func (m replyModel) Chat(_ context.Context, _ chat.Request, onDelta func(string)
 // there are no notes, to the owner how to add them.
 func TestWrite(t *testing.T) {
 	ctx := context.Background()
-	ev := Deliver([]Candidate{{ID: 7, Ref: "c7", Label: "Sesión 1", File: "S1.md",
+	ev := deliver([]Candidate{{ID: 7, Ref: "c7", Label: "Sesión 1", File: "S1.md",
 		Text: "Garrik confesó el robo en el puerto. Luego huyó al norte."}}, AssembleOptions{})
 	notes := &fakeNotes{terms: map[string]bool{"garrik": true}, units: 1}
 	o := DraftOptions{Question: "¿Qué confesó Garrik?", Lang: "es", Notes: notes, Found: true}
@@ -111,13 +111,13 @@ func TestWrite(t *testing.T) {
 	o.Model, o.Found, notes.units = nil, false, 0
 	for _, public := range []bool{false, true} {
 		o.Public = public
-		w, err = Write(ctx, ctx, Deliver(nil, AssembleOptions{}), o)
+		w, err = Write(ctx, ctx, deliver(nil, AssembleOptions{}), o)
 		if err != nil || !w.Draft.NoNotes || w.Draft.Owner == public {
 			t.Errorf("no notes, public %v: %+v, %v", public, w.Draft, err)
 		}
 	}
 	notes.err = errors.New("disk")
-	if _, err = Write(ctx, ctx, Deliver(nil, AssembleOptions{}), o); !errors.Is(err, notes.err) {
+	if _, err = Write(ctx, ctx, deliver(nil, AssembleOptions{}), o); !errors.Is(err, notes.err) {
 		t.Errorf("a failed lookup: %v", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestWrite(t *testing.T) {
 // with public ids, and citations name them, a memory entry's once
 // referred.
 func TestDelivery(t *testing.T) {
-	ev := Deliver([]Candidate{{ID: 7, Ref: "c7", Label: "Sesión 1", File: "S1.md",
+	ev := deliver([]Candidate{{ID: 7, Ref: "c7", Label: "Sesión 1", File: "S1.md",
 		Text: "[[Garrik el Rojo|Garrik]] confesó ==el robo==."}}, AssembleOptions{})
 	got := ev.Evidence()
 	if len(got) != 1 || got[0].ID != "c7" || got[0].Text != "Garrik confesó el robo." || got[0].Kind != KindFull {
@@ -148,7 +148,7 @@ func TestDelivery(t *testing.T) {
 	if c := ev.Citation(Citation{Label: "Memoria: x", Evidence: new(int64(-1))}); c.Evidence == nil || *c.Evidence != "m1" {
 		t.Errorf("a referred entry's citation = %+v", c)
 	}
-	if e := Deliver(nil, AssembleOptions{}).Evidence(); e == nil {
+	if e := deliver(nil, AssembleOptions{}).Evidence(); e == nil {
 		t.Error("no evidence is nil, not empty")
 	}
 }

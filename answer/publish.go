@@ -75,3 +75,24 @@ func SegmentsText(segs []PublicSegment) string {
 	}
 	return b.String()
 }
+
+// Cited returns the evidence the valid citations name, each once, in the
+// order of its first citation: an answer's sources.
+func Cited(evidence []Evidence, citations []PublicCitation) []Evidence {
+	byID := make(map[string]Evidence, len(evidence))
+	for _, ev := range evidence {
+		byID[ev.ID] = ev
+	}
+	seen := map[string]bool{}
+	var out []Evidence
+	for _, c := range citations {
+		if !c.Valid || c.Evidence == nil || seen[*c.Evidence] {
+			continue
+		}
+		seen[*c.Evidence] = true
+		if ev, ok := byID[*c.Evidence]; ok {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

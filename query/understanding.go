@@ -1,0 +1,42 @@
+package query
+
+import "github.com/oraculo/oraculo/store"
+
+// Understanding is what a search understood of its question besides its
+// words (the engine's QueryAnalysis). Its JSON shape is public (search
+// --json, ask --json).
+type Understanding struct {
+	// Filters restricted the search: the explicit ones, or the sessions
+	// the question named ("en la sesión 12", "las últimas tres sesiones").
+	Filters store.Filter `json:"filters"`
+	// Said is what of the question asked for the sessions.
+	Said string `json:"said,omitempty"`
+	// Kind is "arc" for a question about an entity's role or history
+	// over the campaign, else "lookup".
+	Kind string `json:"kind"`
+	// Unfiltered: the sessions the question named held nothing that
+	// matches, so everything was searched.
+	Unfiltered bool `json:"unfiltered,omitempty"`
+	// Entities are the compendium entries the question names (of the
+	// compendium the asker may see), in the order it names them.
+	Entities []string `json:"entities,omitempty"`
+	// FromQuestion reports whether Filters are the sessions the question
+	// named (and so may be dropped when nothing in them matches).
+	FromQuestion bool `json:"-"`
+}
+
+// Understand reads question against known, the sessions the asker may
+// see: an explicit filter wins; else, unless noAnalysis, the sessions it
+// names (see [Analyze]). named are the compendium entries it names.
+func Understand(question string, known []int, named []string, filter store.Filter, noAnalysis bool) Understanding {
+	a := Analyze(question, "", known)
+	u := Understanding{Filters: filter, Kind: a.Kind, Entities: named}
+	if filter.IsZero() && !noAnalysis && len(a.Sessions) > 0 {
+		u.Filters, u.Said, u.FromQuestion = store.Filter{Sessions: a.Sessions}, a.Said, true
+	}
+	return u
+}
+
+// Widened reports whether a search that found nothing should search
+// again without filters: they were the sessions the question named.
+func (u Understanding) Widened() bool { return u.FromQuestion && !u.Filters.IsZero() }

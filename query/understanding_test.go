@@ -1,0 +1,27 @@
+package query
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/oraculo/oraculo/store"
+)
+
+// TestUnderstand: an explicit filter wins over the sessions a question
+// names; without one, the sessions named are the filter, from the
+// question (so widened when nothing matches), unless analysis is off.
+func TestUnderstand(t *testing.T) {
+	known := []int{1, 2, 3, 12}
+	q := "¿Qué pasó en la sesión 12?"
+	u := Understand(q, known, []string{"Harbin"}, store.Filter{}, false)
+	if !slices.Equal(u.Filters.Sessions, []int{12}) || u.Said == "" || !u.FromQuestion || !u.Widened() || u.Kind != KindLookup || u.Entities[0] != "Harbin" {
+		t.Errorf("named: %+v", u)
+	}
+	explicit := store.Filter{Sessions: []int{2}}
+	if u := Understand(q, known, nil, explicit, false); !slices.Equal(u.Filters.Sessions, []int{2}) || u.FromQuestion || u.Widened() {
+		t.Errorf("explicit: %+v", u)
+	}
+	if u := Understand(q, known, nil, store.Filter{}, true); !u.Filters.IsZero() || u.Said != "" || u.Widened() {
+		t.Errorf("no analysis: %+v", u)
+	}
+}

@@ -20,40 +20,31 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 	if err != nil {
 		return nil, err
 	}
-	info, err := e.chunkReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ChunkInfo, 0, len(stored))
-	for _, c := range stored {
-		if !(c.Restricted && isPlayer(ctx)) {
-			out = append(out, info(c))
-		}
-	}
-	return out, nil
+	return e.listed(ctx, stored)
 }
 
 // Chunk returns one chunk by its public id (a search hit's or a
 // citation's "id"); the error wraps [ErrNoChunk] when there is none.
 func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 	c, err := e.idx.ChunkByUID(ctx, id)
-	if err == nil && c.Restricted && isPlayer(ctx) {
-		// The same error as for an id that does not exist.
-		err = fmt.Errorf("%w: %q", store.ErrNoChunk, id)
-	}
 	if err != nil {
 		return ChunkInfo{}, err
 	}
-	info, err := e.chunkReader(ctx)
+	listed, err := e.listed(ctx, []store.Chunk{c})
 	if err != nil {
 		return ChunkInfo{}, err
 	}
-	return info(c), nil
+	if len(listed) == 0 {
+		// A chunk the caller may not see: the same error as for an id
+		// that does not exist.
+		return ChunkInfo{}, fmt.Errorf("%w: %q", store.ErrNoChunk, id)
+	}
+	return listed[0], nil
 }
 
-// chunkReader returns what a stored chunk is listed as to the caller: its
-// ChunkInfo, redacted for a player (see [Engine.redactor]).
-func (e *Engine) chunkReader(ctx context.Context) (func(store.Chunk) ChunkInfo, error) {
+// listed is stored as the caller may see it (see [notelink.List]): for a
+// player, without the DM-only chunks, redacted (see [Engine.redactor]).
+func (e *Engine) listed(ctx context.Context, stored []store.Chunk) ([]ChunkInfo, error) {
 	v, err := e.snapshot(ctx)
 	if err != nil {
 		return nil, err
@@ -62,7 +53,7 @@ func (e *Engine) chunkReader(ctx context.Context) (func(store.Chunk) ChunkInfo, 
 	if err != nil {
 		return nil, err
 	}
-	return func(c store.Chunk) ChunkInfo { return chunkInfo(c).Redact(redact) }, nil
+	return notelink.List(stored, isPlayer(ctx), chunkInfo, redact), nil
 }
 
 // chunkInfo is c as listed (see [notelink.ChunkOf]).

@@ -54,6 +54,19 @@ func (c Chunk) Redact(redact func(string) string) Chunk {
 	return c
 }
 
+// List is stored as the audience may see it, in order: a player's
+// (public) without the chunks of DM-only notes, each listed with info and
+// its text rewritten with redact (see [Chunk.Redact]).
+func List(stored []store.Chunk, public bool, info func(store.Chunk) Chunk, redact func(string) string) []Chunk {
+	out := make([]Chunk, 0, len(stored))
+	for _, c := range stored {
+		if !(public && c.Restricted) {
+			out = append(out, info(c).Redact(redact))
+		}
+	}
+	return out
+}
+
 // ErrNoNote is returned when no note visible to the caller has the path
 // asked for.
 var ErrNoNote = errors.New("no such note")

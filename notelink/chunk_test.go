@@ -76,3 +76,23 @@ func TestGather(t *testing.T) {
 		t.Errorf("Gather error = %v, want boom", err)
 	}
 }
+
+// TestList: a player's listing leaves the chunks of DM-only notes out and
+// redacts the rest; the DM's keeps every chunk, in order.
+func TestList(t *testing.T) {
+	stored := []store.Chunk{
+		{Path: "A.md", ChunkData: store.ChunkData{Text: "[[DM/Plan|el viejo]]"}},
+		{Path: "DM/Plan.md", Restricted: true},
+		{Path: "B.md"},
+	}
+	info := func(c store.Chunk) Chunk { return Chunk{File: c.Path, Text: c.Text} }
+	d := NewDirectory([]Name{{Path: "A.md"}, {Path: "B.md"}})
+	got := List(stored, true, info, d.Redact)
+	if want := []Chunk{{File: "A.md", Text: "el viejo"}, {File: "B.md"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("a player's List = %+v, want %+v", got, want)
+	}
+	identity := func(s string) string { return s }
+	if got := List(stored, false, info, identity); len(got) != 3 || got[0].Text != "[[DM/Plan|el viejo]]" || got[1].File != "DM/Plan.md" {
+		t.Errorf("the DM's List = %+v", got)
+	}
+}

@@ -3,32 +3,16 @@ package oraculo
 import (
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/oraculo/oraculo/chunk"
+	"github.com/oraculo/oraculo/notelink"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/store"
 )
 
-// ChunkInfo is one chunk as listed by `oraculo chunks`.
-type ChunkInfo struct {
-	ID        string   `json:"id"`
-	File      string   `json:"file"`
-	Title     string   `json:"title"`
-	Label     string   `json:"label"`
-	Session   *int     `json:"session"`
-	Headings  []string `json:"headings"`
-	Words     int      `json:"words"`
-	WordStart int      `json:"word_start"`
-	WordEnd   int      `json:"word_end"`
-	ByteStart int      `json:"byte_start"`
-	ByteEnd   int      `json:"byte_end"`
-	// PageStart and PageEnd are the pages of a paged document (a PDF) the
-	// chunk spans; null for notes.
-	PageStart *int   `json:"page_start"`
-	PageEnd   *int   `json:"page_end"`
-	FirstLine string `json:"first_line"`
-	Text      string `json:"text"`
-}
+// ChunkInfo is one chunk as listed by `oraculo chunks` (see
+// [notelink.Chunk]).
+type ChunkInfo = notelink.Chunk
 
 // Chunks lists every chunk in document order, optionally only those of the
 // given files or folders (paths relative to the ingested folder).
@@ -37,36 +21,7 @@ func (e *Engine) Chunks(ctx context.Context, paths []string) ([]ChunkInfo, error
 	if err != nil {
 		return nil, err
 	}
-	player := isPlayer(ctx)
-	v, err := e.snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	redact, err := e.redactor(ctx, v)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ChunkInfo, 0, len(stored))
-	for _, c := range stored {
-		if !(player && c.Restricted) {
-			out = append(out, redactChunk(chunkInfo(c), redact))
-		}
-	}
-	return out, nil
-}
-
-func chunkInfo(c store.Chunk) ChunkInfo {
-	h := retrieve.HitFrom(c, 0, 0, nil)
-	info := ChunkInfo{
-		ID: c.UID, File: c.Path, Title: c.DocTitle, Label: c.Label, Session: h.Session, Headings: h.Headings,
-		Words: c.Words(), WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
-		FirstLine: FirstLine(c.Text), Text: c.Text,
-	}
-	if c.PageStart > 0 {
-		start, end := c.PageStart, c.PageEnd
-		info.PageStart, info.PageEnd = &start, &end
-	}
-	return info
+	return e.listed(ctx, stored)
 }
 
 // Chunk returns one chunk by its public id (a search hit's or a
@@ -76,27 +31,37 @@ func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 	if err != nil {
 		return ChunkInfo{}, err
 	}
-	if c.Restricted && isPlayer(ctx) {
-		// The same error as for an id that does not exist.
-		return ChunkInfo{}, fmt.Errorf("%w: %q", store.ErrNoChunk, id)
-	}
-	v, err := e.snapshot(ctx)
+	listed, err := e.listed(ctx, []store.Chunk{c})
 	if err != nil {
 		return ChunkInfo{}, err
+	}
+	if len(listed) == 0 {
+		// A chunk the caller may not see: the same error as for an id
+		// that does not exist.
+		return ChunkInfo{}, fmt.Errorf("%w: %q", store.ErrNoChunk, id)
+	}
+	return listed[0], nil
+}
+
+// listed is stored as the caller may see it (see [notelink.List]): for a
+// player, without the DM-only chunks, redacted (see [Engine.redactor]).
+func (e *Engine) listed(ctx context.Context, stored []store.Chunk) ([]ChunkInfo, error) {
+	v, err := e.snapshot(ctx)
+	if err != nil {
+		return nil, err
 	}
 	redact, err := e.redactor(ctx, v)
 	if err != nil {
-		return ChunkInfo{}, err
+		return nil, err
 	}
-	return redactChunk(chunkInfo(c), redact), nil
+	return notelink.List(stored, isPlayer(ctx), chunkInfo, redact), nil
+}
+
+// chunkInfo is c as listed (see [notelink.ChunkOf]).
+func chunkInfo(c store.Chunk) ChunkInfo {
+	h := retrieve.HitFrom(c, 0, 0, nil)
+	return notelink.ChunkOf(c, h.Session, h.Headings)
 }
 
 // FirstLine returns the first non-blank line of a text, trimmed.
-func FirstLine(text string) string {
-	for _, line := range strings.Split(text, "\n") {
-		if t := strings.TrimSpace(line); t != "" {
-			return t
-		}
-	}
-	return ""
-}
+func FirstLine(text string) string { return chunk.FirstLine(text) }

@@ -2,7 +2,6 @@ package oraculo
 
 import (
 	"context"
-	"strings"
 
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
@@ -43,29 +42,17 @@ func Unsupported(lang string) string { return answer.Unsupported(lang) }
 // Snippet is the first line of a chunk's text that says something: not a
 // heading, not a line that only marks a session ("## Sesión 12"); else its
 // first line ([FirstLine]).
-func Snippet(text string) string {
-	for _, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
-		if _, _, marker := chunk.DetectSession(t); t != "" && !strings.HasPrefix(t, "#") && !marker {
-			return t
-		}
-	}
-	return FirstLine(text)
-}
+func Snippet(text string) string { return chunk.Snippet(text) }
 
 // ProbeEmbedder embeds text once, as a question, with em (an engine's
 // [Engine.Embedder]): the length of the one vector it gave, 0 when it
 // gave none or not one.
 func ProbeEmbedder(ctx context.Context, em embed.Embedder, text string) (int, error) {
-	vecs, err := em.Embed(ctx, embed.Query, []string{text})
-	if err != nil || len(vecs) != 1 {
-		return 0, err
-	}
-	return len(vecs[0]), nil
+	return embed.Probe(ctx, em, text)
 }
 
 // ProbeChat asks m (an engine's [Engine.ChatModel]) for a reply of a few
 // words to prompt.
 func ProbeChat(ctx context.Context, m chat.Model, prompt string) (string, error) {
-	return m.Chat(ctx, chat.Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: prompt}}, MaxTokens: 16}, nil)
+	return chat.Probe(ctx, m, prompt)
 }

@@ -3,7 +3,6 @@ package oraculo
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/memory"
@@ -51,30 +50,6 @@ var (
 	ErrMemoryConflict = store.ErrMemoryConflict
 )
 
-type playerKey struct{}
-
-// WithPlayer returns a context whose requests act as the player name:
-// the role of [RolePlayer], and the owner of the memory scope
-// player:NAME. An empty name is a player with no scope of their own.
-func WithPlayer(ctx context.Context, name string) context.Context {
-	return context.WithValue(WithRole(ctx, RolePlayer), playerKey{}, strings.TrimSpace(name))
-}
-
-// PlayerFrom returns the name a context's player acts as, "" for the DM
-// or a player without a name.
-func PlayerFrom(ctx context.Context) string {
-	if !isPlayer(ctx) {
-		return ""
-	}
-	name, _ := ctx.Value(playerKey{}).(string)
-	return name
-}
-
-// asker is who ctx's requests act as, to memory.
-func asker(ctx context.Context) memory.Asker {
-	return memory.Asker{Player: isPlayer(ctx), Role: RoleFrom(ctx), Name: PlayerFrom(ctx)}
-}
-
 // memoryBook is long-term memory as ctx's asker reads and changes it,
 // with the sessions players may see in v (an answer's snapshot), or in
 // the current snapshot when v is nil.
@@ -83,20 +58,30 @@ func (e *Engine) memoryBook(ctx context.Context, v *snapshot.Snapshot) *memory.B
 	return &memory.Book{Index: e.idx, Asker: asker(ctx), Sessions: sessions, Chunk: e.chunkNote, ReadOnly: e.ReadOnly}
 }
 
-// playerSessions returns the sessions players may see; none when nothing
-// is indexed.
+// playerSessions returns the sessions players may see in v, or in the
+// current snapshot when v is nil; none when nothing is indexed.
 func (e *Engine) playerSessions(ctx context.Context, v *snapshot.Snapshot) ([]int, error) {
+	var err error
 	if v == nil {
-		var err error
-		switch v, err = e.snapshot(ctx); {
-		case errors.Is(err, ErrNotIndexed):
-			return nil, nil
-		case err != nil:
-			return nil, err
-		}
+		v, err = e.indexed(ctx)
+	}
+	if v == nil {
+		return nil, err
 	}
 	return v.Sessions(ctx, true)
 }
+
+// indexed returns the current snapshot, nil when nothing is indexed.
+func (e *Engine) indexed(ctx context.Context) (*snapshot.Snapshot, error) {
+	v, err := e.snapshot(ctx)
+	if errors.Is(err, ErrNotIndexed) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// book is long-term memory as ctx's asker reads and changes it now.
+func (e *Engine) book(ctx context.Context) *memory.Book { return e.memoryBook(ctx, nil) }
 
 // chunkNote returns the note of the chunk id, and its id now, when the
 // asker may see it (see [Engine.Chunk]).
@@ -108,21 +93,21 @@ func (e *Engine) chunkNote(ctx context.Context, id string) (note, uid string, er
 // Memories returns the entries of scope (every scope when empty) the asker
 // may see, only the active ones unless all; never nil.
 func (e *Engine) Memories(ctx context.Context, scope string, all bool) ([]Memory, error) {
-	return e.memoryBook(ctx, nil).List(ctx, scope, all)
+	return e.book(ctx).List(ctx, scope, all)
 }
 
 // MemoryChain returns the entry id and those it replaced, newest first,
 // leaving out those the asker may not see; an entry the asker may not see
 // is ErrNoMemory, as a missing one is.
 func (e *Engine) MemoryChain(ctx context.Context, id string) ([]Memory, error) {
-	return e.memoryBook(ctx, nil).Chain(ctx, id)
+	return e.book(ctx).Chain(ctx, id)
 }
 
 // AddMemory stores a new entry as the asker: the DM in any scope, verified
 // or not; a player only hypotheses in their own player scope. A note the
 // asker may not see is not a source they may name.
 func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) {
-	return e.memoryBook(ctx, nil).Add(ctx, in)
+	return e.book(ctx).Add(ctx, in)
 }
 
 // VerifyMemory marks the entry id verified (the DM only). An entry taken
@@ -130,7 +115,7 @@ func (e *Engine) AddMemory(ctx context.Context, in MemoryInput) (Memory, error) 
 // moves to that version, and it is no longer stale; a note that is gone
 // is an error (supersede the entry, or forget it).
 func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
-	return e.memoryBook(ctx, nil).Verify(ctx, id)
+	return e.book(ctx).Verify(ctx, id)
 }
 
 // SupersedeMemory replaces the active entry id with in.Value, as the
@@ -139,13 +124,13 @@ func (e *Engine) VerifyMemory(ctx context.Context, id string) (Memory, error) {
 // new entry is verified when in.Verified (the DM only). in.Scope and
 // in.Key are id's and ignored.
 func (e *Engine) SupersedeMemory(ctx context.Context, id string, in MemoryInput) (Memory, error) {
-	return e.memoryBook(ctx, nil).Supersede(ctx, id, in)
+	return e.book(ctx).Supersede(ctx, id, in)
 }
 
 // ForgetMemory deletes the entry id for good (the DM any, a player their
 // own).
 func (e *Engine) ForgetMemory(ctx context.Context, id string) error {
-	return e.memoryBook(ctx, nil).Forget(ctx, id)
+	return e.book(ctx).Forget(ctx, id)
 }
 
 // FindMemories returns the active entries the asker may see that share a
@@ -156,7 +141,7 @@ func (e *Engine) FindMemories(ctx context.Context, text string) ([]Memory, error
 	if err != nil {
 		return nil, err
 	}
-	return e.memoryBook(ctx, nil).Find(ctx, text, terms)
+	return e.book(ctx).Find(ctx, text, terms)
 }
 
 // Forgettable returns the active entries matching text (see
@@ -167,20 +152,17 @@ func (e *Engine) Forgettable(ctx context.Context, text string) ([]Memory, error)
 	if err != nil {
 		return nil, err
 	}
-	return e.memoryBook(ctx, nil).Forgettable(ctx, text, terms)
+	return e.book(ctx).Forgettable(ctx, text, terms)
 }
 
 // indexTerms returns the terms of the index's analyser, nil when nothing
 // is indexed.
 func (e *Engine) indexTerms(ctx context.Context) (func(string) []string, error) {
-	vw, err := e.snapshot(ctx)
-	switch {
-	case errors.Is(err, ErrNotIndexed):
-		return nil, nil
-	case err != nil:
+	v, err := e.indexed(ctx)
+	if v == nil {
 		return nil, err
 	}
-	return vw.Analyzer.Terms, nil
+	return v.Analyzer.Terms, nil
 }
 
 // MayChangeMemory reports whether the asker may change (supersede, forget)

@@ -2,24 +2,17 @@ package oraculo
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/notelink"
-	"github.com/oraculo/oraculo/store"
 )
 
 // ErrNoNote is returned when no note visible to the caller has the path
 // asked for.
-var ErrNoNote = errors.New("no such note")
+var ErrNoNote = notelink.ErrNoNote
 
-// NoteInfo is a whole note: its chunks in order.
-type NoteInfo struct {
-	File   string      `json:"file"`
-	Title  string      `json:"title"`
-	Chunks []ChunkInfo `json:"chunks"`
-}
+// NoteInfo is a whole note: its chunks in order (see [notelink.Note]).
+type NoteInfo = notelink.Note
 
 // Note returns the note at file (a path as in a hit's "file"), with all
 // its chunks; a note the caller may not see is ErrNoNote, as is a missing
@@ -29,17 +22,7 @@ func (e *Engine) Note(ctx context.Context, file string) (NoteInfo, error) {
 	if err != nil {
 		return NoteInfo{}, err
 	}
-	n := NoteInfo{File: file}
-	for _, c := range chunks {
-		if c.File == file {
-			n.Chunks = append(n.Chunks, c)
-		}
-	}
-	if len(n.Chunks) == 0 {
-		return NoteInfo{}, fmt.Errorf("%w: %q", ErrNoNote, file)
-	}
-	n.Title = n.Chunks[0].Title
-	return n, nil
+	return notelink.NoteOf(file, chunks)
 }
 
 // Roots returns the folders ingested into the index, in order: what a
@@ -79,33 +62,30 @@ func (e *Engine) NoteLinks(ctx context.Context, a *Answer) ([]NoteLink, error) {
 
 // evidenceWritten returns the notes' passages a's evidence was taken
 // from, as written (links and all) and read for the asker: the
-// candidates' text, else the chunk's; a chunk replaced since is left out.
+// candidates' text, else the chunk's (see [notelink.Gather]).
 func (e *Engine) evidenceWritten(ctx context.Context, a *Answer) ([]notelink.Written, error) {
 	candidates := make(map[string]Hit, len(a.Candidates))
 	for _, h := range a.Candidates {
 		candidates[h.ID] = h
 	}
-	var out []notelink.Written
-	seen := map[string]bool{}
-	for _, ev := range a.Evidence {
-		if ev.Kind == answer.KindMemory || ev.ID == "" || seen[ev.ID] {
-			continue
-		}
-		seen[ev.ID] = true
-		if c, ok := candidates[ev.ID]; ok && c.Text != "" {
-			out = append(out, notelink.Written{File: c.File, Text: c.Text})
-			continue
-		}
-		ci, err := e.Chunk(ctx, ev.ID)
-		if errors.Is(err, store.ErrNoChunk) {
-			continue // replaced since: its links are not known
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, notelink.Written{File: ci.File, Text: ci.Text})
+	known := func(id string) (notelink.Written, bool) {
+		c, ok := candidates[id]
+		return notelink.Written{File: c.File, Text: c.Text}, ok && c.Text != ""
 	}
-	return out, nil
+	var ids []string
+	for _, ev := range a.Evidence {
+		if ev.Kind != answer.KindMemory && ev.ID != "" {
+			ids = append(ids, ev.ID)
+		}
+	}
+	return notelink.Gather(ctx, ids, known, e.chunkWritten)
+}
+
+// chunkWritten is the chunk id as the asker may read it (see
+// [Engine.Chunk]).
+func (e *Engine) chunkWritten(ctx context.Context, id string) (notelink.Written, error) {
+	c, err := e.Chunk(ctx, id)
+	return notelink.Written{File: c.File, Text: c.Text}, err
 }
 
 // ResolveNote returns the note a wikilink's target names ("Harbin",

@@ -31,11 +31,3 @@ func redactHits(hits []Hit, redact func(string) string) {
 		h.Headings = notelink.RedactAll(h.Headings, redact)
 	}
 }
-
-// redactChunk rewrites the note text of c with redact (see
-// [Engine.redactor]).
-func redactChunk(c ChunkInfo, redact func(string) string) ChunkInfo {
-	c.Text, c.Title, c.FirstLine = redact(c.Text), redact(c.Title), redact(c.FirstLine)
-	c.Headings = notelink.RedactAll(c.Headings, redact)
-	return c
-}

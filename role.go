@@ -2,7 +2,9 @@ package oraculo
 
 import (
 	"context"
+	"strings"
 
+	"github.com/oraculo/oraculo/memory"
 	"github.com/oraculo/oraculo/visibility"
 )
 
@@ -39,6 +41,30 @@ func RoleFrom(ctx context.Context) string {
 
 // isPlayer reports whether ctx's requests must not see DM-only notes.
 func isPlayer(ctx context.Context) bool { return RoleFrom(ctx) == RolePlayer }
+
+type playerKey struct{}
+
+// WithPlayer returns a context whose requests act as the player name:
+// the role of [RolePlayer], and the owner of the memory scope
+// player:NAME. An empty name is a player with no scope of their own.
+func WithPlayer(ctx context.Context, name string) context.Context {
+	return context.WithValue(WithRole(ctx, RolePlayer), playerKey{}, strings.TrimSpace(name))
+}
+
+// PlayerFrom returns the name a context's player acts as, "" for the DM
+// or a player without a name.
+func PlayerFrom(ctx context.Context) string {
+	if !isPlayer(ctx) {
+		return ""
+	}
+	name, _ := ctx.Value(playerKey{}).(string)
+	return name
+}
+
+// asker is who ctx's requests act as, to memory.
+func asker(ctx context.Context) memory.Asker {
+	return memory.Asker{Player: isPlayer(ctx), Role: RoleFrom(ctx), Name: PlayerFrom(ctx)}
+}
 
 // secretFolders resolves the DM-only folders of an ingest: the options',
 // else the index's, else DefaultSecretFolders (see [visibility.Folders]).

@@ -127,7 +127,7 @@ func (e *Engine) Overview(ctx context.Context) (Overview, error) {
 		return Overview{}, err
 	}
 	o.Sessions = len(sessions)
-	if t, ok := generationTime(v.Generation); ok {
+	if t, ok := v.GenerationTime(); ok {
 		o.Updated = &t
 	}
 	if m := e.ChatModel(); m != nil {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
 	"github.com/oraculo/oraculo/enrich"
@@ -14,53 +13,10 @@ import (
 	"github.com/oraculo/oraculo/ingest"
 )
 
-// IngestOptions tune one ingest run. Zero values keep the index's stored
-// settings (or the defaults for a new index).
-type IngestOptions struct {
-	// Lang is the notes' language: "auto" (each note's own, recognised;
-	// the default of a new index), "es" or "en" (every note in it); ""
-	// keeps the index's. Changing it re-analyses every note.
-	Lang string
-	// MaxWords and OverlapWords are the chunking cap and window overlap.
-	// Changing them re-chunks every note.
-	MaxWords     int
-	OverlapWords int
-	// OverlapSet makes OverlapWords count even when it is zero.
-	OverlapSet bool
-	// MaxFileBytes is the largest file read (default ingest.DefaultMaxBytes).
-	MaxFileBytes int64
-	// Workers is how many files are read and chunked at once (default: CPUs).
-	Workers int
-	// Progress, when set, is called after each file.
-	Progress func(Progress)
-	// AnnotateWorkers is how many chunks the chat model annotates at once
-	// (default 2).
-	AnnotateWorkers int
-	// SecretFolders are the folders whose notes are DM-only, matched at
-	// any depth whatever the case and accents (see package visibility for
-	// the other ways a note is DM-only). Nil keeps the index's
-	// (DefaultSecretFolders for a new one); SecretFoldersSet makes an empty
-	// list count (no folder). A new list re-decides every stored note, in
-	// one transaction, before the ingest writes anything else.
-	SecretFolders    []string
-	SecretFoldersSet bool
-	// FollowLinksOutside lets a symlink among the notes lead to a file
-	// outside every ingested folder (by default such a link is skipped, as
-	// "link-outside-notes"). The index's own files are never read, with it
-	// or without it.
-	FollowLinksOutside bool
-	// PrivateFiles are more files never to read as notes, besides the
-	// index's own that the engine knows (the index, its journal, link key
-	// and graphs, and the tokens and chat history beside it): the tokens
-	// file or chat history a program keeps elsewhere, say. A folder stands
-	// for everything under it.
-	PrivateFiles []string
-	// NoWait makes an ingest fail with ErrIngestRunning, saying who runs
-	// it, when another ingest of the index is running; by default it
-	// waits for it, said once to OnWait (else the warning sink).
-	NoWait bool
-	OnWait func(IngestHolder)
-}
+// IngestOptions tune one ingest run (see [ingest.Options]). Zero values
+// keep the index's stored settings (or the defaults for a new index);
+// nil SecretFolders keep the index's, else [DefaultSecretFolders].
+type IngestOptions = ingest.Options
 
 // Progress reports an ingest's advance: its stage ("read", "compendium",
 // "embed", "graph", "annotate"), the folder and file being read, how many
@@ -102,23 +58,7 @@ type IngestHolder = ingest.Holder
 
 // ValidateIngestOptions checks the explicit choices in opts without touching
 // an index, so that a typo fails before any file is created.
-func ValidateIngestOptions(opts IngestOptions) error {
-	if opts.Lang != "" && !analysis.IsAuto(opts.Lang) {
-		if _, err := analysis.New(opts.Lang); err != nil {
-			return fmt.Errorf("%w, or %q to recognise each note's language", err, LangAuto)
-		}
-	}
-	if opts.MaxWords < 0 {
-		return fmt.Errorf("max words must be at least 1, got %d", opts.MaxWords)
-	}
-	if opts.OverlapWords < 0 {
-		return fmt.Errorf("overlap words cannot be negative, got %d", opts.OverlapWords)
-	}
-	if opts.MaxWords > 0 && (opts.OverlapWords != 0 || opts.OverlapSet) && opts.OverlapWords >= opts.MaxWords {
-		return fmt.Errorf("overlap words must be between 0 and max words - 1 (%d), got %d", opts.MaxWords-1, opts.OverlapWords)
-	}
-	return nil
-}
+func ValidateIngestOptions(opts IngestOptions) error { return opts.Validate() }
 
 // Ingest reads every note under the folders and brings the index up to
 // date (see [ingest.Run]): new and changed notes are (re)written, in
@@ -127,13 +67,7 @@ func ValidateIngestOptions(opts IngestOptions) error {
 // run completes.
 func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) (*IngestReport, error) {
 	start := time.Now()
-	if len(dirs) == 0 {
-		return nil, fmt.Errorf("ingest: no folder given")
-	}
-	if err := e.ReadOnly(); err != nil {
-		return nil, fmt.Errorf("ingest: %w", err)
-	}
-	release, err := e.lockIngest(ctx, opts)
+	release, err := e.lockIngest(ctx, dirs, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -153,51 +87,33 @@ func (e *Engine) Ingest(ctx context.Context, dirs []string, opts IngestOptions) 
 	return rep, err
 }
 
-// lockIngest takes the index's ingest lock (see [ingest.Lock]): one ingest
-// of an index at a time, across processes, so that the next one reads
-// what this one wrote and finds its files unchanged. Unless told not to
-// wait, it waits, saying so once to opts.OnWait, else to the warning sink.
-// A store other than an index file is not locked.
-func (e *Engine) lockIngest(ctx context.Context, opts IngestOptions) (release func(), err error) {
-	path := e.indexFile()
-	if path == "" {
-		return func() {}, nil
+// lockIngest refuses an ingest of no folder or by a read-only engine,
+// then takes the index's ingest lock (see [ingest.Options.Lock]).
+func (e *Engine) lockIngest(ctx context.Context, dirs []string, opts IngestOptions) (release func(), err error) {
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("ingest: no folder given")
 	}
-	onWait := opts.OnWait
-	if onWait == nil {
-		onWait = func(h IngestHolder) { e.warn("waiting for another ingest of %q to end: %s holds it", path, h) }
+	if err := e.ReadOnly(); err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	return ingest.Lock(ctx, path, opts.NoWait, onWait)
+	return opts.Lock(ctx, e.indexFile(), e.Warn)
 }
 
 // prepareIngest settles who may see what first (a new list of secret
 // folders applies to every stored note before any note is written), then
-// makes the settings opts changes those the ingest writes with. It returns
+// makes the settings stored now, changed by opts, those the ingest writes
+// with, and stores them (searches read their own snapshot's). It returns
 // the secret folders.
 func (e *Engine) prepareIngest(ctx context.Context, opts IngestOptions) ([]string, error) {
-	folders, err := e.secretFolders(ctx, opts)
+	folders, err := e.settleVisibility(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.settleVisibility(ctx, folders); err != nil {
+	s, err := e.loadSettings(ctx, opts)
+	if err != nil {
 		return nil, err
 	}
-	return folders, e.applyIngestSettings(ctx, opts)
-}
-
-// applyIngestSettings makes the settings stored now (another process may
-// have changed them), changed by the options, those the ingest writes
-// with, and stores them. Searches read their own view's settings, never
-// these.
-func (e *Engine) applyIngestSettings(ctx context.Context, opts IngestOptions) error {
-	s, _, err := ingest.ReadSettings(ctx, e.idx)
-	if err != nil {
-		return err
-	}
-	if err := e.apply(s.Changed(opts.Lang, opts.MaxWords, opts.OverlapWords, opts.OverlapSet)); err != nil {
-		return fmt.Errorf("ingest: %w", err)
-	}
-	return e.saveSettings(ctx)
+	return folders, s.Save(ctx, e.idx)
 }
 
 // besideIndex are the files the programs keep in the index's folder, never
@@ -219,16 +135,11 @@ func (e *Engine) ingestJob(dirs, folders []string, opts IngestOptions) ingest.Jo
 	s, a, em, embedCfg, model, chatCfg := e.settings, e.analyzer, e.embedder, e.embedCfg, e.chat, e.chatCfg
 	e.mu.Unlock()
 	job := ingest.Job{
-		Store: e.idx, Dirs: dirs, SecretFolders: folders,
-		Corpus:    ingest.Corpus{MaxWords: s.MaxWords, OverlapWords: s.OverlapWords, Analyzer: a, Auto: s.Lang == LangAuto},
-		IndexFile: e.indexFile(), Beside: besideIndex, Private: opts.PrivateFiles, FollowLinksOutside: opts.FollowLinksOutside,
-		Workers: opts.Workers, MaxBytes: opts.MaxFileBytes,
+		Store: e.idx, Dirs: dirs, Options: opts, SecretFolders: folders,
+		Corpus: s.Corpus(a), IndexFile: e.indexFile(), Beside: besideIndex,
 		Embedder: em, Dense: e.denseOptions(),
-		Chat: model, Annotate: enrich.AnnotateOptions{Prompt: e.annotationPrompt(), Workers: opts.AnnotateWorkers,
-			Messages: func(headings []string, text string) []chat.Message {
-				return answer.ChatMessages(answer.AnnotationPrompt(a.Lang(), headings, text))
-			}},
-		Progress: opts.Progress, Changed: e.invalidate, Publish: e.bumpGeneration,
+		Chat: model, Annotate: enrich.AnnotateOptions{Prompt: e.annotationPrompt(), Messages: annotationMessages(a.Lang())},
+		Changed: e.invalidate, Publish: e.bumpGeneration,
 	}
 	// An ingest told "none" remembers it: later commands run without the
 	// model until an ingest names one again.
@@ -239,4 +150,12 @@ func (e *Engine) ingestJob(dirs, folders []string, opts IngestOptions) ingest.Jo
 		job.SaveChat = func(ctx context.Context) error { return e.saveChatConfig(ctx, chatCfg) }
 	}
 	return job
+}
+
+// annotationMessages are the messages that ask the chat model to annotate
+// a chunk of a note in lang (see [answer.AnnotationPrompt]).
+func annotationMessages(lang string) func(headings []string, text string) []chat.Message {
+	return func(headings []string, text string) []chat.Message {
+		return answer.ChatMessages(answer.AnnotationPrompt(lang, headings, text))
+	}
 }

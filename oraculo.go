@@ -12,8 +12,8 @@
 // stages, which live in packages named after them, in the order data
 // flows through them:
 //
-//   - writing: ingest (walk, read, decide visibility with package
-//     visibility, write), chunk (sessions, sections, paragraphs), enrich
+//   - writing: ingest (the run: its options, lock and settings; walk,
+//     read, decide visibility with package visibility, write), chunk (sessions, sections, paragraphs), enrich
 //     (compendium, annotations, embeddings with embed), dense (the dense
 //     index over vector: load, graph, update, search), store (what the
 //     engine needs of an index, in roles; storetest, the contract every
@@ -42,10 +42,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chat"
@@ -131,25 +129,24 @@ func Open(ctx context.Context, dbPath string, opts ...Option) (*Engine, error) {
 // OpenStore fails.
 func OpenStore(ctx context.Context, s store.Store, opts ...Option) (*Engine, error) {
 	e := &Engine{idx: s}
-	if err := e.loadSettings(ctx); err != nil {
-		s.Close()
-		return nil, err
-	}
-	// An index written before the current visibility rules is decided
-	// again now (its notes are DM-only until then).
-	folders, err := e.secretFolders(ctx, IngestOptions{})
-	if err == nil {
-		err = e.settleVisibility(ctx, folders)
-	}
-	if err != nil {
-		s.Close()
-		return nil, fmt.Errorf("opening index %q: %w", s.Path(), err)
-	}
-	if err := e.configure(ctx, opts); err != nil {
+	if err := e.open(ctx, opts); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return e, nil
+}
+
+// open reads the index's settings, decides again the notes of an index
+// written before the current visibility rules (they are DM-only until
+// then), and configures the engine as opts say.
+func (e *Engine) open(ctx context.Context, opts []Option) error {
+	if _, err := e.loadSettings(ctx, IngestOptions{}); err != nil {
+		return err
+	}
+	if _, err := e.settleVisibility(ctx, IngestOptions{}); err != nil {
+		return fmt.Errorf("opening index %q: %w", e.idx.Path(), err)
+	}
+	return e.configure(ctx, opts)
 }
 
 // OpenExisting opens an index that must already exist: read-only commands
@@ -173,11 +170,7 @@ func (e *Engine) Warn(msg string) {
 	}
 }
 
-func (e *Engine) warn(format string, args ...any) {
-	if e.warnTo != nil {
-		e.warnTo(fmt.Sprintf(format, args...))
-	}
-}
+func (e *Engine) warn(format string, args ...any) { e.Warn(fmt.Sprintf(format, args...)) }
 
 // Close closes the index.
 func (e *Engine) Close() error { return e.idx.Close() }
@@ -192,49 +185,26 @@ func (e *Engine) Settings() Settings {
 // DBPath returns the index file's path.
 func (e *Engine) DBPath() string { return e.idx.Path() }
 
-// loadSettings makes the settings stored in the index those of the next
-// ingest.
-func (e *Engine) loadSettings(ctx context.Context) error {
-	s, _, err := ingest.ReadSettings(ctx, e.idx)
+// loadSettings makes the settings stored in the index, changed by opts,
+// those of the next ingest (see [ingest.Options.Settings]); searches read
+// theirs from the index, through their snapshot.
+func (e *Engine) loadSettings(ctx context.Context, opts IngestOptions) (Settings, error) {
+	s, a, err := opts.Settings(ctx, e.idx)
 	if err != nil {
-		return err
-	}
-	return e.apply(s)
-}
-
-// apply validates settings and makes them those of the next ingest
-// (searches read theirs from the index, through their view).
-func (e *Engine) apply(s Settings) error {
-	s, a, err := s.Check()
-	if err != nil {
-		return err
+		return s, err
 	}
 	e.mu.Lock()
 	e.settings, e.analyzer = s, a
 	e.mu.Unlock()
-	return nil
+	return s, nil
 }
 
-func (e *Engine) saveSettings(ctx context.Context) error { return e.settings.Save(ctx, e.idx) }
-
-// bumpGeneration records that the index changed (an ingest finished, or
-// notes were decided again): every engine serving it, in this process or
-// another, publishes a new view before its next search.
+// bumpGeneration records that the index changed (see
+// [snapshot.NewGeneration]) and drops this engine's snapshot.
 func (e *Engine) bumpGeneration(ctx context.Context) error {
-	gen := strconv.FormatInt(time.Now().UnixNano(), 36)
-	if err := e.idx.SetMeta(ctx, "generation", gen); err != nil {
+	if err := snapshot.NewGeneration(ctx, e.idx); err != nil {
 		return err
 	}
 	e.invalidate()
 	return nil
-}
-
-// generationTime is when generation gen was recorded by bumpGeneration;
-// false for an index no ingest has finished in.
-func generationTime(gen string) (time.Time, bool) {
-	n, err := strconv.ParseInt(gen, 36, 64)
-	if gen == "" || err != nil || n <= 0 {
-		return time.Time{}, false
-	}
-	return time.Unix(0, n), true
 }

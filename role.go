@@ -72,14 +72,22 @@ func (e *Engine) secretFolders(ctx context.Context, opts IngestOptions) ([]strin
 	return visibility.Folders(ctx, e.idx, opts.SecretFolders, opts.SecretFoldersSet, DefaultSecretFolders)
 }
 
-// settleVisibility makes every stored note follow the secret folders and
-// the current visibility rules (see [visibility.Settle]); when a note
+// settleVisibility makes every stored note follow the secret folders opts
+// resolve to (see [Engine.secretFolders]) and the current visibility
+// rules (see [visibility.Settle]), and returns the folders; when a note
 // changed audience, every engine serving the index, here or in another
 // process, loads the new decisions before its next search.
-func (e *Engine) settleVisibility(ctx context.Context, folders []string) error {
-	changed, err := visibility.Settle(ctx, e.idx, folders, e.ReadOnly)
-	if err != nil || !changed {
-		return err
+func (e *Engine) settleVisibility(ctx context.Context, opts IngestOptions) ([]string, error) {
+	folders, err := e.secretFolders(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	return e.bumpGeneration(ctx)
+	changed, err := visibility.Settle(ctx, e.idx, folders, e.ReadOnly)
+	if err == nil && changed {
+		err = e.bumpGeneration(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return folders, nil
 }

@@ -44,7 +44,7 @@ func (e *Engine) Overview(ctx context.Context) (Overview, error) {
 	if err != nil {
 		return Overview{}, err
 	}
-	if t, ok := generationTime(v.Generation); ok {
+	if t, ok := v.GenerationTime(); ok {
 		o.Updated = &t
 	}
 	if m := e.ChatModel(); m != nil {

@@ -11,7 +11,7 @@ import (
 // since the last (another process's ingest included) or the last was
 // dropped. A search or an answer reads it once and passes it on.
 func (e *Engine) snapshot(ctx context.Context) (*snapshot.Snapshot, error) {
-	gen, err := e.idx.Meta(ctx, "generation")
+	gen, err := snapshot.Generation(ctx, e.idx)
 	if err != nil {
 		return nil, err
 	}

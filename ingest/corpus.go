@@ -20,6 +20,12 @@ type Corpus struct {
 	Auto bool
 }
 
+// Corpus is what every note of an ingest with s is cut and analysed
+// with, a being the analyser s calls for (see [Settings.Check]).
+func (s Settings) Corpus(a *analysis.Analyzer) Corpus {
+	return Corpus{MaxWords: s.MaxWords, OverlapWords: s.OverlapWords, Analyzer: a, Auto: s.Lang == LangAuto}
+}
+
 // Stamp names everything that decides a document's stored chunks and
 // terms, for the notes of Analyzer's language (see [Config.Stamp]).
 func (c Corpus) Stamp() string { return c.stampFor(c.Analyzer) }

@@ -41,8 +41,8 @@ func (r *run) embeddings(ctx context.Context) error {
 		return err
 	}
 	var progress func(stage string, done, total int)
-	if r.Progress != nil {
-		progress = func(stage string, done, total int) { r.Progress(StageProgress{Stage: stage, Done: done, Total: total}) }
+	if r.Options.Progress != nil {
+		progress = func(stage string, done, total int) { r.progress(StageProgress{Stage: stage, Done: done, Total: total}) }
 	}
 	res, err := dense.Update(ctx, r.Store, r.Embedder, r.Dense, progress)
 	if res.Built {
@@ -69,8 +69,9 @@ func (r *run) annotations(ctx context.Context) error {
 		return err
 	}
 	opts := r.Annotate
-	if r.Progress != nil {
-		opts.Progress = func(done, total int) { r.Progress(StageProgress{Stage: "annotate", Done: done, Total: total}) }
+	opts.Workers = r.Options.AnnotateWorkers
+	if r.Options.Progress != nil {
+		opts.Progress = func(done, total int) { r.progress(StageProgress{Stage: "annotate", Done: done, Total: total}) }
 	}
 	ar, err := enrich.Annotate(ctx, r.Store, r.Chat, opts)
 	r.rep.Annotate = ar

@@ -5,7 +5,7 @@ import (
 	"github.com/oraculo/oraculo/store"
 )
 
-// StageProgress reports a run's advance (see [Job.Progress]).
+// StageProgress reports a run's advance (see [Options.Progress]).
 type StageProgress struct {
 	// Stage is "read" while notes are read and indexed, "compendium" while
 	// the compendium is built and its mentions found, "embed" while the
@@ -55,7 +55,7 @@ type Report struct {
 	// SecretFolders are the folders whose notes are DM-only.
 	SecretFolders []string `json:"secret_folders"`
 	// FollowLinksOutside is set when symlinks were followed outside the
-	// ingested folders ([Job.FollowLinksOutside]).
+	// ingested folders ([Options.FollowLinksOutside]).
 	FollowLinksOutside bool `json:"follow_links_outside,omitempty"`
 	// Totals in the index after the run.
 	Stats store.Stats `json:"stats"`

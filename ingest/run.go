@@ -20,6 +20,11 @@ type Job struct {
 	Store store.Store
 	// Dirs are the folders to ingest, as given.
 	Dirs []string
+	// Options are the run's options as given: the run reads its files,
+	// workers, links and progress from them; the caller resolves their
+	// settings into Corpus (see [Options.Settings]) and their secret
+	// folders into SecretFolders.
+	Options Options
 	// Corpus are the settings the notes are cut and analysed with.
 	Corpus Corpus
 	// SecretFolders are the folders whose notes are DM-only (see package
@@ -29,30 +34,21 @@ type Job struct {
 	// IndexFile is the index's file when the store is one, else "": it,
 	// the files named after it, the files named in Beside in its folder,
 	// and that folder (unless a folder of notes lies in it) are never read
-	// as notes. Private are more files or folders never read.
+	// as notes, nor are the options' PrivateFiles.
 	IndexFile string
 	Beside    []string
-	Private   []string
-	// FollowLinksOutside lets a symlink among the notes lead outside every
-	// ingested folder (see [Bounds.FollowOutside]).
-	FollowLinksOutside bool
-	// Workers and MaxBytes are [Config]'s.
-	Workers  int
-	MaxBytes int64
 	// Embedder, when set, embeds the chunks for the dense path, which
 	// Dense configures (see [dense.Update]).
 	Embedder embed.Embedder
 	Dense    dense.Options
 	// Chat, when set, annotates the chunks as Annotate says (see
-	// [enrich.Annotate]; the run sets its Progress).
+	// [enrich.Annotate]; the run sets its Workers and Progress).
 	Chat     chat.Model
 	Annotate enrich.AnnotateOptions
 	// SaveEmbedder and SaveChat, when set, store the models'
 	// configuration: before the model's stage, or at the end when there is
 	// no model (a run told to do without one remembers it).
 	SaveEmbedder, SaveChat func(context.Context) error
-	// Progress, when set, hears each stage's advance.
-	Progress func(StageProgress)
 	// Changed, when set, hears that what searches load changed: the
 	// notes' visibility and sessions, the compendium, the vector graph.
 	Changed func()
@@ -83,7 +79,7 @@ func Run(ctx context.Context, job Job) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.rep = &Report{Roots: roots, SecretFolders: job.SecretFolders, Warnings: warnings, FollowLinksOutside: job.FollowLinksOutside}
+	r.rep = &Report{Roots: roots, SecretFolders: job.SecretFolders, Warnings: warnings, FollowLinksOutside: job.Options.FollowLinksOutside}
 	fence, err := r.fence(ctx)
 	if err != nil {
 		return nil, err
@@ -111,11 +107,11 @@ func (r *run) fence(ctx context.Context) (*Fence, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := Bounds{Roots: append(slices.Clone(r.rep.Roots), known...), FollowOutside: r.FollowLinksOutside}
+	b := Bounds{Roots: append(slices.Clone(r.rep.Roots), known...), FollowOutside: r.Options.FollowLinksOutside}
 	if r.IndexFile != "" {
 		b.Private = indexFiles(r.IndexFile, r.Beside, b.Roots)
 	}
-	b.Private = append(b.Private, r.Private...)
+	b.Private = append(b.Private, r.Options.PrivateFiles...)
 	return NewFence(b), nil
 }
 
@@ -124,11 +120,11 @@ func (r *run) fence(ctx context.Context) (*Fence, error) {
 func (r *run) folder(ctx context.Context, root string, fence *Fence) error {
 	cfg := r.Corpus.config()
 	cfg.Decide = func(rec store.VisibilityRecord) visibility.Decision { return visibility.DecideStored(r.rules, rec) }
-	cfg.Fence, cfg.Workers, cfg.MaxBytes = fence, r.Workers, r.MaxBytes
-	if r.Progress != nil {
+	cfg.Fence, cfg.Workers, cfg.MaxBytes = fence, r.Options.Workers, r.Options.MaxFileBytes
+	if r.Options.Progress != nil {
 		before, pages := r.rep.Bytes, r.rep.Pages // progress counts the bytes and pages of every folder
 		cfg.Progress = func(p Progress) {
-			r.Progress(StageProgress{Stage: "read", Root: root, Done: p.Done, Total: p.Total, Bytes: before + p.Bytes, Path: p.Path, Pages: pages + p.Pages})
+			r.Options.Progress(StageProgress{Stage: "read", Root: root, Done: p.Done, Total: p.Total, Bytes: before + p.Bytes, Path: p.Path, Pages: pages + p.Pages})
 		}
 	}
 	res, err := Update(ctx, r.Store, root, cfg)
@@ -145,8 +141,8 @@ func (r *run) changed() {
 
 // progress tells the job of the run's advance.
 func (r *run) progress(p StageProgress) {
-	if r.Progress != nil {
-		r.Progress(p)
+	if r.Options.Progress != nil {
+		r.Options.Progress(p)
 	}
 }
 

@@ -75,11 +75,8 @@ func ReadSettings(ctx context.Context, m store.Settings) (Settings, *analysis.An
 // Check validates s and makes its analyser: under [LangAuto], that of
 // the notes' main language until a snapshot counts them (Spanish).
 func (s Settings) Check() (Settings, *analysis.Analyzer, error) {
-	if s.MaxWords < 1 {
-		return s, nil, fmt.Errorf("max words must be at least 1, got %d", s.MaxWords)
-	}
-	if s.OverlapWords < 0 || s.OverlapWords >= s.MaxWords {
-		return s, nil, fmt.Errorf("overlap words must be between 0 and max words - 1 (%d), got %d", s.MaxWords-1, s.OverlapWords)
+	if err := checkWords(s.MaxWords, s.OverlapWords); err != nil {
+		return s, nil, err
 	}
 	if analysis.IsAuto(s.Lang) {
 		a, err := analysis.New(DefaultLang)
@@ -113,21 +110,33 @@ func (s Settings) Save(ctx context.Context, m store.Settings) error {
 	return nil
 }
 
-// Changed returns s with what an ingest's options change: a language, a
-// cap, an overlap (set when overlapSet, even to zero). A new cap without
+// changed returns s with what an ingest's options change: a language, a
+// cap, an overlap (set when OverlapSet, even to zero). A new cap without
 // an overlap keeps the seed's ratio (120 of 1200).
-func (s Settings) Changed(lang string, maxWords, overlapWords int, overlapSet bool) Settings {
-	if lang != "" {
-		s.Lang = lang
+func (s Settings) changed(o Options) Settings {
+	if o.Lang != "" {
+		s.Lang = o.Lang
 	}
-	if maxWords != 0 {
-		s.MaxWords = maxWords
+	if o.MaxWords != 0 {
+		s.MaxWords = o.MaxWords
 	}
 	switch {
-	case overlapWords != 0 || overlapSet:
-		s.OverlapWords = overlapWords
-	case maxWords != 0:
-		s.OverlapWords = maxWords / 10
+	case o.OverlapWords != 0 || o.OverlapSet:
+		s.OverlapWords = o.OverlapWords
+	case o.MaxWords != 0:
+		s.OverlapWords = o.MaxWords / 10
 	}
 	return s
+}
+
+// checkWords is the rule of the chunking cap and window overlap: a cap of
+// at least one word, an overlap shorter than it.
+func checkWords(maxWords, overlapWords int) error {
+	if maxWords < 1 {
+		return fmt.Errorf("max words must be at least 1, got %d", maxWords)
+	}
+	if overlapWords < 0 || overlapWords >= maxWords {
+		return fmt.Errorf("overlap words must be between 0 and max words - 1 (%d), got %d", maxWords-1, overlapWords)
+	}
+	return nil
 }

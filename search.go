@@ -2,11 +2,9 @@ package oraculo
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/oraculo/oraculo/analysis"
-	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/fuse"
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/retrieve"
@@ -123,11 +121,11 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 // search runs over v the paths restricted by f, fuses and cuts, adding
 // the time of each stage to tr.
 func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions, f store.Filter, arc bool, tr *Trace) ([]Hit, error) {
-	paths, err := e.assembly(ctx, v, f).Select(ctx, opts.Paths)
+	paths, err := v.Paths(ctx, f, isPlayer(ctx)).Select(ctx, opts.Paths)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.searchVectors(ctx, v, paths, opts.Vectors); err != nil {
+	if err := v.SearchVectors(ctx, paths, opts.Vectors); err != nil {
 		return nil, err
 	}
 	k, depth := opts.Depth(len(paths))
@@ -143,50 +141,4 @@ func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question stri
 	hits := found.Rank(narrative, arc, depth, k)
 	tr.Add(retrieve.FuseStage(len(found.Lists)), t0)
 	return hits, nil
-}
-
-// assembly is what choosing the paths of a search over v, restricted by
-// f, reads: the dense index and the compendium are loaded only for the
-// paths wanted.
-func (e *Engine) assembly(ctx context.Context, v *snapshot.Snapshot, f store.Filter) retrieve.Assembly {
-	player := isPlayer(ctx)
-	return retrieve.Assembly{
-		Index: e.idx, Analyzer: v.Analyzer, Langs: v.Langs, ByLang: v.ByLang,
-		Public: player, Filter: f, Embedder: v.Embedder,
-		Dense: func(allowed func() (map[int64]bool, error)) (retrieve.Path, error) {
-			return e.densePath(ctx, v, f, player, allowed)
-		},
-		Entity: func() (retrieve.Entity, error) {
-			ents, err := v.Entities(ctx, isPlayer(ctx))
-			if err != nil {
-				return retrieve.Entity{}, err
-			}
-			return retrieve.Entity{Index: e.idx, Matcher: ents.Matcher, Entities: ents.Entities, Units: ents.Units}, nil
-		},
-	}
-}
-
-// densePath returns the dense path over v's dense index, nil when there
-// is none, leaving out what f, allowed and the caller's visibility do.
-func (e *Engine) densePath(ctx context.Context, v *snapshot.Snapshot, f store.Filter, player bool, allowed func() (map[int64]bool, error)) (retrieve.Path, error) {
-	ix, err := v.Dense(ctx)
-	if err != nil || ix == nil {
-		return nil, err
-	}
-	scope := dense.Scope{Allow: allowed, Restricted: func() (map[int64]bool, error) { return v.Restricted(ctx) }}
-	return ix.Path(retrieve.Dense{Embedder: v.Embedder, Index: e.idx, Public: player}, f, scope)
-}
-
-// searchVectors makes the dense path among paths find neighbours as mode
-// says (see [VectorSearch]).
-func (e *Engine) searchVectors(ctx context.Context, v *snapshot.Snapshot, paths []retrieve.Path, mode VectorSearch) error {
-	if mode == VectorsAuto {
-		return nil
-	}
-	if mode != VectorsExact && mode != VectorsApprox {
-		return fmt.Errorf("unknown vector search mode %d", mode)
-	}
-	index := func() (*dense.Index, error) { return v.Dense(ctx) }
-	restricted := func() (map[int64]bool, error) { return v.Restricted(ctx) }
-	return dense.SearchAs(ctx, paths, mode == VectorsExact, index, restricted)
 }

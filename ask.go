@@ -4,14 +4,12 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/chat"
-	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/snapshot"
@@ -27,71 +25,9 @@ type Turn = answer.Turn
 // AskOptions tune [Engine.Ask] (see [answer.AskOptions]).
 type AskOptions = answer.AskOptions
 
-// Answer is what Ask returns. Its JSON shape is public (`ask --json`).
-type Answer struct {
-	Question string `json:"question"`
-	// Query is what was searched: the question, or the previous question
-	// and this one when it does not stand alone (FollowUp).
-	Query    string `json:"query"`
-	FollowUp bool   `json:"follow_up"`
-	// Analysis is what was understood of the query: the filters it ran
-	// with, the kind of question.
-	Analysis QueryAnalysis `json:"analysis"`
-	// Answer is the verified text: citations that name nothing delivered
-	// are removed.
-	Answer    string `json:"answer"`
-	Abstained bool   `json:"abstained"`
-	// Grounding is "direct" (the answer says what the evidence says about
-	// the question), "closest" (nothing answers squarely: the answer
-	// quotes what comes closest, and says so) or "none" (the notes are
-	// known not to say, or nothing was found); Abstained is true only
-	// with "none".
-	Grounding string `json:"grounding"`
-	// Mode is "generated" (the chat model wrote it) or "extractive"
-	// (sentences of the evidence, no model).
-	Mode  string `json:"mode"`
-	Model string `json:"model,omitempty"`
-	// Fallback says why an answer is extractive although a chat model was
-	// asked to write it: FallbackTimeout or FallbackError; empty
-	// otherwise. Notice then says so to the reader, in the answer's
-	// language, naming nothing of the setup (Warnings has the details).
-	Fallback string `json:"fallback,omitempty"`
-	Notice   string `json:"notice,omitempty"`
-	Lang     string `json:"lang"`
-	// Citations lists every citation the answer made, in order, valid or
-	// not; Removed the invalid ones taken out of the text.
-	Citations []Citation `json:"citations"`
-	Removed   []Citation `json:"removed_citations"`
-	// Uncited are sentences that make a claim without citing anything;
-	// each is marked in Answer and Segments, "_(sin fuente)_" or
-	// "_(unsupported)_" after it.
-	Uncited []string `json:"uncited"`
-	// Sentences counts the sentences of Answer that claim something, and
-	// SupportedSentences those with a valid citation (see
-	// answer.Check); an answer with none abstains.
-	Sentences          int `json:"sentences"`
-	SupportedSentences int `json:"supported_sentences"`
-	// Segments are Answer cut at its citations, resolved by the same rule
-	// that verified them: plain text and citation groups in order, whose
-	// texts joined are Answer. Clients show citations from them rather
-	// than parsing the text.
-	Segments []Segment `json:"segments"`
-	// Evidence is what the model was shown: full chunks, then summaries.
-	Evidence []Evidence `json:"evidence"`
-	// Candidates are the reranked candidates the evidence was chosen from.
-	Candidates []Hit       `json:"candidates"`
-	Rerank     RerankInfo  `json:"rerank"`
-	Warnings   []string    `json:"warnings,omitempty"`
-	Timings    Timings     `json:"timings"`
-	Context    ContextInfo `json:"context"`
-	// Memory lists the entries of long-term memory the answer was shown:
-	// verified ones as evidence (cited as "Memoria: KEY"), the others as
-	// unconfirmed.
-	Memory []MemoryUse `json:"memory"`
-	// Fused are the same candidates in the order search returned them,
-	// before reranking: what the reranker changed. Not part of the JSON.
-	Fused []Hit `json:"-"`
-}
+// Answer is what Ask returns (see [answer.Answer]). Its JSON shape is
+// public (`ask --json`).
+type Answer = answer.Answer
 
 // Citation is one citation of an answer.
 type Citation = answer.PublicCitation
@@ -139,7 +75,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	if err != nil {
 		return nil, err
 	}
-	a.verify(d, ev, terms)
+	a.Verify(d, ev, terms)
 	a.Timings.Since("total", start)
 	return a, nil
 }
@@ -155,18 +91,9 @@ func (e *Engine) begin(ctx context.Context, question string, opts AskOptions) (*
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	a := newAnswer(question, opts.Lang)
+	a := answer.NewAnswer(question, opts.Lang)
 	history, err := e.converse(ctx, vw, a, opts.History)
 	return vw, a, history, err
-}
-
-// newAnswer is the empty answer to question, in lang or else in the
-// question's language, with every list of the JSON present.
-func newAnswer(question, lang string) *Answer {
-	if lang == "" {
-		lang = analysis.QuestionLang(question)
-	}
-	return &Answer{Question: question, Lang: lang, Timings: Timings{}, Citations: []Citation{}, Removed: []Citation{}, Uncited: []string{}, Segments: []Segment{}, Evidence: []Evidence{}, Memory: []MemoryUse{}}
 }
 
 // converse reads a's question in the light of the conversation's earlier
@@ -202,7 +129,7 @@ func (e *Engine) candidates(ctx context.Context, v *snapshot.Snapshot, a *Answer
 		return err
 	}
 	if a.Analysis.Unfiltered {
-		a.warn(e, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
+		e.warnOn(a, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
 	a.Fused = r.Hits
 	return nil
@@ -253,19 +180,13 @@ func (e *Engine) reranked(ctx, modelCtx context.Context, a *Answer, model chat.M
 // more of it for a timeline when no model writes the answer (extractive).
 // It sets a's Memory, Context and Evidence.
 func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer, notes map[int64]string, terms func(string) []string, extractive bool) (*answer.Delivery, error) {
-	ev := answer.Deliver(a.Candidates, notes, answer.DeliverOptions(a.timeline(), extractive))
+	ev := answer.Deliver(a.Candidates, notes, answer.DeliverOptions(a.Timeline(), extractive))
 	var err error
 	if a.Memory, err = e.answerMemory(ctx, vw, ev, a.Query, a.Lang, terms); err != nil {
 		return nil, err
 	}
 	a.Context, a.Evidence = ev.Info(), ev.Evidence()
 	return ev, nil
-}
-
-// timeline reports whether a's question asks for a history over the
-// campaign: an arc, or in a timeline's words (see answer.AsksForTimeline).
-func (a *Answer) timeline() bool {
-	return a.Analysis.Kind == query.KindArc || answer.AsksForTimeline(a.Question)
 }
 
 // draft writes the answer to verify from the evidence (see answer.Write):
@@ -275,42 +196,16 @@ func (a *Answer) timeline() bool {
 func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Delivery, model chat.Model, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
 	stage := time.Now()
 	w, err := answer.Write(ctx, modelCtx, ev, answer.DraftOptions{
-		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.timeline(),
+		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(),
 		Notes: e.idx, Public: isPlayer(ctx), Found: len(a.Fused) > 0,
 		OnDelta: opts.OnDelta, OnThinking: opts.OnThinking, OnVerified: opts.OnVerified,
 	})
 	a.Mode, a.Model = w.Mode, w.Model
 	if w.Failed != nil {
-		a.fellBack(e, w.Failed)
+		e.warn("%s", a.ModelFailed(w.Failed))
 	}
 	a.Timings.Since("answer", stage)
 	return w.Draft, err
-}
-
-// verify judges the draft against the evidence (see answer.Judge) and
-// puts the verdict into a, each citation naming its evidence by public id;
-// it is timed as the stage "verify".
-func (a *Answer) verify(d answer.Draft, ev *answer.Delivery, terms func(string) []string) {
-	stage := time.Now()
-	v := answer.Judge(a.Question, d, ev.Context, terms, a.Lang)
-	a.Answer, a.Grounding, a.Abstained = v.Text, v.Grounding, v.Abstained
-	a.Sentences, a.SupportedSentences = v.Sentences, v.Supported
-	a.Segments, a.Citations, a.Removed = ev.Segments(v.Segments), ev.Citations(v.Citations), ev.Citations(v.Removed)
-	if v.Uncited != nil {
-		a.Uncited = v.Uncited
-	}
-	a.Timings.Since("verify", stage)
-}
-
-// CitedEvidence returns the delivered evidence the answer's valid
-// citations name, each once, in the order of its first citation: the
-// answer's sources.
-func (a *Answer) CitedEvidence() []Evidence { return answer.Cited(a.Evidence, a.Citations) }
-
-func (a *Answer) warn(e *Engine, format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
-	a.Warnings = append(a.Warnings, s)
-	e.warn("%s", s)
 }
 
 // SegmentsText is the text segs make together: the verified text so far
@@ -325,4 +220,9 @@ func (e *Engine) annotationPrompt() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return answer.AnnotationKey(e.analyzer.Lang())
+}
+
+// warnOn adds a warning to a and gives it to the warning sink.
+func (e *Engine) warnOn(a *Answer, format string, args ...any) {
+	e.warn("%s", a.Warn(format, args...))
 }

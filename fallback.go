@@ -14,16 +14,6 @@ const (
 	FallbackError = answer.FallbackError
 )
 
-// fellBack records on a that the chat model failed with err, and that the
-// answer is extracted from the notes instead (see answer.FellBack): a
-// warning naming the failure, and a notice for the reader that names
-// nothing of the setup.
-func (a *Answer) fellBack(e *Engine, err error) {
-	f := answer.FellBack(err, a.Lang)
-	a.Fallback, a.Notice = f.Why, f.Notice
-	a.warn(e, "%s", f.Warning)
-}
-
 // FallbackNotice is an answer's Notice when it fell back (why is
 // FallbackTimeout or FallbackError), in lang ("es" or "en"): that the
 // chat model did not write the answer, and that the notes' own sentences

@@ -18,13 +18,13 @@ type Memory = memory.Entry
 type MemoryInput = memory.Input
 
 // MemoryUse is an entry of long-term memory an answer was shown (see
-// [memory.Use]).
-type MemoryUse = memory.Use
+// [answer.MemoryUse]).
+type MemoryUse = answer.MemoryUse
 
 // Uses of a memory entry in an answer.
 const (
-	MemoryEvidence    = memory.UseEvidence
-	MemoryUnconfirmed = memory.UseUnconfirmed
+	MemoryEvidence    = answer.MemoryEvidence
+	MemoryUnconfirmed = answer.MemoryUnconfirmed
 )
 
 // Memory intents a chat line may carry (see [MemoryIntent]).

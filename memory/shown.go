@@ -8,25 +8,14 @@ import (
 	"github.com/oraculo/oraculo/store"
 )
 
-// Use is an entry of long-term memory an answer was shown. Its JSON shape
-// is public (`ask --json`, "memory").
-type Use struct {
-	ID     string `json:"id"`
-	Scope  string `json:"scope"`
-	Key    string `json:"key"`
-	Value  string `json:"value"`
-	Status string `json:"status"`
-	Stale  bool   `json:"stale"`
-	// Use is "evidence" (delivered under Label, citable) or "unconfirmed"
-	// (shown as not settled: a hypothesis, or stale; never citable).
-	Use   string `json:"use"`
-	Label string `json:"label,omitempty"`
-}
+// Use is an entry of long-term memory an answer was shown (see
+// [answer.MemoryUse]).
+type Use = answer.MemoryUse
 
 // Uses of a memory entry in an answer.
 const (
-	UseEvidence    = "evidence"
-	UseUnconfirmed = "unconfirmed"
+	UseEvidence    = answer.MemoryEvidence
+	UseUnconfirmed = answer.MemoryUnconfirmed
 )
 
 // Shown is an entry an answer is shown: the stored entry, and what the

@@ -8,33 +8,38 @@
 //	answer, err := eng.Ask(ctx, "¿qué pasó con el archiduque?", oraculo.AskOptions{})
 //
 // This package is a façade: it holds the engine's state (the index, the
-// models given at [Open], the snapshot each search reads) and wires the
+// models given at [Open], the published snapshot) and composes the
 // stages, which live in packages named after them, in the order data
-// flows through them:
+// flows through them. A search or an answer reads one snapshot (package
+// snapshot: the index's generation as searches read it) and passes it to
+// every stage it calls:
 //
 //   - writing: ingest (the run: its options, lock and settings; walk,
-//     read, decide visibility with package visibility, write), chunk (sessions, sections, paragraphs), enrich
-//     (compendium, annotations, embeddings with embed), dense (the dense
-//     index over vector: load, graph, update, search), store (what the
-//     engine needs of an index, in roles; storetest, the contract every
-//     backend passes), index (its SQLite implementation) and
-//     store/weaviate (a cluster's, opened with [OpenCluster]);
+//     read, decide visibility with package visibility, write), chunk
+//     (sessions, sections, paragraphs), enrich (compendium, annotations,
+//     embeddings with embed), dense (the dense index over vector: load,
+//     graph, update, search), store (what the engine needs of an index,
+//     in roles; storetest, the contract every backend passes), index (its
+//     SQLite implementation) and store/weaviate (a cluster's, opened with
+//     [OpenCluster]);
 //   - answering: answer.Converse (follow-ups), query (filters and arcs
 //     read from the question), retrieve (the BM25, dense and entity paths,
-//     each restricted before ranking; BM25's paragraphs ranked into
-//     chunks), fuse (reciprocal rank fusion, explained per candidate),
-//     rerank, answer (assemble the context, add long-term memory,
-//     generate or extract, verify the citations and decide abstention);
-//   - remembering: memory (long-term memory over store's MemoryStore:
-//     who may see and change which entry, stale entries, the entries an
-//     answer is shown; memory.go here is its one-line methods).
+//     each restricted before ranking, and [Hit], the one candidate every
+//     later stage reads), fuse (reciprocal rank fusion, explained per
+//     candidate), rerank, answer (assemble the context, add long-term
+//     memory, generate or extract, verify the citations, decide
+//     abstention: the [Answer]);
+//   - remembering: memory (who may see and change which entry, stale
+//     entries, the entries an answer is shown);
+//   - reading: notelink (the notes' names and links, a player's
+//     redaction, chunk listings), summary (the index's counts).
 //
 // Shared rules live in text (folding, words, sentences, Markdown lines)
-// and analysis (index terms). Programs serve the engine through server
-// (HTTP, the web page, the OpenAI-compatible endpoint), mcpserver and
-// cmd/oraculo, importing of the module only this package, link (the
-// links and the cited sentence every surface shows) and each other; eval
-// measures it from outside.
+// and analysis (index terms, the notes' languages). Programs serve the
+// engine through server (HTTP, the web page, the OpenAI-compatible
+// endpoint), mcpserver and cmd/oraculo, importing of the module only this
+// package, link (the links and the cited sentence every surface shows)
+// and each other; eval measures it from outside.
 package oraculo
 
 import (

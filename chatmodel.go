@@ -28,13 +28,6 @@ func (e *Engine) setChat(ctx context.Context, cfg ChatConfig) (err error) {
 	return err
 }
 
-// ChatModel returns the chat model in use, or nil.
-func (e *Engine) ChatModel() chat.Model {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.chat
-}
-
 // saveChatConfig keeps the chat model's config in the index.
 func (e *Engine) saveChatConfig(ctx context.Context, c ChatConfig) error {
 	return chat.SaveConfig(ctx, e.idx, c)

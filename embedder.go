@@ -3,7 +3,6 @@ package oraculo
 import (
 	"context"
 
-	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/enrich"
 )
@@ -40,20 +39,10 @@ func (e *Engine) setEmbedder(ctx context.Context, cfg EmbedderConfig) (err error
 	return err
 }
 
-// Embedder returns the embedder in use, or nil.
-func (e *Engine) Embedder() embed.Embedder {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.embedder
-}
-
 // saveEmbedderConfig keeps the embedder's config in the index.
 func (e *Engine) saveEmbedderConfig(ctx context.Context, c EmbedderConfig) error {
 	return embed.SaveConfig(ctx, e.idx, c)
 }
-
-// denseOptions are the dense index's settings (see [WithANNThreshold]).
-func (e *Engine) denseOptions() dense.Options { return dense.Options{Threshold: e.annMin} }
 
 // EmbedReport says what an ingest did for the dense path.
 type EmbedReport = enrich.EmbedReport

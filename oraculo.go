@@ -52,8 +52,8 @@ import (
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chat"
+	"github.com/oraculo/oraculo/dense"
 	"github.com/oraculo/oraculo/embed"
-	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/rerank"
 	"github.com/oraculo/oraculo/snapshot"
@@ -104,9 +104,9 @@ type Engine struct {
 	// search reads its view's.
 	settings Settings
 	analyzer *analysis.Analyzer
-	embedCfg EmbedderConfig
+	embedCfg embed.Config
 	embedder embed.Embedder
-	chatCfg  ChatConfig
+	chatCfg  chat.Config
 	chat     chat.Model
 	reranker rerank.Reranker
 	// warnTo receives warnings that do not stop an operation (see
@@ -118,53 +118,6 @@ type Engine struct {
 
 // ErrNotIndexed is returned by read operations on an index with no notes.
 var ErrNotIndexed = errors.New("the index has no notes yet")
-
-// Open opens the index file, creating it if needed, with the models and
-// warning sink the options name.
-func Open(ctx context.Context, dbPath string, opts ...Option) (*Engine, error) {
-	idx, err := index.Open(ctx, dbPath)
-	if err != nil {
-		return nil, err
-	}
-	return OpenStore(ctx, idx, opts...)
-}
-
-// OpenStore opens an engine over a store other than an index file (see
-// package store); the engine closes it with [Engine.Close], also when
-// OpenStore fails.
-func OpenStore(ctx context.Context, s store.Store, opts ...Option) (*Engine, error) {
-	e := &Engine{idx: s}
-	if err := e.open(ctx, opts); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return e, nil
-}
-
-// open reads the index's settings, decides again the notes of an index
-// written before the current visibility rules (they are DM-only until
-// then), and configures the engine as opts say.
-func (e *Engine) open(ctx context.Context, opts []Option) error {
-	if _, err := e.loadSettings(ctx, IngestOptions{}); err != nil {
-		return err
-	}
-	if _, err := e.settleVisibility(ctx, IngestOptions{}); err != nil {
-		return fmt.Errorf("opening index %q: %w", e.idx.Path(), err)
-	}
-	return e.configure(ctx, opts)
-}
-
-// OpenExisting opens an index that must already exist: read-only commands
-// use it so that a mistyped path is an error, not a new empty index.
-func OpenExisting(ctx context.Context, dbPath string, opts ...Option) (*Engine, error) {
-	if _, err := os.Stat(dbPath); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("index %q does not exist: run `oraculo ingest` first: %w", dbPath, ErrNotIndexed)
-		}
-		return nil, fmt.Errorf("opening index %q: %w", dbPath, err)
-	}
-	return Open(ctx, dbPath, opts...)
-}
 
 // Warn gives msg to the warning sink the engine was opened with
 // ([WithWarnings]), if any: for a caller (a server) reporting a failure it
@@ -193,7 +146,7 @@ func (e *Engine) DBPath() string { return e.idx.Path() }
 // loadSettings makes the settings stored in the index, changed by opts,
 // those of the next ingest (see [ingest.Options.Settings]); searches read
 // theirs from the index, through their snapshot.
-func (e *Engine) loadSettings(ctx context.Context, opts IngestOptions) (Settings, error) {
+func (e *Engine) loadSettings(ctx context.Context, opts ingest.Options) (Settings, error) {
 	s, a, err := opts.Settings(ctx, e.idx)
 	if err != nil {
 		return s, err
@@ -212,4 +165,54 @@ func (e *Engine) bumpGeneration(ctx context.Context) error {
 	}
 	e.invalidate()
 	return nil
+}
+
+// Embedder returns the embedder in use, or nil.
+func (e *Engine) Embedder() embed.Embedder {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.embedder
+}
+
+// ChatModel returns the chat model in use, or nil.
+func (e *Engine) ChatModel() chat.Model {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.chat
+}
+
+// denseOptions are the dense index's settings (see [WithANNThreshold]).
+func (e *Engine) denseOptions() dense.Options { return dense.Options{Threshold: e.annMin} }
+
+// snapshot returns the snapshot of the index's current generation (see
+// package snapshot), publishing a new one when the generation changed
+// since the last (another process's ingest included) or the last was
+// dropped. A search or an answer reads it once and passes it on.
+func (e *Engine) snapshot(ctx context.Context) (*snapshot.Snapshot, error) {
+	gen, err := snapshot.Generation(ctx, e.idx)
+	if err != nil {
+		return nil, err
+	}
+	if v := e.view.Load(); v != nil && v.Generation == gen {
+		return v, nil
+	}
+	e.viewMu.Lock()
+	defer e.viewMu.Unlock()
+	if v := e.view.Load(); v != nil && v.Generation == gen {
+		return v, nil
+	}
+	v, err := snapshot.Open(ctx, e.idx, gen, e.Embedder(), snapshot.Options{Dense: e.denseOptions(), Warn: e.Warn})
+	if err != nil {
+		return nil, err
+	}
+	e.view.Store(v)
+	return v, nil
+}
+
+// invalidate drops the published snapshot: the next search makes a new
+// one. Called when what a snapshot holds changed without a new generation
+// (a new embedder, a compendium or visibility decisions written by this
+// engine).
+func (e *Engine) invalidate() {
+	e.view.Store(nil)
 }

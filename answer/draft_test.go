@@ -9,14 +9,13 @@ import (
 	"github.com/oraculo/oraculo/chat"
 )
 
-// fakeNotes is an index holding terms, with units notes; a prefix lookup
-// when prefixes.
+// fakeNotes is an index holding terms, with units notes (see prefixNotes
+// for one that also looks a term's start up).
 type fakeNotes struct {
-	terms    map[string]bool
-	units    int
-	err      error
-	asked    []string
-	prefixes bool
+	terms map[string]bool
+	units int
+	err   error
+	asked []string
 }
 
 func (n *fakeNotes) TermUsed(_ context.Context, term string, _ bool) (bool, error) {

@@ -114,7 +114,7 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 		r.Hits = nil
 		return r, err
 	}
-	redactHits(r.Hits, redact)
+	retrieve.Redact(r.Hits, redact)
 	return r, nil
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/oraculo/oraculo/answer"
 	"github.com/oraculo/oraculo/notelink"
-	"github.com/oraculo/oraculo/snapshot"
 )
 
 // ErrNoNote is returned when no note visible to the caller has the path
@@ -111,19 +110,4 @@ func (e *Engine) notesDirectory(ctx context.Context) (*notelink.Directory, error
 		return nil, err
 	}
 	return v.Notes(ctx, isPlayer(ctx))
-}
-
-// redactor returns what the note text handed to the caller becomes: for
-// the DM, the text as written; for a player, each link to a note the
-// player may not see written as the text it shows, so that it names
-// nothing hidden (see [notelink.Directory.Redact]).
-func (e *Engine) redactor(ctx context.Context, v *snapshot.Snapshot) (func(string) string, error) {
-	if !isPlayer(ctx) {
-		return func(s string) string { return s }, nil
-	}
-	dir, err := v.Notes(ctx, true)
-	if err != nil {
-		return nil, err
-	}
-	return dir.Redact, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo/memory"
+	"github.com/oraculo/oraculo/snapshot"
 	"github.com/oraculo/oraculo/visibility"
 )
 
@@ -90,4 +91,19 @@ func (e *Engine) settleVisibility(ctx context.Context, opts IngestOptions) ([]st
 		return nil, err
 	}
 	return folders, nil
+}
+
+// redactor returns what the note text handed to the caller becomes: for
+// the DM, the text as written; for a player, each link to a note the
+// player may not see written as the text it shows, so that it names
+// nothing hidden (see [notelink.Directory.Redact]).
+func (e *Engine) redactor(ctx context.Context, v *snapshot.Snapshot) (func(string) string, error) {
+	if !isPlayer(ctx) {
+		return func(s string) string { return s }, nil
+	}
+	dir, err := v.Notes(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	return dir.Redact, nil
 }

@@ -121,6 +121,10 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 // search runs over v the paths restricted by f, fuses and cuts, adding
 // the time of each stage to tr.
 func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions, f store.Filter, arc bool, tr *Trace) ([]Hit, error) {
+	f, ok, err := v.Through(ctx, f, isPlayer(ctx))
+	if !ok || err != nil {
+		return nil, err // an "until" before every session matches nothing
+	}
 	paths, err := v.Paths(ctx, f, isPlayer(ctx)).Select(ctx, opts.Paths)
 	if err != nil {
 		return nil, err

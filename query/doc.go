@@ -38,6 +38,16 @@
 //     and "después de", "tras", "after" (exclusive) run to the last
 //     session; "hasta", "until", "up to" and "antes de", "before"
 //     (exclusive) from the first.
+//   - As of a session: "hasta la sesión 20", "antes de la sesión 21",
+//     "a la altura de la sesión 20", "as of session 20", "by session 20",
+//     "up to session 20", "before session 21" set Until (20) besides the
+//     sessions up to it. So does one numbered session in a question about
+//     a lasting state ("en la sesión 20, ¿seguía vivo?", "who led the
+//     guild in session 20?"): the state then is told in any session up to
+//     it. Where something is ("¿dónde estaba en la sesión 12?") is asked
+//     of that session only. Several mentions give no Until.
+//   - State questions ("¿sigue vivo?", "¿dónde está ahora?", "¿quién
+//     lidera...?", "is Kael still alive?", "who leads...?") set State.
 //   - Relative references count positions in the known sessions: "la
 //     sesión anterior" and "la sesión pasada" mean the last one; a plural
 //     with no number ("las últimas sesiones", "the first sessions") means

@@ -31,6 +31,16 @@ type Analysis struct {
 	// Kind is KindArc for a question about an entity's role or history
 	// over the campaign, else KindLookup.
 	Kind string `json:"kind"`
+	// Until, when positive, is the last session of the campaign as the
+	// question asks about it ("hasta la sesión 20", "antes de la sesión
+	// 21", "as of session 20", "en la sesión 20, ¿seguía vivo?"): Sessions
+	// then holds the known sessions up to it. Zero otherwise, and when
+	// the question names sessions in several places.
+	Until int `json:"until,omitempty"`
+	// State reports whether the question asks for the current state of
+	// something ("¿sigue vivo?", "¿dónde está ahora?", "who leads...?"),
+	// whose latest account is the answer (see [IsState]).
+	State bool `json:"state,omitempty"`
 }
 
 // DefaultRelativeCount is how many sessions a plural relative reference
@@ -60,33 +70,50 @@ func Analyze(question, lang string, known []int) Analysis {
 		known = slices.Compact(slices.Sorted(slices.Values(known)))
 	}
 	toks := tokenize(question)
-	a := Analysis{Kind: KindLookup}
+	a := Analysis{Kind: KindLookup, State: isState(toks)}
 	if isArc(toks) {
 		a.Kind = KindArc
 	}
 	var said []string
 	var sessions []int
-	for i := 0; i < len(toks); i++ {
-		if !sessionWord[toks[i].w] {
-			continue
-		}
-		m, ok := readMention(toks, i, lang)
-		if !ok {
-			continue
-		}
-		i = m.last
+	ms := readMentions(toks, lang)
+	if len(ms) == 1 && lasting(toks) {
+		// "en la sesión 20, ¿seguía vivo?" asks for the state as it stood
+		// then: everything up to session 20, not only session 20.
+		ms[0] = ms[0].asOf()
+	}
+	for _, m := range ms {
 		got := m.resolve(known)
 		if len(got) == 0 {
 			continue
 		}
 		sessions = append(sessions, got...)
 		said = append(said, question[toks[m.first].start:toks[m.last].end])
+		if len(ms) == 1 {
+			a.Until = m.until
+		}
 	}
 	if len(sessions) > 0 {
 		a.Sessions = slices.Compact(slices.Sorted(slices.Values(sessions)))
 		a.Said = strings.Join(said, "; ")
 	}
 	return a
+}
+
+// readMentions reads every place where toks name sessions as a
+// constraint, in order.
+func readMentions(toks []token, lang string) []mention {
+	var ms []mention
+	for i := 0; i < len(toks); i++ {
+		if !sessionWord[toks[i].w] {
+			continue
+		}
+		if m, ok := readMention(toks, i, lang); ok {
+			ms = append(ms, m)
+			i = m.last
+		}
+	}
+	return ms
 }
 
 // strictlyAscending reports whether every number of s is above the one
@@ -117,6 +144,7 @@ type mention struct {
 	ranges      [][2]int // "sesiones 3-5"; open ends are math.MinInt and math.MaxInt
 	rel         relation // "las últimas tres sesiones"
 	count       int
+	until       int // the last session of an open range from the first ("hasta la sesión 20"), else 0
 }
 
 // resolve returns the sessions of known that m names, ascending.
@@ -282,6 +310,10 @@ func readNumbered(toks []token, k int, lang string) (mention, bool) {
 		opener, m.first = "until", b-1
 	case w == "before":
 		opener, m.first = "before", b
+	case w == "by" || w == "of" && word(toks, b-1) == "as":
+		opener, m.first = "until", b-boolInt(w == "of")
+	case w == "de" && word(toks, b-1) == "altura" && word(toks, b-2) == "la" && word(toks, b-3) == "a":
+		opener, m.first = "until", b-3
 	case w == "after":
 		opener, m.first = "after", b
 	case w == "de" && word(toks, b-1) == "antes":
@@ -352,8 +384,10 @@ func readNumbered(toks []token, k int, lang string) (mention, bool) {
 			m.ranges = append(m.ranges, [2]int{n, math.MaxInt})
 		case open && opener == "until":
 			m.ranges = append(m.ranges, [2]int{math.MinInt, n})
+			m.until = n
 		case open && opener == "before":
 			m.ranges = append(m.ranges, [2]int{math.MinInt, n - 1})
+			m.until = max(n-1, 0)
 		case open && opener == "after":
 			m.ranges = append(m.ranges, [2]int{n + 1, math.MaxInt})
 		default:

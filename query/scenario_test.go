@@ -23,6 +23,8 @@ import (
 //	sessions: 3, 4, 5 | any
 //	said: <the words that asked for them>
 //	kind: lookup | arc
+//	until: 20         (only when the question asks as of a session)
+//	state: true       (only for a state question)
 func TestAnalyzeScenarios(t *testing.T) {
 	golden.Scenarios(t, "testdata/analyze", func(t *testing.T, d *datadriven.TestData) string {
 		if d.Cmd != "analyze" {
@@ -88,5 +90,11 @@ func renderAnalysis(a Analysis) string {
 		fmt.Fprintf(&b, "said: %s\n", a.Said)
 	}
 	fmt.Fprintf(&b, "kind: %s\n", a.Kind)
+	if a.Until > 0 {
+		fmt.Fprintf(&b, "until: %d\n", a.Until)
+	}
+	if a.State {
+		b.WriteString("state: true\n")
+	}
 	return b.String()
 }

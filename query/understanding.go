@@ -7,7 +7,8 @@ import "github.com/oraculo/oraculo/store"
 // --json, ask --json).
 type Understanding struct {
 	// Filters restricted the search: the explicit ones, or the sessions
-	// the question named ("en la sesión 12", "las últimas tres sesiones").
+	// the question named ("en la sesión 12", "las últimas tres sesiones"),
+	// with UntilSession when it asked as of one ("hasta la sesión 20").
 	Filters store.Filter `json:"filters"`
 	// Said is what of the question asked for the sessions.
 	Said string `json:"said,omitempty"`
@@ -20,6 +21,10 @@ type Understanding struct {
 	// Entities are the compendium entries the question names (of the
 	// compendium the asker may see), in the order it names them.
 	Entities []string `json:"entities,omitempty"`
+	// State reports whether the question asks for the current state of
+	// something (see [IsState]): among equals, the latest session ranks
+	// first, and the answer says when the state changed.
+	State bool `json:"state,omitempty"`
 	// FromQuestion reports whether Filters are the sessions the question
 	// named (and so may be dropped when nothing in them matches).
 	FromQuestion bool `json:"-"`
@@ -30,9 +35,9 @@ type Understanding struct {
 // names (see [Analyze]). named are the compendium entries it names.
 func Understand(question string, known []int, named []string, filter store.Filter, noAnalysis bool) Understanding {
 	a := Analyze(question, "", known)
-	u := Understanding{Filters: filter, Kind: a.Kind, Entities: named}
+	u := Understanding{Filters: filter, Kind: a.Kind, Entities: named, State: a.State && !noAnalysis}
 	if filter.IsZero() && !noAnalysis && len(a.Sessions) > 0 {
-		u.Filters, u.Said, u.FromQuestion = store.Filter{Sessions: a.Sessions}, a.Said, true
+		u.Filters, u.Said, u.FromQuestion = store.Filter{Sessions: a.Sessions, UntilSession: a.Until}, a.Said, true
 	}
 	return u
 }

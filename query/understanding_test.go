@@ -25,3 +25,20 @@ func TestUnderstand(t *testing.T) {
 		t.Errorf("no analysis: %+v", u)
 	}
 }
+
+// TestUnderstandUntil: a question asked as of a session filters on the
+// sessions up to it and says so (UntilSession); a state question is
+// marked, unless analysis is off.
+func TestUnderstandUntil(t *testing.T) {
+	known := []int{1, 2, 3, 12, 20, 25}
+	u := Understand("En la sesión 20, ¿seguía vivo Harbin?", known, nil, store.Filter{}, false)
+	if u.Filters.UntilSession != 20 || !slices.Equal(u.Filters.Sessions, []int{1, 2, 3, 12, 20}) || !u.State || !u.Widened() {
+		t.Errorf("as of 20: %+v", u)
+	}
+	if u := Understand("¿Qué pasó en la sesión 20?", known, nil, store.Filter{}, false); u.Filters.UntilSession != 0 || u.State {
+		t.Errorf("in session 20: %+v", u)
+	}
+	if u := Understand("¿Sigue vivo Harbin?", known, nil, store.Filter{}, true); u.State || !u.Filters.IsZero() {
+		t.Errorf("no analysis: %+v", u)
+	}
+}

@@ -54,3 +54,18 @@ func (v *Snapshot) SearchVectors(ctx context.Context, paths []retrieve.Path, mod
 	restricted := func() (map[int64]bool, error) { return v.Restricted(ctx) }
 	return dense.SearchAs(ctx, paths, mode == retrieve.VectorsExact, index, restricted)
 }
+
+// Through returns f as the paths apply it: its UntilSession resolved into
+// the sessions up to it that the caller may see (see [store.Filter.Through]);
+// ok is false when it lets no session through, and then nothing matches.
+func (v *Snapshot) Through(ctx context.Context, f store.Filter, player bool) (g store.Filter, ok bool, err error) {
+	if f.UntilSession <= 0 {
+		return f, true, nil
+	}
+	held, err := v.Sessions(ctx, player)
+	if err != nil {
+		return f, false, err
+	}
+	g, ok = f.Through(held)
+	return g, ok, nil
+}

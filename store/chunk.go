@@ -73,19 +73,25 @@ type BM25Options struct {
 
 // Filter restricts a search to some chunks before anything is ranked: the
 // chunks of the given sessions, of notes under the given folders, of notes
-// whose front matter carries one of the given tags. Each non-empty field
-// must hold (and); within a field any value may (or). Folders match at the
-// start of a note's path and tags whatever the case. The zero Filter
-// restricts nothing.
+// whose front matter carries one of the given tags, of the sessions up to
+// one (the campaign as it stood then). Each non-empty field must hold
+// (and); within a field any value may (or). Folders match at the start of
+// a note's path and tags whatever the case. The zero Filter restricts
+// nothing.
 type Filter struct {
 	Sessions []int    `json:"sessions,omitempty"`
 	Folders  []string `json:"folders,omitempty"`
 	Tags     []string `json:"tags,omitempty"`
+	// UntilSession, when positive, keeps only the chunks of sessions up
+	// to it, inclusive; a note of no session is left out, as under
+	// Sessions. The engine resolves it into Sessions before a store sees
+	// it (see [Filter.Through]); a store ignores it.
+	UntilSession int `json:"until_session,omitempty"`
 }
 
 // IsZero reports whether f restricts nothing.
 func (f Filter) IsZero() bool {
-	return len(f.Sessions) == 0 && len(f.Folders) == 0 && len(f.Tags) == 0
+	return len(f.Sessions) == 0 && len(f.Folders) == 0 && len(f.Tags) == 0 && f.UntilSession <= 0
 }
 
 // Stats are the store's counts.

@@ -1,0 +1,88 @@
+package oraculo_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/store"
+)
+
+// TestUntilSessionRestrictsEveryPath: an "until" filter, explicit or read
+// from the question, restricts every path before ranking to the sessions
+// up to it (a note of no session is left out), alone and fused; one
+// before every session matches nothing.
+func TestUntilSessionRestrictsEveryPath(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := openEngine(t, oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing}))
+	if _, err := eng.Ingest(ctx, []string{sampleDir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	const until = 8
+	upTo := func(h oraculo.Hit) bool { return h.Session != nil && *h.Session <= until }
+	q := "Rhosyn Calatrava archiduque Guardia de Ceniza"
+	for _, paths := range [][]string{{"bm25"}, {"dense"}, {"entity"}, nil} {
+		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: 20, Paths: paths, Filter: store.Filter{UntilSession: until}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if !upTo(h) {
+				t.Errorf("paths %v: %s (%s) is after session %d or of none", paths, h.Label, h.File, until)
+			}
+		}
+		if len(hits) == 0 && (paths == nil || paths[0] != "entity") {
+			t.Errorf("paths %v: nothing found up to session %d", paths, until)
+		}
+	}
+	// Without it the same search goes elsewhere: the check can fail.
+	outside := 0
+	hits, _ := eng.Search(ctx, q, oraculo.SearchOptions{K: 20})
+	for _, h := range hits {
+		if !upTo(h) {
+			outside++
+		}
+	}
+	if outside == 0 {
+		t.Errorf("unfiltered, every hit is up to session %d anyway: a weak case", until)
+	}
+	// From the question: the same restriction, shown in the analysis.
+	var an oraculo.QueryAnalysis
+	hits, err := eng.Search(ctx, "¿Qué sabíamos de Rhosyn hasta la sesión 8?", oraculo.SearchOptions{K: 20, Analysis: &an})
+	if err != nil || an.Filters.UntilSession != until || an.Said == "" || len(hits) == 0 {
+		t.Errorf("from the question: %d hits, analysis %+v, %v", len(hits), an, err)
+	}
+	for _, h := range hits {
+		if !upTo(h) {
+			t.Errorf("from the question: %s is after session %d", h.Label, until)
+		}
+	}
+	// And with another filter, both hold; a range with no session in it
+	// matches nothing (not everything).
+	hits, err = eng.Search(ctx, q, oraculo.SearchOptions{K: 20, Filter: store.Filter{Sessions: []int{3, 20}, UntilSession: until}})
+	for _, h := range hits {
+		if h.Session == nil || *h.Session != 3 {
+			t.Errorf("sessions 3, 20 until %d: %s", until, h.Label)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []store.Filter{{Sessions: []int{20}, UntilSession: until}, {UntilSession: 1 << 30, Sessions: []int{999}}} {
+		if hits, err := eng.Search(ctx, q, oraculo.SearchOptions{Filter: f}); err != nil || len(hits) != 0 {
+			t.Errorf("%+v: %d hits, %v; want none", f, len(hits), err)
+		}
+	}
+	// A player's "until" still leaves the DM's notes out.
+	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
+	hits, err = eng.Search(player, "traidor", oraculo.SearchOptions{K: 20, Filter: store.Filter{UntilSession: 1 << 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if strings.HasPrefix(h.File, "DM/") {
+			t.Errorf("a player's until search returns the DM's %s", h.File)
+		}
+	}
+}

@@ -37,6 +37,8 @@ type Filters struct {
 	Sessions []int    `json:"sessions,omitempty" jsonschema:"only these session numbers"`
 	Folders  []string `json:"folders,omitempty" jsonschema:"only notes under these folders (relative paths, any case), e.g. NPCs"`
 	Tags     []string `json:"tags,omitempty" jsonschema:"only notes whose front matter has one of these tags"`
+	// UntilSession keeps the sessions up to it: the campaign as it stood then.
+	UntilSession int `json:"until_session,omitempty" jsonschema:"only the sessions up to this one (the campaign as it stood then; notes of no session left out)"`
 }
 
 // filter is f as the engine's filter (none for nil).
@@ -44,7 +46,7 @@ func (f *Filters) filter() oraculo.Filter {
 	if f == nil {
 		return oraculo.Filter{}
 	}
-	return oraculo.Filter{Sessions: f.Sessions, Folders: f.Folders, Tags: f.Tags}
+	return oraculo.Filter{Sessions: f.Sessions, Folders: f.Folders, Tags: f.Tags, UntilSession: max(f.UntilSession, 0)}
 }
 
 // SearchOutput is the search tool's result.

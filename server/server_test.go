@@ -982,6 +982,17 @@ func TestSearchAndAskFilters(t *testing.T) {
 			t.Errorf("ask filtered to NPCs/ used %s", ev.File)
 		}
 	}
+	resp, data = call(t, ts, "POST", "/api/search", "", map[string]any{"question": q, "filters": map[string]any{"until_session": 2}})
+	wantStatus(t, resp, data, 200)
+	hits = decodeJSON[searchResponse](t, data).Hits
+	for _, h := range hits {
+		if h.Session == nil || *h.Session > 2 {
+			t.Errorf("search until session 2 found %s", h.Label)
+		}
+	}
+	if len(hits) == 0 {
+		t.Errorf("search until session 2 found nothing: %s", data)
+	}
 	resp, data = call(t, ts, "POST", "/api/search", "", map[string]any{"question": q, "filters": map[string]any{"session": 2}})
 	wantStatus(t, resp, data, 400) // a misspelt filter is refused, not ignored
 }

@@ -140,7 +140,7 @@ func init() {
 		chat-first-token-timeout chat-idle-timeout chat-timeout chat-url compare config cors db diagnose embed-dims embed-model embed-url embedder
 		explain extractive folder from golden obsidian-vault ingest-timeout json k kind lang max-file-mb max-words n no-wait
 		overlap-words paths public-url questions quiet report rerank rerank-budget rerank-model
-		rerank-shape rerank-url role secret-folders seed session tag timeout tokens ui-lang`) {
+		rerank-shape rerank-url role secret-folders seed session tag timeout tokens ui-lang until-session`) {
 		knownFlags[f] = true
 	}
 }

@@ -9,10 +9,12 @@ import (
 	"github.com/oraculo/oraculo"
 )
 
-// filterFlags adds --session, --folder and --tag; the function it returns
-// parses them into a filter, or a usage error naming the bad value.
+// filterFlags adds --session, --until-session, --folder and --tag; the
+// function it returns parses them into a filter, or a usage error naming
+// the bad value.
 func filterFlags(fs *flag.FlagSet) func() (oraculo.Filter, error) {
 	sessions := fs.String("session", "", "only these sessions: 12, 3-5 or 3,5,7-9")
+	until := fs.Int("until-session", 0, "only the sessions up to N, the campaign as it stood then (notes of no session left out)")
 	folders := fs.String("folder", "", "only notes under these folders, comma-separated (e.g. NPCs)")
 	tags := fs.String("tag", "", "only notes with one of these front-matter tags, comma-separated")
 	return func() (oraculo.Filter, error) {
@@ -21,6 +23,10 @@ func filterFlags(fs *flag.FlagSet) func() (oraculo.Filter, error) {
 		if f.Sessions, err = parseSessions(*sessions); err != nil {
 			return f, usageError{err}
 		}
+		if *until < 0 {
+			return f, usageError{errors.New(msg("bad-until-session", *until))}
+		}
+		f.UntilSession = *until
 		f.Folders, f.Tags = splitList(*folders), splitList(*tags)
 		return f, nil
 	}

@@ -84,6 +84,7 @@ var flagUsageES = map[string]string{
 	"seed":                   "semilla de las preguntas hechas con el índice",
 	"session":                "solo estas sesiones: 12, 3-5 o 3,5,7-9",
 	"tag":                    "solo notas con una de estas etiquetas del front matter, separadas por comas",
+	"until-session":          "solo las sesiones hasta la N, la campaña tal como estaba entonces (sin las notas de ninguna sesión)",
 	"timeout":                "espera máxima por cada servidor",
 	"tokens":                 "archivo de tokens (por defecto $ORACULO_TOKENS, si no tokens.yaml junto al índice)",
 	"serve/tokens":           "archivo de tokens (por defecto $ORACULO_TOKENS, si no tokens.yaml junto al índice si existe); sin él solo se atiende al usuario local, por loopback",

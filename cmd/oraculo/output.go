@@ -301,6 +301,8 @@ func printAnalysis(w io.Writer, an oraculo.QueryAnalysis, explain bool) {
 	switch {
 	case an.Unfiltered:
 		fmt.Fprintln(w, msg("search-unfiltered", termrender.Escape(an.Said)))
+	case an.Said != "" && an.Filters.UntilSession > 0:
+		fmt.Fprintln(w, msg("search-until", an.Filters.UntilSession, termrender.Escape(an.Said)))
 	case an.Said != "":
 		s := make([]string, len(an.Filters.Sessions))
 		for i, n := range an.Filters.Sessions {
@@ -334,6 +336,9 @@ func explainFilter(f oraculo.Filter) string {
 			s[i] = strconv.Itoa(n)
 		}
 		parts = append(parts, msg("filter-sessions", strings.Join(s, ", ")))
+	}
+	if f.UntilSession > 0 {
+		parts = append(parts, msg("filter-until", f.UntilSession))
 	}
 	if len(f.Folders) > 0 {
 		parts = append(parts, msg("filter-folders", strings.Join(f.Folders, ", ")))

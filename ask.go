@@ -197,6 +197,7 @@ func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Deli
 	stage := time.Now()
 	w, err := answer.Write(ctx, modelCtx, ev, answer.DraftOptions{
 		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(),
+		State: a.Analysis.State, Session: answer.SessionsOf(a.Candidates),
 		Notes: e.idx, Public: isPlayer(ctx), Found: len(a.Fused) > 0,
 		OnDelta: opts.OnDelta, OnThinking: opts.OnThinking, OnVerified: opts.OnVerified,
 	})

@@ -97,12 +97,12 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 	}
 	r.Analysis = an
 	arc := an.Kind == query.KindArc && !opts.NoAnalysis
-	r.Hits, err = e.search(ctx, v, question, opts, an.Filters, arc, &r.Trace)
+	r.Hits, err = e.search(ctx, v, question, opts, an.Filters, arc, an.State, &r.Trace)
 	if err == nil && len(r.Hits) == 0 && an.Widened() {
 		// The sessions the question named hold nothing that matches:
 		// search everything rather than answer from nothing, and say so.
 		r.Analysis.Unfiltered = true
-		r.Hits, err = e.search(ctx, v, question, opts, store.Filter{}, arc, &r.Trace)
+		r.Hits, err = e.search(ctx, v, question, opts, store.Filter{}, arc, an.State, &r.Trace)
 	}
 	if err != nil {
 		return r, err
@@ -118,9 +118,10 @@ func (e *Engine) searchAt(ctx context.Context, v *snapshot.Snapshot, question st
 	return r, nil
 }
 
-// search runs over v the paths restricted by f, fuses and cuts, adding
-// the time of each stage to tr.
-func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions, f store.Filter, arc bool, tr *Trace) ([]Hit, error) {
+// search runs over v the paths restricted by f, fuses and cuts (an arc
+// or a state question's way, see [retrieve.Found.Rank]), adding the time
+// of each stage to tr.
+func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions, f store.Filter, arc, state bool, tr *Trace) ([]Hit, error) {
 	f, ok, err := v.Through(ctx, f, isPlayer(ctx))
 	if !ok || err != nil {
 		return nil, err // an "until" before every session matches nothing
@@ -142,7 +143,7 @@ func (e *Engine) search(ctx context.Context, v *snapshot.Snapshot, question stri
 	}
 	t0 := time.Now()
 	narrative := !opts.NoPrior && analysis.FirstPersonPlural(v.QuestionLang(question), question)
-	hits := found.Rank(narrative, arc, depth, k)
+	hits := found.Rank(narrative, arc, state, depth, k)
 	tr.Add(retrieve.FuseStage(len(found.Lists)), t0)
 	return hits, nil
 }

@@ -20,6 +20,12 @@ type DraftOptions struct {
 	// Timeline extracts the answer as a timeline (see
 	// [ExtractOptions.Timeline]).
 	Timeline bool
+	// State marks a state question ("¿sigue vivo?", "who leads...?"): a
+	// model is asked for the latest state and when it changed; an
+	// extracted answer opens with the change the evidence holds, if any
+	// (see [StateChange]), reading each item's session from Session.
+	State   bool
+	Session func(id int64) (int, bool)
 	// Notes is the index, which an extractive answer asks which of the
 	// question's names the notes use, and an answer from no evidence
 	// whether there are notes at all; Public when the asker is a player,
@@ -77,7 +83,7 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 		if o.OnVerified != nil {
 			onDelta = VerifyAsItGoes(onDelta, o.OnVerified, ev, o.Lang)
 		}
-		text, err := generate(modelCtx, o.Model, o.Lang, o.Question, ev.Context, o.History, onDelta, o.OnThinking)
+		text, err := generate(modelCtx, o.Model, o.Lang, o.Question, ev.Context, o.History, onDelta, o.OnThinking, o.State)
 		if err == nil {
 			w.Draft, w.Mode, w.Model = Draft{Text: text}, "generated", o.Model.ID()
 			return w, nil
@@ -97,13 +103,21 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 		}
 		return used
 	}, ExtractOptions{Timeline: o.Timeline})
+	if o.State {
+		w.Draft = withStateChange(w.Draft, o.Question, ev.Context, o.Session, o.Terms, o.Lang)
+	}
 	return w, err
 }
 
 // generate asks the chat model to answer from the evidence under the
-// citation rule (see [Prompt]), streaming to onDelta.
-func generate(ctx context.Context, model chat.Model, lang, question string, evidence Context, history []Message, onDelta func(string), onThinking func()) (string, error) {
-	req := chat.Request{Messages: ChatMessages(Prompt(lang, question, evidence, history)), OnThinking: onThinking}
+// citation rule (see [Prompt]) and, for a state question, the state rule
+// (see [withStateRule]), streaming to onDelta.
+func generate(ctx context.Context, model chat.Model, lang, question string, evidence Context, history []Message, onDelta func(string), onThinking func(), state bool) (string, error) {
+	msgs := Prompt(lang, question, evidence, history)
+	if state {
+		msgs = withStateRule(msgs, lang)
+	}
+	req := chat.Request{Messages: ChatMessages(msgs), OnThinking: onThinking}
 	return model.Chat(ctx, req, onDelta)
 }
 

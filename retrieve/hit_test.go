@@ -60,7 +60,7 @@ func TestFoundRank(t *testing.T) {
 			3: {Chunk: store.Chunk{ID: 3, ChunkData: store.ChunkData{UID: "c"}}},
 		},
 	}
-	hits := f.Rank(false, false, 10, 2)
+	hits := f.Rank(false, false, false, 10, 2)
 	if len(hits) != 2 {
 		t.Fatalf("got %d hits, want 2", len(hits))
 	}

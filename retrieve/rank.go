@@ -4,9 +4,10 @@ import "github.com/oraculo/oraculo/fuse"
 
 // Rank fuses what the paths found into at most k hits (see
 // [fuse.Combine]), each list read to depth; an arc question's give each
-// session a slot first ([fuse.Spread]). narrative applies the narrative
-// prior.
-func (f Found) Rank(narrative, arc bool, depth, k int) []Hit {
+// session a slot first ([fuse.Spread]); a state question's put the latest
+// session first among equals ([fuse.Latest]). narrative applies the
+// narrative prior.
+func (f Found) Rank(narrative, arc, state bool, depth, k int) []Hit {
 	limit, cut := depth, k
 	if len(f.Lists) > 1 {
 		limit, cut = fuse.MaxCandidates, min(k, fuse.MaxCandidates)
@@ -14,6 +15,9 @@ func (f Found) Rank(narrative, arc bool, depth, k int) []Hit {
 	cands := fuse.Combine(f.Lists, fuse.Ranking{
 		Reorderer: PathEntity, Narrative: narrative, InSession: f.InSession, Arc: arc, Limit: limit,
 	})
+	if state {
+		cands = fuse.Latest(cands, f.Session)
+	}
 	if arc {
 		cands = fuse.Spread(cands, f.Unit)
 	}

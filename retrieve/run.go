@@ -102,6 +102,13 @@ func (f *Found) add(path string, results []Result) {
 // InSession reports whether the chunk id was found in a session's note.
 func (f Found) InSession(id int64) bool { return f.ByID[id].Chunk.InSession }
 
+// Session returns the chunk id's session, ok false when it is outside
+// sessions.
+func (f Found) Session(id int64) (int, bool) {
+	c := f.ByID[id].Chunk
+	return c.Session, c.InSession
+}
+
 // Unit names the chunk id's unit: its session, or its note when it is
 // outside sessions.
 func (f Found) Unit(id int64) string {

@@ -86,3 +86,49 @@ func TestUntilSessionRestrictsEveryPath(t *testing.T) {
 		}
 	}
 }
+
+// TestStateQuestionLatestFirst: between chunks the ranking cannot tell
+// apart, a state question ("¿sigue vivo…?") ranks the latest session
+// first, and an extractive answer that finds the state changed cites
+// both sessions; another question keeps the fusion's order.
+func TestStateQuestionLatestFirst(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	// The same words in sessions 3 and 9: BM25 ties them; session 6 tells
+	// a different state.
+	write(t, dir+"/Sesiones/Sesión 3.md", "# Sesión 3\n\nHarbin Wester sigue vivo en la taberna de Puertogris.\n")
+	write(t, dir+"/Sesiones/Sesión 9.md", "# Sesión 9\n\nHarbin Wester sigue vivo en la taberna de Puertogris.\n")
+	write(t, dir+"/Sesiones/Sesión 6.md", "# Sesión 6\n\nDicen que Harbin Wester murió en el incendio del puerto.\n")
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	first := func(q string, noAnalysis bool) int {
+		t.Helper()
+		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: 5, Paths: []string{"bm25"}, NoAnalysis: noAnalysis})
+		if err != nil || len(hits) < 2 || hits[0].Session == nil {
+			t.Fatalf("%q: %d hits, %v", q, len(hits), err)
+		}
+		return *hits[0].Session
+	}
+	q := "¿Sigue vivo Harbin Wester en la taberna de Puertogris?"
+	if got := first(q, false); got != 9 {
+		t.Errorf("a state question ranks session %d first, want the latest tied, 9", got)
+	}
+	if got := first(q, true); got != 3 {
+		t.Errorf("without the analysis session %d is first; the tie-break decides nothing here (want 3)", got)
+	}
+	// Up to session 6, the latest tied is 3 and the change is in 6.
+	a, err := eng.Ask(ctx, "En la sesión 6, ¿seguía vivo Harbin Wester?", oraculo.AskOptions{Extractive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.Answer, "En la sesión 3") || !strings.Contains(a.Answer, "en la sesión 6") || a.Analysis.Filters.UntilSession != 6 {
+		t.Errorf("the answer does not say the state changed from session 3 to 6 (analysis %+v):\n%s", a.Analysis, a.Answer)
+	}
+	for _, e := range a.Evidence {
+		if strings.Contains(e.File, "9") {
+			t.Errorf("the answer as of session 6 used %s", e.File)
+		}
+	}
+}

@@ -93,21 +93,31 @@ type stateAccount struct {
 // returns the two cited lines that say so, in lang: the earlier account,
 // then the later one. ok is false when the evidence holds no change.
 func StateChange(question string, ctx Context, session func(id int64) (int, bool), terms func(string) []string, lang string) (lines []string, ok bool) {
+	earlier, later, ok := stateChange(question, ctx, session, terms, lang)
+	if !ok {
+		return nil, false
+	}
+	return stateLines(earlier, later, lang), true
+}
+
+// stateChange returns the latest account of the state question asks
+// about and the latest earlier one that differs from it.
+func stateChange(question string, ctx Context, session func(id int64) (int, bool), terms func(string) []string, lang string) (earlier, later stateAccount, ok bool) {
 	kind := askedState(question)
 	if kind == noState || session == nil {
-		return nil, false
+		return earlier, later, false
 	}
 	accounts := stateAccounts(question, ctx, session, terms, lang, kind)
 	if len(accounts) < 2 {
-		return nil, false
+		return earlier, later, false
 	}
-	last := accounts[len(accounts)-1]
+	later = accounts[len(accounts)-1]
 	for i := len(accounts) - 2; i >= 0; i-- {
-		if e := accounts[i]; e.session < last.session && e.value != last.value {
-			return stateLines(e, last, lang), true
+		if e := accounts[i]; e.session < later.session && e.value != later.value {
+			return e, later, true
 		}
 	}
-	return nil, false
+	return earlier, later, false
 }
 
 // stateAccounts returns the sentences of ctx that name the question's
@@ -212,13 +222,30 @@ func stateLines(earlier, later stateAccount, lang string) []string {
 }
 
 // withStateChange puts before d's text the lines of [StateChange] when
-// the evidence holds a change of the state question asks about.
+// the evidence holds a change of the state question asks about, leaving
+// out d's lines that quote the same sentences; when none of d's quotes is
+// left, the change is the whole answer, and a direct one.
 func withStateChange(d Draft, question string, ctx Context, session func(id int64) (int, bool), terms func(string) []string, lang string) Draft {
-	lines, ok := StateChange(question, ctx, session, terms, lang)
+	earlier, later, ok := stateChange(question, ctx, session, terms, lang)
 	if !ok || d.Unmentioned != nil || d.NoNotes {
 		return d
 	}
-	d.Text = strings.TrimSpace(strings.Join(lines, "\n") + "\n" + d.Text)
+	lines := stateLines(earlier, later, lang)
+	quotes := 0
+	var rest []string
+	for _, l := range strings.Split(d.Text, "\n") {
+		if strings.Contains(l, earlier.text) || strings.Contains(l, later.text) || strings.TrimSpace(l) == "" {
+			continue
+		}
+		if strings.HasPrefix(l, "- ") {
+			quotes++
+		}
+		rest = append(rest, l)
+	}
+	if quotes == 0 {
+		rest, d.Closest = nil, false
+	}
+	d.Text = strings.Join(append(lines, rest...), "\n")
 	d.Quoted = true
 	return d
 }

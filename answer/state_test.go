@@ -63,6 +63,12 @@ func TestStateChange(t *testing.T) {
 	if !strings.HasPrefix(d.Text, "- En la sesión 12") || !strings.Contains(d.Text, "[NPCs: Harbin Wester]") {
 		t.Errorf("draft: %q", d.Text)
 	}
+	// Quoted already, the same sentences are not said twice, and the
+	// change answers the question squarely.
+	dup := withStateChange(Draft{Text: closestIntro("es") + "\n- Harbin Wester muere en el incendio de la taberna. [Sesión 20]", Closest: true}, "¿Sigue vivo Harbin Wester?", ctx, session, nil, "es")
+	if strings.Count(dup.Text, "\n") != 1 || dup.Closest {
+		t.Errorf("the same quote twice, or still closest: %+v", dup)
+	}
 	if v := Verify(d.Text, ctx); len(v.Removed) > 0 || len(v.Uncited) > 0 {
 		t.Errorf("the draft cites what was not delivered, or leaves a claim uncited: %v %v", v.Removed, v.Uncited)
 	}

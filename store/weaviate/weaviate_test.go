@@ -419,7 +419,21 @@ func TestBackend(t *testing.T) {
 	})
 
 	t.Run("filters", func(t *testing.T) {
+		// "Until session 12" reaches a store as the sessions up to it,
+		// which both hold alike.
+		held, err := wv.Sessions(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sq, err := ix.Sessions(ctx, false); err != nil || !slices.Equal(held, sq) {
+			t.Fatalf("sessions held: weaviate %v, SQLite %v (%v)", held, sq, err)
+		}
+		until, ok := store.Filter{UntilSession: 12, Folders: []string{"sesiones"}}.Through(held)
+		if !ok || until.UntilSession != 0 {
+			t.Fatalf("until session 12 over %v: %+v, %v", held, until, ok)
+		}
 		for _, f := range []store.Filter{
+			until,
 			{Sessions: []int{4, 5, 36}},
 			{Folders: []string{"sesiones"}},
 			{Folders: []string{"./NPCs/", "Lugares/Ribafría.md"}},

@@ -9,13 +9,14 @@ import (
 // FuzzAnalyze checks the guarantees of the package doc on any input:
 // no panic, Sessions nil or ascending, distinct and within known, Said
 // empty exactly when there is no filter and made of pieces of the
-// question, Kind one of the two kinds.
+// question, Kind one of the two kinds, Until bounding Sessions.
 func FuzzAnalyze(f *testing.F) {
 	seeds := []string{
 		"¿Qué pasó en la sesión 12?", "entre la sesión 3 y la 5", "sessions 3, 4 and 7",
 		"las últimas tres sesiones", "the last three sessions", "S3-S5", "sesión ciento noventa y nueve",
 		"one hundred and five", "desde la sesión 100", "¿Qué fue de Harbin?", "sesion\u0301 12", "\xff sesión \xfe 3",
 		"sesiones 99999 a 0", "la penúltima sesión", "sesión nº 12 y 13, 14 o 15 a 20",
+		"hasta la sesión 20", "antes de la sesión 1", "En la sesión 20, ¿seguía vivo?", "as of session 3", "by session 0",
 	}
 	for _, s := range seeds {
 		f.Add(s, "", []byte{1, 2, 3, 5, 12, 100})
@@ -43,6 +44,9 @@ func FuzzAnalyze(f *testing.F) {
 			if !slices.Contains(known, s) {
 				t.Fatalf("session %d not in known %v", s, known)
 			}
+		}
+		if a.Until > 0 && (a.Sessions == nil || a.Sessions[len(a.Sessions)-1] > a.Until) || a.Until < 0 {
+			t.Fatalf("Until %d with Sessions %v", a.Until, a.Sessions)
 		}
 		if a.Said != "" {
 			for _, part := range strings.Split(a.Said, "; ") {

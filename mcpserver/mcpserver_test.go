@@ -493,4 +493,14 @@ func TestSearchFilters(t *testing.T) {
 	if len(filtered.Hits) >= len(all.Hits) {
 		t.Errorf("the filter left %d of %d hits: the test shows nothing", len(filtered.Hits), len(all.Hits))
 	}
+	var until mcpserver.SearchOutput
+	res = call(t, cs, "search", map[string]any{"question": "galera mercante", "k": 10, "filters": map[string]any{"until_session": 12}}, &until)
+	if res.IsError || len(until.Hits) == 0 || len(until.Hits) >= len(all.Hits) {
+		t.Fatalf("search until session 12: %d of %d hits, %s", len(until.Hits), len(all.Hits), text(res))
+	}
+	for _, h := range until.Hits {
+		if h.Session == nil || *h.Session > 12 {
+			t.Errorf("search until session 12 returned %s (%s)", h.Label, h.File)
+		}
+	}
 }

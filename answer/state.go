@@ -37,7 +37,7 @@ var (
 	aliveWords        = setOfWords("vivo viva vivos vivas sobrevive sobrevivio sobrevivieron superviviente resucita resucito alive survived survives survivor revived")
 	negations         = setOfWords("no ni nunca jamas not never")
 	placePrepositions = setOfWords("en a al hacia in at to into")
-	leaderWords       = setOfWords("lidera liderada liderado lideraba lider lideres jefe jefa mando dirige dirigida dirigido encabeza gobierna leads led leader leaders commands commanded heads headed chief ruler rules")
+	leaderWords       = setOfWords("lidera liderada liderado lideraba lider lideres jefe jefa mando dirige dirigida dirigido encabeza gobierna comandante capitan capitana leads led leader leaders commands commanded commander captain heads headed chief ruler rules")
 )
 
 func setOfWords(s string) map[string]bool {

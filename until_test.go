@@ -2,6 +2,7 @@ package oraculo_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,15 +75,24 @@ func TestUntilSessionRestrictsEveryPath(t *testing.T) {
 			t.Errorf("%+v: %d hits, %v; want none", f, len(hits), err)
 		}
 	}
-	// A player's "until" still leaves the DM's notes out.
+	// A player's "until" is the player's session filter over the sessions
+	// the player may see: the same hits, the DM's notes left out as there.
 	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
-	hits, err = eng.Search(player, "traidor", oraculo.SearchOptions{K: 20, Filter: store.Filter{UntilSession: 1 << 30}})
-	if err != nil {
-		t.Fatal(err)
+	var upToUntil []int
+	for n := 1; n <= until; n++ {
+		upToUntil = append(upToUntil, n)
 	}
-	for _, h := range hits {
-		if strings.HasPrefix(h.File, "DM/") {
-			t.Errorf("a player's until search returns the DM's %s", h.File)
+	for _, paths := range [][]string{{"bm25"}, nil} {
+		got, err := eng.Search(player, q, oraculo.SearchOptions{K: 20, Paths: paths, Filter: store.Filter{UntilSession: until}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := eng.Search(player, q, oraculo.SearchOptions{K: 20, Paths: paths, Filter: store.Filter{Sessions: upToUntil}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+			t.Errorf("paths %v: a player's until %d finds %v, the sessions up to it %v", paths, until, ids(got), ids(want))
 		}
 	}
 }
@@ -131,4 +141,12 @@ func TestStateQuestionLatestFirst(t *testing.T) {
 			t.Errorf("the answer as of session 6 used %s", e.File)
 		}
 	}
+}
+
+func ids(hits []oraculo.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.ID
+	}
+	return out
 }

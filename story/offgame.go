@@ -34,7 +34,7 @@ var offGameWords = []string{
 	"no pudo venir", "no pudieron venir", "subimos a nivel", "suben a nivel", "subis a nivel",
 	"next session", "ordered pizza", "ordered food", "snacks", "we wrapped up", "we stopped at",
 	"we finished at", "we ended at", "couldn't make it", "could not make it", "was absent today",
-	"sorry for the typos", "leveled up", "level up",
+	"sorry for the typos", "leveled up", "level up", "cliffhanger", "continuara", "to be continued",
 }
 
 // offGameRaw catch, in the sentence as written, a list of players with

@@ -28,5 +28,5 @@ func (e *Engine) audience(ctx context.Context) (story.Audience, error) {
 		return story.Audience{}, err
 	}
 	redact, err := e.redactor(ctx, v)
-	return story.Audience{Public: isPlayer(ctx), Names: names, Redact: redact}, err
+	return story.Audience{Public: isPlayer(ctx), Names: names, Entities: names.Entities, Redact: redact}, err
 }

@@ -40,6 +40,9 @@ type Audience struct {
 	Public bool
 	// Names names the compendium's entities in a text; nil names none.
 	Names Namer
+	// Entities are the compendium's entities (the players' for a
+	// player), what threads follow.
+	Entities []store.Entity
 	// Redact rewrites a text of the notes for the audience; nil leaves
 	// it as stored.
 	Redact func(string) string

@@ -128,6 +128,8 @@ func TestListTools(t *testing.T) {
 		"read_chunk": {[]string{"id"}, nil, []string{"id", "label", "file", "title", "headings", "text"}},
 		"read_note":  {[]string{"file"}, nil, []string{"file", "title", "chunks"}},
 		"compendium": {nil, []string{"name", "kind"}, []string{"entities"}},
+		"recap":      {nil, []string{"session"}, []string{"session", "files", "events", "open"}},
+		"threads":    {nil, []string{"quiet"}, []string{"quiet_sessions", "last_session", "threads"}},
 
 		"memory_list":      {nil, []string{"scope", "all"}, []string{"entries"}},
 		"memory_show":      {[]string{"id"}, nil, []string{"chain"}},

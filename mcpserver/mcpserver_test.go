@@ -446,7 +446,7 @@ func TestHTTPHandler(t *testing.T) {
 	defer cs.Close()
 
 	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 11 {
+	if err != nil || len(tools.Tools) != 13 {
 		t.Fatalf("listing tools over HTTP: %v, %v", tools, err)
 	}
 	var ans mcpserver.AskOutput

@@ -100,24 +100,27 @@ func outOfGame(s string) bool {
 }
 
 // informative scores a sentence naming the entity: higher for one that
-// tells something, with some substance (up to 25 words) and other names
-// in it (others acting with or on the entity); lower for a fragment, a
-// run-on, a bare list of names or an introduction to a list (ending in a
-// colon).
+// tells something about it, with it as the subject (named in its first
+// words), some substance (up to 25 words) and other names in it (others
+// acting with or on it); lower for a fragment, a run-on, a bare list of
+// names or an introduction to a list (ending in a colon).
 func (n *naming) informative(s string) float64 {
 	shown := text.Render(s)
-	words := 0
-	for range text.Words(shown) {
-		words++
+	var words []string
+	for start, end := range text.Words(shown) {
+		words = append(words, shown[start:end])
 	}
-	sc := float64(min(words, 25)) / 25
-	if words < 5 {
+	sc := float64(min(len(words), 25)) / 25
+	if len(words) < 5 {
 		sc--
 	}
-	if words > 60 {
-		sc -= float64(words-60) / 60
+	if len(words) > 60 {
+		sc -= float64(len(words)-60) / 60
 	}
-	sc += 0.3 * float64(min(n.otherNames(shown), 3))
+	if n.names(strings.Join(words[:min(len(words), 4)], " ")) {
+		sc++
+	}
+	sc += 0.3 * float64(min(n.otherNames(words), 3))
 	if bareList(shown) {
 		sc -= 1.5
 	}
@@ -127,9 +130,10 @@ func (n *naming) informative(s string) float64 {
 	return sc
 }
 
-// otherNames counts the capitalised words of s, but its first, that are
-// not the entity's: other characters, places, things.
-func (n *naming) otherNames(s string) int {
+// otherNames counts the runs of capitalised words, but the first word,
+// that are not the entity's: other characters, places, things ("La
+// Anguila Ciega" is one).
+func (n *naming) otherNames(words []string) int {
 	own := map[string]bool{}
 	for _, fs := range n.forms {
 		for _, f := range fs {
@@ -138,21 +142,26 @@ func (n *naming) otherNames(s string) int {
 			}
 		}
 	}
-	seen := map[string]bool{}
-	first := true
-	for start, end := range text.Words(s) {
-		w := s[start:end]
-		if first {
-			first = false
-			continue
-		}
+	runs, in := 0, false
+	for i, w := range words {
 		r, _ := utf8.DecodeRuneInString(w)
-		k := compendium.Normalize(w)
-		if unicode.IsUpper(r) && !own[k] && !seen[k] {
-			seen[k] = true
+		name := i > 0 && unicode.IsUpper(r) && !own[compendium.Normalize(w)]
+		if name && !in {
+			runs++
 		}
+		in = name || (in && particle(w))
 	}
-	return len(seen)
+	return runs
+}
+
+// particle reports a word that may join the words of one name ("Torre de
+// Sal", "Palacio de las Mareas").
+func particle(w string) bool {
+	switch w {
+	case "de", "del", "la", "las", "los", "el", "of", "the":
+		return true
+	}
+	return false
 }
 
 // bareList reports a sentence that is mostly a list: four or more

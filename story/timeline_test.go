@@ -238,3 +238,11 @@ func TestBestSentencePrefersEventsOverLists(t *testing.T) {
 		t.Errorf("named in the heading only: %q, want the chunk's first sentence", m.Text)
 	}
 }
+
+func TestChunkSentences(t *testing.T) {
+	got := chunkSentences("## Sesión 3\n\nKleb heckles him. [[the-party|The party]] makes it back.\n- [ ] Find [[NPCs/Harbin.md]] again\n  before night.\n\n```\ncode. Here\n```\n> quoted line")
+	want := []string{"Kleb heckles him.", "[[the-party|The party]] makes it back.", "Find [[NPCs/Harbin.md]] again before night.", "quoted line"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sentences\n got %q\nwant %q", got, want)
+	}
+}

@@ -13,12 +13,12 @@ import (
 
 // chunkSentences returns the sentences of a chunk's text: each paragraph
 // and list item apart, without headings, list and quote markers, task
-// boxes or fenced code; a wikilink is never cut.
+// boxes or fenced code.
 func chunkSentences(body string) []string {
 	var out, para []string
 	flush := func() {
 		if len(para) > 0 {
-			out = append(out, text.Sentences(strings.Join(para, " "), wikilinkAtom)...)
+			out = append(out, text.Sentences(strings.Join(para, " "), nil)...)
 			para = nil
 		}
 	}
@@ -42,18 +42,6 @@ func chunkSentences(body string) []string {
 	}
 	flush()
 	return out
-}
-
-// wikilinkAtom keeps a wikilink whole when sentences are split (see
-// [text.Sentences]).
-func wikilinkAtom(s string, i int) int {
-	if !strings.HasPrefix(s[i:], "[[") {
-		return -1
-	}
-	if j := strings.Index(s[i:], "]]"); j > 0 {
-		return i + j + 2
-	}
-	return -1
 }
 
 // best is the most informative sentence about the entity in chunks (see

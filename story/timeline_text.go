@@ -60,8 +60,8 @@ func (n *naming) best(chunks []store.Chunk) (Moment, int64) {
 
 // informative scores a sentence naming the entity: higher for one that
 // tells something about it, with it as the subject (named in its first
-// words), some substance (up to 25 words) and other names in it (others
-// acting with or on it); lower for a fragment, a run-on, a bare list of
+// words), some substance (up to 25 words), other names in it (others
+// acting with or on it) and words of events (the recap's [eventCues]); lower for a fragment, a run-on, a bare list of
 // names or an introduction to a list (ending in a colon).
 func (n *naming) informative(s string) float64 {
 	shown := text.Render(s)
@@ -80,6 +80,9 @@ func (n *naming) informative(s string) float64 {
 		sc++
 	}
 	sc += 0.3 * float64(min(n.otherNames(words), 3))
+	if eventCues.MatchString(text.Fold(shown)) {
+		sc += 0.5
+	}
 	if bareList(shown) {
 		sc -= 1.5
 	}

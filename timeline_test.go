@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,6 +148,63 @@ func TestPlayersTimelineLeavesOutDMNotes(t *testing.T) {
 		}
 		if name == "Chispa" && (*dm.LastSession != 43 || *pl.LastSession != 42) {
 			t.Errorf("Chispa's last session: the DM's %d (want 43), a player's %d (want 42)", *dm.LastSession, *pl.LastSession)
+		}
+	}
+}
+
+// TestTimelineOnAnUnseenVault measures the issue's outside bar on the
+// English dev vault of ../shared/eval (skipped without it): for its ten
+// most mentioned entities, the timeline lists exactly the sessions whose
+// note (sessions/…/session-NN.md, read from disk) names the entity or an
+// alias, in order.
+func TestTimelineOnAnUnseenVault(t *testing.T) {
+	corpus := filepath.Join("..", "shared", "eval", "jacoblezberg-adventure-log", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("public evaluation data not found at %s", corpus)
+	}
+	ctx := context.Background()
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(ctx, []string{corpus}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sessionFile := regexp.MustCompile(`session-(\d+)(?:\.\d+)?\.md$`)
+	notes := map[int]string{}
+	err := filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+		if m := sessionFile.FindStringSubmatch(p); err == nil && m != nil {
+			data, err := os.ReadFile(p)
+			n, _ := strconv.Atoi(m[1])
+			notes[n] += string(data)
+			return err
+		}
+		return err
+	})
+	if err != nil || len(notes) < 50 {
+		t.Fatalf("%d session notes: %v", len(notes), err)
+	}
+	ents, err := eng.Compendium(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortStableFunc(ents, func(a, b oraculo.CompendiumEntry) int { return b.Chunks - a.Chunks })
+	for _, e := range ents[:10] {
+		names := namedIn(e)
+		var want []int
+		for n, text := range notes {
+			if names(text) {
+				want = append(want, n)
+			}
+		}
+		slices.Sort(want)
+		tl, err := eng.Timeline(ctx, e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []int{}
+		for _, en := range tl.Sessions {
+			got = append(got, *en.Session)
+		}
+		if !reflect.DeepEqual(got, append([]int{}, want...)) {
+			t.Errorf("%s: timeline sessions %v\nthe notes name it in %v", e.Name, got, want)
 		}
 	}
 }

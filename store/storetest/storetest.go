@@ -45,6 +45,7 @@ func Run(t *testing.T, open Open) {
 		t.Run(sc.name, func(t *testing.T) { sc.run(t, open(t)) })
 	}
 	t.Run("engine later notes", func(t *testing.T) { laterNotes(t, open) })
+	t.Run("engine timeline", func(t *testing.T) { timeline(t, open(t)) })
 }
 
 // root is the folder every scenario's notes come from.

@@ -53,6 +53,7 @@ func NewServer(eng *oraculo.Engine, version string, opts ...Option) *mcp.Server 
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "read_chunk", Title: "Read a chunk", Description: readChunkDescription}), t.readChunk)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "read_note", Title: "Read a note", Description: readNoteDescription}), t.readNote)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "compendium", Title: "Compendium", Description: compendiumDescription}), t.compendium)
+	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "check", Title: "Continuity check", Description: checkDescription}), t.check)
 	addMemoryTools(srv, t)
 	return srv
 }

@@ -265,8 +265,8 @@ var commands = []command{
 		doc: commandDoc{
 			synopsis: [2]string{"mcp [options]", "mcp [opciones]"},
 			about: [2]string{
-				"An MCP server on standard input and output, for Claude Desktop and other MCP clients (tools: search, ask, read_chunk, read_note, compendium, and memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
-				"Un servidor MCP por la entrada y la salida estándar, para Claude Desktop y otros clientes MCP (herramientas: search, ask, read_chunk, read_note, compendium, y memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
+				"An MCP server on standard input and output, for Claude Desktop and other MCP clients (tools: search, ask, read_chunk, read_note, compendium, check, and memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
+				"Un servidor MCP por la entrada y la salida estándar, para Claude Desktop y otros clientes MCP (herramientas: search, ask, read_chunk, read_note, compendium, check, y memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
 			},
 			examples: []string{"oraculo mcp --db ~/campaña/.oraculo/oraculo.db", "oraculo mcp --public-url http://127.0.0.1:8080"},
 		},

@@ -87,10 +87,11 @@ func (s sentence) phrase(i int, phrase []string) bool {
 // gonePattern is one way of saying that something died, left or was
 // destroyed. after: the subject may follow the verb ("muere Breto");
 // object: the entity is the verb's object ("slew Klarg"); leave: it says
-// so only with a sign the departure is for good.
+// so only with a sign the departure is for good; with: a participle
+// alone, after "with" and the name ("With Tactus slain, …").
 type gonePattern struct {
-	words                []string
-	after, object, leave bool
+	words                      []string
+	after, object, leave, with bool
 }
 
 // destroyed reports a pattern saying that something was destroyed.
@@ -104,7 +105,7 @@ var gonePatterns = func() []gonePattern {
 	add := func(flags string, phrases ...string) {
 		for _, p := range phrases {
 			ps = append(ps, gonePattern{words: strings.Fields(p), after: strings.Contains(flags, "a"),
-				object: strings.Contains(flags, "o"), leave: strings.Contains(flags, "l")})
+				object: strings.Contains(flags, "o"), leave: strings.Contains(flags, "l"), with: strings.Contains(flags, "w")})
 		}
 	}
 	add("a", "muere", "murio", "ha muerto", "fallece", "fallecio", "ha fallecido")
@@ -114,7 +115,8 @@ var gonePatterns = func() []gonePattern {
 		"quedo destruido", "quedo destruida", "ha sido destruido", "ha sido destruida", "se fue para siempre",
 		"died", "dies", "has died", "had died", "was killed", "is killed", "has been killed", "had been killed",
 		"was slain", "is slain", "lay slain", "was murdered", "is murdered", "was destroyed", "is destroyed",
-		"has been destroyed", "is dead")
+		"has been destroyed", "is dead", "was dead", "perished", "has perished", "had perished")
+	add("w", "slain", "dead", "killed", "destroyed")
 	add("l", "se marcha", "se marcho", "se va", "left", "leaves")
 	add("o", "killed", "kills", "slew", "slays")
 	return ps
@@ -128,7 +130,7 @@ var (
 		"nos", "me", "te", "os", "no", "todavia", "aun", "still", "just", "quickly", "immediately")
 	// clauseOpeners may stand before a subject that opens a clause.
 	clauseOpeners = set("y", "e", "pero", "and", "but", "then", "luego", "entonces", "cuando", "when", "mientras",
-		"while", "aunque", "although", "so", "asi", "que")
+		"while", "aunque", "although", "so", "asi", "que", "that", "after", "since", "once", "until")
 	// titles stand before a name and belong to it ("Lady Mencía").
 	titles = set("el", "la", "los", "las", "the", "lady", "sir", "don", "dona", "maese", "hermana", "hermano", "madre",
 		"padre", "capitana", "capitan", "lord", "senor", "senora", "fray", "sister", "brother", "captain", "master",
@@ -212,6 +214,10 @@ func goneIn(s sentence, from, to int, kind string) bool {
 			}
 			end := i + len(p.words)
 			switch {
+			case p.with:
+				if i == to && from > 0 && s.fold[from-1] == "with" && strings.TrimSpace(s.gap[i]) == "" {
+					return true
+				}
 			case p.object:
 				if from >= end && from <= end+2 && !strings.ContainsAny(strings.Join(s.gap[end:from+1], ""), ",;:(") &&
 					(i == 0 || s.fold[i-1] != "was" && s.fold[i-1] != "is") && !s.unsureBefore(i, 3) {

@@ -32,6 +32,9 @@ func TestGoneIn(t *testing.T) {
 		{"Ultimately, the party slew the bugbear Klarg as well as his wolf.", "Klarg", "other", true},
 		{"Sildar was killed by the goblins.", "Sildar", "npc", true},
 		{"Kleb left the party for good.", "Kleb", "pc", true},
+		{"With Tactus Avorio slain, the party stops fleeing.", "Tactus Avorio", "npc", true},
+		{"The book vanished after Sindras perished.", "Sindras", "npc", true},
+		{"Tactus Avorio slain the day before, the house is empty.", "Tactus Avorio", "npc", false},
 		// Not gone: another subject, a doubt, a temporary departure, a
 		// figure of speech about a place, a question.
 		{"Nix dispara y el guardia muere.", "Nix", "pc", false},

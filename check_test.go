@@ -39,7 +39,7 @@ func TestCheckSample(t *testing.T) {
 			}
 		}
 		want := []string{
-			"field Chispa edad: Fichas/Chispa.md / NPCs/Chispa.md unjudged",
+			"field Chispa edad: NPCs/Chispa.md / NPCs/Ficha de Chispa.md unjudged",
 			"gone_then_acts Lady Mencía de Oros : Sesiones/sesion 39.md 39 / Sesiones/Sesion 42.md 42 unjudged",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -30,17 +30,7 @@ func fieldConflicts(notes []store.NoteSource, chunks []store.Chunk, ents []store
 			first[c.Path] = c
 		}
 	}
-	byNote, byName := map[string]int{}, map[string]int{}
-	for i, e := range ents {
-		if e.Note != "" {
-			byNote[e.Note] = i
-		}
-		for _, n := range append([]string{e.Name}, e.Aliases...) {
-			if _, ok := byName[compendium.Normalize(n)]; !ok {
-				byName[compendium.Normalize(n)] = i
-			}
-		}
-	}
+	describes := describer(ents)
 	type fact struct {
 		note  *store.Chunk
 		value string
@@ -51,11 +41,9 @@ func fieldConflicts(notes []store.NoteSource, chunks []store.Chunk, ents []store
 		if c == nil || public && (n.Restricted || c.Restricted) {
 			continue
 		}
-		e, ok := byNote[n.Path]
+		e, ok := describes(n)
 		if !ok {
-			if e, ok = byName[compendium.Normalize(n.Title)]; !ok {
-				continue
-			}
+			continue
 		}
 		for k, v := range frontFacts(n.Metadata) {
 			if facts[e] == nil {
@@ -82,6 +70,29 @@ func fieldConflicts(notes []store.NoteSource, chunks []store.Chunk, ents []store
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return out
+}
+
+// describer returns which entity a note describes: the one whose note it
+// is, else the one its title names (by name or alias), if any.
+func describer(ents []store.Entity) func(store.NoteSource) (int, bool) {
+	byNote, byName := map[string]int{}, map[string]int{}
+	for i, e := range ents {
+		if e.Note != "" {
+			byNote[e.Note] = i
+		}
+		for _, n := range append([]string{e.Name}, e.Aliases...) {
+			if _, ok := byName[compendium.Normalize(n)]; !ok {
+				byName[compendium.Normalize(n)] = i
+			}
+		}
+	}
+	return func(n store.NoteSource) (int, bool) {
+		if e, ok := byNote[n.Path]; ok {
+			return e, true
+		}
+		e, ok := byName[compendium.Normalize(n.Title)]
+		return e, ok
+	}
 }
 
 // frontFacts reads a note's front matter into its facts, field by field

@@ -85,6 +85,7 @@ func TestActsIn(t *testing.T) {
 		{"¿Garrik sigue vivo?", "Garrik", false},
 		{"Soñé que Garrik bebía conmigo.", "Garrik", false},
 		{"Garrik vuelve de entre los muertos.", "Garrik", false},
+		{"Garrik vendrá a buscarnos.", "Garrik", false},
 	} {
 		s := newSentence(c.sent)
 		from, to := mentionOf(t, s, c.name)

@@ -30,7 +30,10 @@ var notes = map[string]string{
 }
 
 // newEngine ingests notes into a fresh index in a temp folder.
-func newEngine(t *testing.T) *oraculo.Engine {
+func newEngine(t *testing.T) *oraculo.Engine { return newEngineWith(t, notes) }
+
+// newEngineWith ingests these notes into a fresh index in a temp folder.
+func newEngineWith(t *testing.T, notes map[string]string) *oraculo.Engine {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -39,17 +42,21 @@ func newEngine(t *testing.T) *oraculo.Engine {
 		t.Fatalf("opening the index: %v", err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.Ingest(ctx, []string{writeNotes(t, dir)}, oraculo.IngestOptions{}); err != nil {
+	if _, err := eng.Ingest(ctx, []string{writeNotes(t, dir, notes)}, oraculo.IngestOptions{}); err != nil {
 		t.Fatalf("ingesting: %v", err)
 	}
 	return eng
 }
 
-// writeNotes writes notes into a folder under dir and returns it.
-func writeNotes(t *testing.T, dir string) string {
+// writeNotes writes notes (the package's own when none are given) into
+// a folder under dir and returns it.
+func writeNotes(t *testing.T, dir string, these ...map[string]string) string {
 	t.Helper()
+	if len(these) == 0 {
+		these = append(these, notes)
+	}
 	root := filepath.Join(dir, "notas")
-	for name, text := range notes {
+	for name, text := range these[0] {
 		path := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -131,6 +138,7 @@ func TestListTools(t *testing.T) {
 		"timeline":   {[]string{"name"}, nil, []string{"name", "kind", "aliases", "note", "first_session", "last_session", "sessions", "gaps", "notes"}},
 		"recap":      {nil, []string{"session"}, []string{"session", "files", "events", "open"}},
 		"threads":    {nil, []string{"quiet"}, []string{"quiet_sessions", "last_session", "threads"}},
+		"check":      {nil, nil, []string{"contradictions"}},
 
 		"memory_list":      {nil, []string{"scope", "all"}, []string{"entries"}},
 		"memory_show":      {[]string{"id"}, nil, []string{"chain"}},
@@ -447,7 +455,7 @@ func TestHTTPHandler(t *testing.T) {
 	defer cs.Close()
 
 	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 14 {
+	if err != nil || len(tools.Tools) != 15 {
 		t.Fatalf("listing tools over HTTP: %v, %v", tools, err)
 	}
 	var ans mcpserver.AskOutput

@@ -292,13 +292,26 @@ var commands = []command{
 		action: parsed(newThreadsFlags, cmdThreads),
 	},
 	{
+		name:  "check",
+		usage: [2]string{"check  [--json] [--chat ollama|openai|none]", "check  [--json] [--chat ollama|openai|none]"},
+		doc: commandDoc{
+			synopsis: [2]string{"check [options]", "check [opciones]"},
+			about: [2]string{
+				"The notes' continuity errors, for the DM to read before a session: an entity said to die, leave or be destroyed and later acting, and two notes giving one entity different values of a front-matter field; each pair with both citations, judged by the chat model when there is one.",
+				"Los errores de continuidad de las notas, para que el DM los lea antes de una sesión: una entidad que muere, se marcha o es destruida y luego actúa, y dos notas que dan a una entidad valores distintos de un campo del front matter; cada par con sus dos citas, juzgado por el modelo de chat si lo hay.",
+			},
+			examples: []string{"oraculo check", "oraculo check --json", "oraculo check --as player"},
+		},
+		action: parsed(newCheckFlags, cmdCheck),
+	},
+	{
 		name:  "mcp",
 		usage: [2]string{"mcp    [--db FILE] [--chat ollama|openai|none]   (an MCP server on stdin/stdout)", "mcp    [--db ARCHIVO] [--chat ollama|openai|none]   (un servidor MCP por stdin/stdout)"},
 		doc: commandDoc{
 			synopsis: [2]string{"mcp [options]", "mcp [opciones]"},
 			about: [2]string{
-				"An MCP server on standard input and output, for Claude Desktop and other MCP clients (tools: search, ask, read_chunk, read_note, compendium, timeline, and memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
-				"Un servidor MCP por la entrada y la salida estándar, para Claude Desktop y otros clientes MCP (herramientas: search, ask, read_chunk, read_note, compendium, timeline, y memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
+				"An MCP server on standard input and output, for Claude Desktop and other MCP clients (tools: search, ask, read_chunk, read_note, compendium, timeline, recap, threads, check, and memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
+				"Un servidor MCP por la entrada y la salida estándar, para Claude Desktop y otros clientes MCP (herramientas: search, ask, read_chunk, read_note, compendium, timeline, recap, threads, check, y memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
 			},
 			examples: []string{"oraculo mcp --db ~/campaña/.oraculo/oraculo.db", "oraculo mcp --public-url http://127.0.0.1:8080"},
 		},

@@ -208,19 +208,17 @@ func TestNamingForms(t *testing.T) {
 
 func TestSessionDate(t *testing.T) {
 	for _, c := range []struct {
-		heading, body, want string
+		body, want string
 	}{
-		{"Sesión 1 — El Cuervo Cojo", "## Sesión 1\n\n3 de Brumal del 1347. Empezamos.", "3 de Brumal del 1347"},
-		{"Sesión 22", "**Sesión 22**\n\nDel 3 al 5 de Nochelarga, en Peñaurora.", "Del 3 al 5 de Nochelarga"},
-		{"Session 4", "The 3rd of Mirtul, 1492 DR. We rode north.", "The 3rd of Mirtul, 1492 DR"},
-		{"Session 5 — Mirtul 9, 1492", "We rode north.", "Mirtul 9, 1492"},
-		{"Sesión 6", "Salimos al amanecer del 29 de Brumal.", ""},
-		{"Sesión 7", "3 de ellos murieron.", ""},
-		{"Session 8", "3 Goblins attack.", ""},
+		{"## Sesión 1\n\n3 de Brumal del 1347. Empezamos.", "3 de Brumal del 1347"},
+		{"**Sesión 22**\n\nDel 3 al 5 de Nochelarga, en Peñaurora.", "Del 3 al 5 de Nochelarga"},
+		{"Ha sido larguísima (cinco horas). 12 de Brumal. Pongo todo.", "12 de Brumal"},
+		{"The 3rd of Mirtul, 1492 DR. We rode north.", "3rd of Mirtul, 1492"},
+		{"Uno. Dos. Tres. El 29 de Brumal salimos.", ""},
+		{"3 de ellos murieron.", ""},
 	} {
-		c0 := session(1, "S.md", 1, c.body)
-		c0.Headings = []string{"S", c.heading}
-		if got := sessionDate([]store.Chunk{c0}); got != c.want {
+		chunks := []store.Chunk{session(1, "S.md", 1, "# S"), session(2, "S.md", 1, c.body)}
+		if got := sessionDate(chunks); got != c.want {
 			t.Errorf("%q: date %q, want %q", c.body, got, c.want)
 		}
 	}
@@ -239,8 +237,8 @@ func TestBestSentencePrefersEventsOverLists(t *testing.T) {
 	}
 }
 
-func TestChunkSentences(t *testing.T) {
-	got := chunkSentences("## Sesión 3\n\nKleb heckles him. [[the-party|The party]] makes it back.\n- [ ] Find [[NPCs/Harbin.md]] again\n  before night.\n\n```\ncode. Here\n```\n> quoted line")
+func TestSentences(t *testing.T) {
+	got := sentences("## Sesión 3\n\nKleb heckles him. [[the-party|The party]] makes it back.\n- Find [[NPCs/Harbin.md]] again\n  before night.\n- [ ] a task\n\n```\ncode. Here\n```\n> quoted line")
 	want := []string{"Kleb heckles him.", "[[the-party|The party]] makes it back.", "Find [[NPCs/Harbin.md]] again before night.", "quoted line"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("sentences\n got %q\nwant %q", got, want)

@@ -1,7 +1,6 @@
 package story
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,36 +10,15 @@ import (
 	"github.com/oraculo/oraculo/text"
 )
 
-// chunkSentences returns the sentences of a chunk's text: each paragraph
-// and list item apart, without headings, list and quote markers, task
-// boxes or fenced code.
-func chunkSentences(body string) []string {
-	var out, para []string
-	flush := func() {
-		if len(para) > 0 {
-			out = append(out, text.Sentences(strings.Join(para, " "), nil)...)
-			para = nil
+// sentences are the sentences of a chunk's Markdown, headings and tasks
+// left out (see [lines]).
+func sentences(md string) []string {
+	var out []string
+	for _, l := range lines(md) {
+		if !l.heading && l.task == notTask {
+			out = append(out, l.text)
 		}
 	}
-	fenced := false
-	for _, line := range strings.Split(body, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			flush()
-			fenced = !fenced
-			continue
-		}
-		if level, _ := text.ATXHeading(line); fenced || level > 0 || t == "" {
-			flush()
-			continue
-		}
-		t, item := text.CutLineMarkers(t)
-		if item {
-			flush()
-		}
-		para = append(para, t)
-	}
-	flush()
 	return out
 }
 
@@ -56,8 +34,8 @@ func (n *naming) best(chunks []store.Chunk) (Moment, int64) {
 		id    int64
 	)
 	for _, c := range chunks {
-		for _, s := range chunkSentences(c.Text) {
-			if !n.names(s) || outOfGame(s) {
+		for _, s := range sentences(c.Text) {
+			if !n.names(s) || OutOfGame(s) {
 				continue
 			}
 			if sc := n.informative(s); !found || sc > top {
@@ -71,20 +49,13 @@ func (n *naming) best(chunks []store.Chunk) (Moment, int64) {
 	}
 	c := chunks[0]
 	m = Moment{Cite: CiteOf(c)}
-	for _, s := range chunkSentences(c.Text) {
-		if !outOfGame(s) {
+	for _, s := range sentences(c.Text) {
+		if !OutOfGame(s) {
 			m.Text = text.Collapse(text.Render(s))
 			break
 		}
 	}
 	return m, c.ID
-}
-
-// outOfGame reports a sentence about the table rather than the story
-// (attendance, the note-taker's remarks), which never stands for a
-// session.
-func outOfGame(s string) bool {
-	return false
 }
 
 // informative scores a sentence naming the entity: higher for one that
@@ -168,51 +139,21 @@ func bareList(s string) bool {
 	return short*5 >= len(parts)*3
 }
 
-// inGameDate finds a date opening a sentence: "3 de Brumal del 1347", "Del
-// 3 al 5 de Nochelarga", "12 de marzo", "the 3rd of Mirtul, 1492", "3rd
-// day of Frostmoon", "Mirtul 3, 1492 DR".
-var inGameDate = regexp.MustCompile(`^(?:` +
-	`(?:[Dd]el |[Ee]l )?\d{1,2}º?(?: (?:al|a|y) \d{1,2})? de (?:\p{Lu}\p{L}+|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)(?:,? (?:del?|año) (?:año )?\d{1,4})?` +
-	`|(?:[Tt]he )?\d{1,2}(?:st|nd|rd|th)? (?:day )?of \p{Lu}\p{L}+(?:,? \d{1,4}(?: [A-Z]{2})?)?` +
-	`|\p{Lu}\p{L}+ \d{1,2}(?:st|nd|rd|th)?, \d{3,4}(?: [A-Z]{2})?` +
-	`)`)
-
-// sessionMarker is a line that only says which session follows
-// ("**Sesión 21**", "Session 4:").
-var sessionMarker = regexp.MustCompile(`^(?:sesion|session|partida) \d+$`)
-
-// sessionDate is the in-game date the session's chunks (in document
-// order) open with: the date at the start of the first sentence of a
-// session's first chunk in a note (out-of-game remarks and a line naming
-// the session skipped), or one in its heading; "" when none.
+// sessionDate is the in-game date a session's chunks (in the notes'
+// order) open with, by the recap's rule (see [recapDate]), or "".
 func sessionDate(chunks []store.Chunk) string {
-	seen := map[string]bool{}
+	var all []candidate
+	read := 0 // sentences, which recapDate reads the first few of
 	for _, c := range chunks {
-		if seen[c.Path] {
-			continue
-		}
-		seen[c.Path] = true
-		if len(c.Headings) > 0 {
-			h := c.Headings[len(c.Headings)-1]
-			if _, after, ok := strings.Cut(h, " — "); ok {
-				h = after
-			} else if _, after, ok := strings.Cut(h, ": "); ok {
-				h = after
-			}
-			if d := inGameDate.FindString(h); d != "" {
-				return d
+		for _, l := range lines(c.Text) {
+			all = append(all, candidate{line: l, chunk: c})
+			if !l.heading {
+				read++
 			}
 		}
-		for _, s := range chunkSentences(c.Text) {
-			plain := strings.Trim(text.Render(s), "*_ ")
-			if sessionMarker.MatchString(compendium.Normalize(plain)) || outOfGame(s) {
-				continue
-			}
-			if d := inGameDate.FindString(plain); d != "" {
-				return d
-			}
+		if read >= 3 {
 			break
 		}
 	}
-	return ""
+	return recapDate(all)
 }

@@ -236,4 +236,21 @@ func TestTimelineFromCompendium(t *testing.T) {
 	if got := p.eval("the error", sel+`('[data-testid="view-error"]').textContent`); got != "Nada del compendio se llama «Nadie Nunca»." {
 		t.Errorf("for an unknown name the panel says %q", got)
 	}
+	if got := p.eval("no suggestion", `String(document.querySelectorAll('[data-testid="timeline-near"]').length)`); got != "0" {
+		t.Errorf("for a name like none the panel suggests %s names", got)
+	}
+	// A part of a name, its case aside: its timeline is offered.
+	p.eval("clear the name", `(document.querySelector('[data-testid="timeline-name"]').value = "")`)
+	p.do("a part of a name",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid="timeline-name"]`), "duranza"),
+		chromedp.Click(chromedp.CSS(`[data-testid="timeline-submit"]`)),
+	)
+	p.waitFor("the suggestions", sel+`('[data-testid="passage-panel"][data-state="error"] [data-testid="timeline-near"]') !== null`)
+	if got := p.eval("the suggestions", `[...document.querySelectorAll('[data-testid="timeline-near"]')].map((b) => b.textContent).join(", ")`); got != "Sir Alvar Duranza" {
+		t.Errorf("for duranza the panel suggests %q", got)
+	}
+	p.do("take it", chromedp.Click(chromedp.CSS(`[data-testid="timeline-near"]`)))
+	p.waitFor("its timeline", timelineReadyJS+` && `+sel+`('[data-testid="passage-label"]').textContent === "Sir Alvar Duranza"`)
+	p.do("close", chromedp.KeyEvent(kb.Escape))
+	p.waitFor("the focus back on the finder", sel+`('[data-testid="passage-panel"]').hidden && document.activeElement.dataset.testid === "timeline-submit"`)
 }

@@ -69,11 +69,14 @@ export function openPassage(ref, opener) {
  * openView shows in the panel a feature's view (a timeline, a recap):
  * view is {testid, eyebrow(), label(), state(), render(), backLabel()},
  * its functions drawing it in the page's language as it stands (see
- * refreshView). opener is given the focus back on close.
+ * refreshView). opener is given the focus back on close (unless it is
+ * in the panel: then what opened the view shown).
  */
 export function openView(view, opener) {
-  expand(opener);
-  shown = { custom: view, opener };
+  // A view opened from another keeps what opened the first.
+  const within = shown && opener && ui.panel.contains(opener);
+  if (!within) expand(opener);
+  shown = { custom: view, opener: within ? shown.opener : opener };
   showPanel();
 }
 

@@ -107,6 +107,7 @@ export function openTimeline(name, opener) {
 
 function renderTimeline(view, name) {
   const status = viewStatus(view, () => t("timelineUnknown", name));
+  if (status && view.status === "error" && view.error?.status === 404) return [status, ...suggestions(name)];
   if (status) return [status];
   const d = view.data;
   const sessions = Array.isArray(d.sessions) ? d.sessions : [];
@@ -122,6 +123,25 @@ function renderTimeline(view, name) {
     out.push(section("timeline-notes-h", t("timelineNotes"), "timeline-notes", el("p", { class: "muted small", text: t("timelineNotesHint") }), notes));
   }
   return out;
+}
+
+// fold is s for a lookup: lower case, no accents.
+const fold = (s) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+// suggestions offers, for a name no entity has, the timelines of those
+// whose name or an alias holds it (or is held in it).
+function suggestions(name) {
+  const q = fold(name);
+  const near = entities.filter((e) => e.sessions?.length && [e.name, ...(e.aliases || [])].some((n) => typeof n === "string" && n.length >= MIN_NAME && (fold(n).includes(q) || q.includes(fold(n)))));
+  if (!near.length) return [];
+  const ul = el("ul", { class: "near-list" });
+  near.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of near.slice(0, 5)) {
+    const b = el("button", { type: "button", class: "btn small", testid: "timeline-near", text: e.name });
+    b.addEventListener("click", () => openTimeline(e.name, b));
+    ul.append(el("li", {}, b));
+  }
+  return [el("p", { class: "muted", text: t("timelineNear") }), ul];
 }
 
 // entryHead starts a session's entry: the sessions it was absent before,

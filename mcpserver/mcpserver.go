@@ -54,6 +54,8 @@ func NewServer(eng *oraculo.Engine, version string, opts ...Option) *mcp.Server 
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "read_note", Title: "Read a note", Description: readNoteDescription}), t.readNote)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "compendium", Title: "Compendium", Description: compendiumDescription}), t.compendium)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "timeline", Title: "Timeline", Description: timelineDescription}), t.timeline)
+	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "recap", Title: "Recap a session", Description: recapDescription}), t.recap)
+	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "threads", Title: "Open threads", Description: threadsDescription}), t.threads)
 	addMemoryTools(srv, t)
 	return srv
 }

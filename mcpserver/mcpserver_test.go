@@ -129,6 +129,8 @@ func TestListTools(t *testing.T) {
 		"read_note":  {[]string{"file"}, nil, []string{"file", "title", "chunks"}},
 		"compendium": {nil, []string{"name", "kind"}, []string{"entities"}},
 		"timeline":   {[]string{"name"}, nil, []string{"name", "kind", "aliases", "note", "first_session", "last_session", "sessions", "gaps", "notes"}},
+		"recap":      {nil, []string{"session"}, []string{"session", "files", "events", "open"}},
+		"threads":    {nil, []string{"quiet"}, []string{"quiet_sessions", "last_session", "threads"}},
 
 		"memory_list":      {nil, []string{"scope", "all"}, []string{"entries"}},
 		"memory_show":      {[]string{"id"}, nil, []string{"chain"}},
@@ -445,7 +447,7 @@ func TestHTTPHandler(t *testing.T) {
 	defer cs.Close()
 
 	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 12 {
+	if err != nil || len(tools.Tools) != 14 {
 		t.Fatalf("listing tools over HTTP: %v, %v", tools, err)
 	}
 	var ans mcpserver.AskOutput

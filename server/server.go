@@ -196,6 +196,8 @@ func (s *Server) routes() {
 	m.Handle("GET /api/compendium", s.auth(s.compendium))
 	m.Handle("GET /api/compendium/{name...}", s.auth(s.entity))
 	m.Handle("GET /api/timeline", s.auth(s.timeline))
+	m.Handle("GET /api/recap", s.auth(s.recap))
+	m.Handle("GET /api/threads", s.auth(s.threads))
 	m.Handle("GET /api/memory", s.auth(s.memories))
 	m.Handle("POST /api/memory", s.auth(s.addMemory))
 	m.Handle("POST /api/memory/intent", s.auth(s.memoryIntent))

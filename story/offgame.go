@@ -42,7 +42,7 @@ var offGameWords = []string{
 // ("Faltó Lucía", "no vinieron Dani y Álex"), not "Faltó poco para...".
 var offGameRaw = []*regexp.Regexp{
 	regexp.MustCompile(`\p{Lu}\p{L}+ \(\p{Lu}\p{L}+\), \p{Lu}\p{L}+ \(\p{Lu}\p{L}+\)`),
-	regexp.MustCompile(`^(?i:falt[oó]|faltaron|no vino|no vinieron)\s+\p{Lu}\p{L}+(?:(?:,\s*|\s+y\s+)\p{Lu}\p{L}+)*(?:\s*$|\s*[.(]|,\s*que\b|\s+(?:por|porque|otra)\b)`),
+	regexp.MustCompile(`^(?i:falt[oó]|faltaron|no vino|no vinieron)\s+\p{Lu}\p{L}+(?:(?:,\s*|\s+y\s+)\p{Lu}\p{L}+)*(?:\s*$|\s*[.(]|,\s*que\b|\s+(?:por|porque|otra|hasta|toda|esta)\b)`),
 }
 
 // offGamePatterns catch, in the folded sentence, what a fixed phrase

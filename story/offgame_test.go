@@ -13,6 +13,7 @@ func TestOutOfGame(t *testing.T) {
 		{"Asistencia: todos menos Dani.", true},
 		{"Faltó Lucía.", true},
 		{"Faltó Lucía (examen).", true},
+		{"Faltó Álex hasta las once; Fenwick lo llevé yo hasta que llegó.", true},
 		{"No vinieron Dani y Álex, que estaban de viaje.", true},
 		{"- Asistentes: Marta, Javi y Lucía.", true},
 		{"**Jugadores:** Marta, Javi.", true},

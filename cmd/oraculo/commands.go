@@ -263,6 +263,35 @@ var commands = []command{
 		action: parsed(jsonIndexFlags("print as JSON"), cmdTimeline),
 	},
 	{
+		name:  "recap",
+		usage: [2]string{"recap  [SESSION] [--json]", "recap  [SESIÓN] [--json]"},
+		doc: commandDoc{
+			synopsis: [2]string{"recap [SESSION] [options]", "recap [SESIÓN] [opciones]"},
+			about: [2]string{
+				"A session's recap: its events in order (its most salient sentences, never an attendance list or a remark about the table) and what it left open (unchecked tasks, unanswered questions, a cliffhanger), each citing its passage.",
+				"El resumen de una sesión: lo que pasó, en orden (sus frases más destacadas, nunca una lista de asistencia ni un comentario de la mesa) y lo que quedó abierto (tareas sin marcar, preguntas sin respuesta, un final en suspenso), cada cosa citando su pasaje.",
+			},
+			args: [][4]string{
+				{"SESSION", "SESIÓN", "the session's number (default: the last one)", "el número de la sesión (por defecto: la última)"},
+			},
+			examples: []string{"oraculo recap", "oraculo recap 12", "oraculo recap --as player --json"},
+		},
+		action: parsed(jsonIndexFlags("print as one JSON object"), cmdRecap),
+	},
+	{
+		name:  "threads",
+		usage: [2]string{"threads [--quiet N] [--json]", "threads [--quiet N] [--json]"},
+		doc: commandDoc{
+			synopsis: [2]string{"threads [options]", "threads [opciones]"},
+			about: [2]string{
+				"The threads the notes left open: unchecked tasks (- [ ]), quests without a resolution, and who or what came up in two or more sessions but in none of the last N; each with where it was introduced and last mentioned, the longest open and most mentioned first.",
+				"Los hilos que las notas dejaron abiertos: tareas sin marcar (- [ ]), misiones sin resolver, y quién o qué salió en dos sesiones o más pero en ninguna de las N últimas; cada uno con dónde apareció y dónde se mencionó por última vez, primero los abiertos hace más tiempo y más mencionados.",
+			},
+			examples: []string{"oraculo threads", "oraculo threads --quiet 3 --json", "oraculo threads --as player"},
+		},
+		action: parsed(newThreadsFlags, cmdThreads),
+	},
+	{
 		name:  "mcp",
 		usage: [2]string{"mcp    [--db FILE] [--chat ollama|openai|none]   (an MCP server on stdin/stdout)", "mcp    [--db ARCHIVO] [--chat ollama|openai|none]   (un servidor MCP por stdin/stdout)"},
 		doc: commandDoc{

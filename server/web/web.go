@@ -7,7 +7,10 @@
 // opens cited passages with GET /api/chunks/{id}?claim= (the sentence to
 // mark comes with them) and whole notes with GET /api/note, shows GET
 // /api/overview and example questions from GET /api/compendium before the
-// first question, lets the DM re-ingest with POST and GET /api/ingest,
+// first question, an entity's timeline (GET /api/timeline) from its name
+// in an answer or from the compendium, the last session's recap (GET
+// /api/recap) from the empty state, lets the DM re-ingest with POST and
+// GET /api/ingest,
 // and asks for a token when GET /api/health says the server has them.
 // Conversations are kept in the browser's localStorage, one list per role.
 package web

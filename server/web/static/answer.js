@@ -49,7 +49,11 @@ function citedText(a) {
   return { text, groups };
 }
 
-function citeButton(ref, written) {
+/**
+ * citeButton is a citation's button: ref ({id, label, kind, file, text,
+ * claim}) opens in the passage panel, written is what it shows.
+ */
+export function citeButton(ref, written) {
   const b = el(
     "button",
     {

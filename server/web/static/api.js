@@ -1,7 +1,7 @@
 // The JSON API the page talks to (same origin): health, ask (streamed as
 // server-sent events over fetch, since EventSource can neither POST nor
 // send headers), chunks and notes, the index's overview and compendium,
-// and the DM's re-ingest.
+// an entity's timeline, a session's recap, and the DM's re-ingest.
 
 /** APIError is a failed call: status 0 when the server was not reached. */
 export class APIError extends Error {
@@ -116,6 +116,10 @@ export function createAPI(token) {
     overview: () => json("/api/overview"),
     /** compendium lists the entities the caller's role may see. */
     compendium: () => json("/api/compendium"),
+    /** timeline is an entity's story in session order, by any name or alias of it (404: none such). */
+    timeline: (name) => json(`/api/timeline?name=${encodeURIComponent(name)}`),
+    /** recap is a session's events and what it left open: the last session the caller may see unless session is given. */
+    recap: (session) => json(`/api/recap${session != null ? `?session=${encodeURIComponent(session)}` : ""}`),
     /** startIngest asks the server to read the notes again (DM only). */
     startIngest: () => json("/api/ingest", { method: "POST" }),
     /** ingestStatus says how the background ingest goes (DM only). */

@@ -1,6 +1,8 @@
 // Every string the page shows, in Spanish and English. A value is a string
 // or a function of the values it needs.
 
+import { storyStrings } from "./storyi18n.js";
+
 const dictionary = {
   es: {
     title: "Oráculo",
@@ -313,6 +315,8 @@ const dictionary = {
     ingestFailed: (m) => `The update failed${m ? `: ${m}` : "."}`,
   },
 };
+// The story's views keep their strings in their own module.
+for (const lang of Object.keys(dictionary)) Object.assign(dictionary[lang], storyStrings[lang]);
 
 /** The languages the page speaks. */
 export const languages = Object.keys(dictionary);

@@ -189,7 +189,7 @@ export function linkNames(root, links) {
 const WORD = /[\p{L}\p{N}]/u;
 
 /** indexWord is where w first stands in s as whole words from from on, or -1 (text.IndexWordFrom). */
-function indexWord(s, w, from) {
+export function indexWord(s, w, from) {
   const edge = (c) => c !== undefined && WORD.test(c);
   for (let i = s.indexOf(w, from); i >= 0; i = s.indexOf(w, i + 1)) {
     const before = s[i - 1];

@@ -1,10 +1,13 @@
 // The empty state, before the first question: what the role sees of the
-// index (notes, sessions, when it was updated, which model answers) and
-// example questions about the entities its notes mention most.
+// index (notes, sessions, when it was updated, which model answers),
+// example questions about the entities its notes mention most, the recap
+// of the last session and the way to an entity's timeline.
 
 import { el, ui } from "./dom.js";
 import { fmtDate } from "./format.js";
+import { recapButton } from "./recap.js";
 import { api, state, t } from "./state.js";
+import { hasTimelines, setEntities, timelineFinder } from "./timeline.js";
 
 const EXAMPLES = 3; // example questions in the empty state
 
@@ -20,6 +23,7 @@ export function onExample(handler) {
 /** forgetOverview drops what was fetched for the role signed out. */
 export function forgetOverview() {
   overview = entities = null;
+  setEntities([]);
 }
 
 /** indexUpdated is when the index last changed, as the overview says, or undefined. */
@@ -48,6 +52,7 @@ export async function loadOverview() {
   if (state.store !== store) return;
   overview = o;
   entities = es;
+  setEntities(es);
   renderEmpty();
 }
 
@@ -76,6 +81,7 @@ export function renderEmpty() {
   const o = overview;
   ui.indexInfo.hidden = !o;
   ui.examples.hidden = true;
+  ui.story.hidden = true;
   if (!o) return;
   const fact = (label, testid, value, extra = {}) => [el("dt", { text: label }), el("dd", { testid, ...extra, text: value })];
   ui.indexInfo.replaceChildren(
@@ -83,6 +89,7 @@ export function renderEmpty() {
     ...fact(t("indexUpdated"), "index-updated", o.updated ? fmtDate(o.updated) : t("indexNever")),
     ...fact(t("answeredBy"), "index-model", o.model || t("extractiveModel"), { "data-model": o.model || "extractive" }),
   );
+  renderStory(o);
   const questions = exampleQuestions(entities || []);
   if (!questions.length) return;
   const ul = el("ul", { class: "example-list" });
@@ -93,4 +100,14 @@ export function renderEmpty() {
   }
   ui.examples.replaceChildren(el("p", { class: "examples-title", text: t("tryAsking") }), ul);
   ui.examples.hidden = false;
+}
+
+// renderStory offers the recap of the last session, when the notes hold
+// sessions, and the timelines of the compendium's entities.
+function renderStory(o) {
+  const parts = [];
+  if (o.sessions > 0) parts.push(recapButton());
+  if (hasTimelines()) parts.push(timelineFinder());
+  ui.story.replaceChildren(...parts);
+  ui.story.hidden = !parts.length;
 }

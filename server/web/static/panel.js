@@ -34,18 +34,16 @@ function fetchChunk(id, claim = "") {
 /**
  * openPassage shows, in the panel beside the answer, the passage ref names
  * ({id, label, kind, file, text, claim}): fetched, its cited sentence marked.
- * opener is the button that opened it, given the focus back on close.
+ * opener is the button that opened it, given the focus back on close. A
+ * passage opened from a view the panel shows (a timeline's citation)
+ * keeps that view to go back to, and the focus goes back on close to
+ * what opened the view.
  */
 export function openPassage(ref, opener) {
-  const previous = shown?.opener;
-  if (previous && previous !== opener) previous.setAttribute("aria-expanded", "false");
-  opener?.setAttribute("aria-expanded", "true");
-  shown = { ref, opener, view: "chunk", chunk: null, note: null, error: null };
-  ui.panel.hidden = false;
-  ui.layout.classList.add("has-panel");
-  syncPanelMode();
-  renderPanel();
-  ui.panelLabel.focus({ preventScroll: NARROW.matches });
+  const back = shown && opener && ui.panel.contains(opener) ? shown : null;
+  if (!back) expand(opener);
+  shown = { ref, opener: back ? back.opener : opener, from: back ? opener : null, back, view: "chunk", chunk: null, note: null, error: null };
+  showPanel();
   const panel = shown;
   if (ref.kind === "memory") {
     // An entry of memory is no chunk: the panel shows the entry itself.
@@ -67,11 +65,57 @@ export function openPassage(ref, opener) {
   );
 }
 
+/**
+ * openView shows in the panel a feature's view (a timeline, a recap):
+ * view is {testid, eyebrow(), label(), state(), render(), backLabel()},
+ * its functions drawing it in the page's language as it stands (see
+ * refreshView). opener is given the focus back on close (unless it is
+ * in the panel: then what opened the view shown).
+ */
+export function openView(view, opener) {
+  // A view opened from another keeps what opened the first.
+  const within = shown && opener && ui.panel.contains(opener);
+  if (!within) expand(opener);
+  shown = { custom: view, opener: within ? shown.opener : opener };
+  showPanel();
+}
+
+/** refreshView draws view again if the panel shows it (its data came). */
+export function refreshView(view) {
+  if (shown?.custom === view) renderPanel();
+}
+
+// expand marks opener as what the panel shows, and the one before not.
+function expand(opener) {
+  const previous = shown?.opener;
+  if (previous && previous !== opener) previous.setAttribute("aria-expanded", "false");
+  opener?.setAttribute("aria-expanded", "true");
+}
+
+function showPanel() {
+  ui.panel.hidden = false;
+  ui.layout.classList.add("has-panel");
+  syncPanelMode();
+  renderPanel();
+  ui.panel.scrollTop = 0;
+  ui.panelLabel.focus({ preventScroll: NARROW.matches });
+}
+
+// goBack shows again the view a passage was opened from, the focus on
+// the citation that opened it.
+function goBack(p) {
+  shown = p.back;
+  renderPanel();
+  const id = p.from?.dataset.evidence;
+  const twin = id ? ui.panelBody.querySelector(`[data-testid="citation"][data-evidence="${CSS.escape(id)}"]`) : null;
+  (twin || ui.panelLabel).focus();
+}
+
 /** closePanel hides the passage panel, the focus back where it was when restoreFocus. */
 export function closePanel(restoreFocus = true) {
   if (!shown) return;
   const { opener, ref } = shown;
-  const id = ref.id;
+  const id = ref?.id;
   opener?.setAttribute("aria-expanded", "false");
   shown = null;
   ui.panel.hidden = true;
@@ -83,7 +127,7 @@ export function closePanel(restoreFocus = true) {
   else {
     // The answer was drawn again (a language switch): its first citation
     // of the same passage stands in for the button that opened it.
-    const twin = document.querySelector(`[data-testid="citation"][data-evidence="${CSS.escape(id)}"]`);
+    const twin = id ? document.querySelector(`[data-testid="citation"][data-evidence="${CSS.escape(id)}"]`) : null;
     (twin || ui.input).focus();
   }
 }
@@ -115,11 +159,22 @@ function headingsList(headings) {
 export function renderPanel() {
   const p = shown;
   if (!p) return;
+  if (p.custom) {
+    renderView(p.custom);
+    return;
+  }
   const chunk = p.chunk;
+  ui.panelEyebrow.textContent = t("passage");
   ui.panelLabel.textContent = chunk?.label || p.ref.label;
+  ui.panel.dataset.view = "passage";
   ui.panel.dataset.chunkId = p.ref.id;
   ui.panel.dataset.state = p.error ? "error" : chunk ? "ready" : "loading";
   const body = [];
+  if (p.back) {
+    const back = el("button", { type: "button", class: "btn small quiet panel-back", testid: "panel-back", text: `← ${p.back.custom.backLabel()}` });
+    back.addEventListener("click", () => goBack(p));
+    body.push(el("p", { class: "passage-actions top" }, back));
+  }
   if (p.ref.kind === "summary") {
     body.push(
       el("p", { class: "summary-note", testid: "passage-summary" }, el("span", { class: "badge summary", text: t("summaryBadge") }), " ", t("summaryNote")),
@@ -168,6 +223,16 @@ export function renderPanel() {
   ui.panelBody.replaceChildren(...body);
   const mark = p.view === "chunk" ? $("mark.cited", ui.panelBody) : null;
   if (mark) scrollWithinPanel(mark);
+}
+
+// renderView draws a feature's view in the panel.
+function renderView(view) {
+  ui.panelEyebrow.textContent = view.eyebrow();
+  ui.panelLabel.textContent = view.label();
+  ui.panel.dataset.view = view.testid;
+  delete ui.panel.dataset.chunkId;
+  ui.panel.dataset.state = view.state();
+  ui.panelBody.replaceChildren(...view.render());
 }
 
 /** scrollWithinPanel scrolls the passage panel (not the page) so that e sits in the middle of what it shows. */

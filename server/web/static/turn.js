@@ -8,6 +8,7 @@ import { answerText } from "./conversations.js";
 import { $, el, icon } from "./dom.js";
 import { linkNames, renderMarkdown } from "./markdown.js";
 import { state, t } from "./state.js";
+import { linkTimelines } from "./timeline.js";
 import { renderTrace } from "./trace.js";
 
 let regenerate = null; // what Regenerate and Retry do, given by onRegenerate
@@ -80,6 +81,8 @@ export function renderTurn(turn) {
     text.append(citedMarkdown(a));
     // The names the answer's notes link to notes the reader may see.
     linkNames(text, a.note_links);
+    // And the names of the compendium open their timeline.
+    linkTimelines(text);
     article.append(...renderAnswerNotes(a));
     article.append(renderActions(turn));
     article.append(renderTrace(a));

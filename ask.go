@@ -53,7 +53,7 @@ type Timings = answer.Timings
 // missing or unreachable yields an extractive answer and a warning.
 func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*Answer, error) {
 	start := time.Now()
-	vw, a, history, err := e.begin(ctx, question, opts)
+	vw, a, history, err := e.begin(ctx, question, &opts)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 
 // begin opens the answer to question: the snapshot it is read from, the
 // empty answer, and the history the model sees (see [Engine.converse]).
-func (e *Engine) begin(ctx context.Context, question string, opts AskOptions) (*snapshot.Snapshot, *Answer, []answer.Message, error) {
+func (e *Engine) begin(ctx context.Context, question string, opts *AskOptions) (*snapshot.Snapshot, *Answer, []answer.Message, error) {
 	question = strings.TrimSpace(question)
 	if question == "" {
 		return nil, nil, nil, errors.New("empty question")
@@ -92,15 +92,17 @@ func (e *Engine) begin(ctx context.Context, question string, opts AskOptions) (*
 		return nil, nil, nil, err
 	}
 	a := answer.NewAnswer(question, opts.Lang)
-	history, err := e.converse(ctx, vw, a, opts.History)
+	history, err := e.converse(ctx, vw, a, opts)
 	return vw, a, history, err
 }
 
 // converse reads a's question in the light of the conversation's earlier
 // turns (see answer.Converse): what to search goes to a.Query, and it
 // returns the history the model sees. A name of the compendium makes a
-// question stand alone.
-func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer, history []Turn) ([]answer.Message, error) {
+// question stand alone. A question that asks what happened next searches
+// the sessions after those the previous answer cited (see
+// answer.Conversation.After), unless opts name sessions.
+func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer, opts *AskOptions) ([]answer.Message, error) {
 	st, err := vw.Entities(ctx, isPlayer(ctx))
 	if err != nil {
 		return nil, err
@@ -109,9 +111,18 @@ func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 	if st != nil {
 		names = answer.NamesSomeone(st.Matcher, len(st.Entities))
 	}
-	conv := answer.Converse(a.Question, history, names)
+	conv := answer.Converse(a.Question, opts.History, names)
 	a.Query, a.FollowUp = conv.Query, conv.FollowUp
-	return conv.History, nil
+	if !conv.Continues || len(opts.Filter.Sessions) > 0 {
+		return conv.History, nil
+	}
+	known, err := vw.Sessions(ctx, isPlayer(ctx))
+	if last, after, ok := conv.After(known); ok && len(after) > 0 {
+		a.After, opts.Filter.Sessions = &last, after
+	} else if ok {
+		e.warnOn(a, "no session after session %d: every note was searched", last)
+	}
+	return conv.History, err
 }
 
 // candidates searches a's query (analysis, filter, the retrieval paths
@@ -196,7 +207,7 @@ func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Delivery, model chat.Model, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
 	stage := time.Now()
 	w, err := answer.Write(ctx, modelCtx, ev, answer.DraftOptions{
-		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(),
+		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(), Subject: a.Subject(),
 		Notes: e.idx, Public: isPlayer(ctx), Found: len(a.Fused) > 0,
 		OnDelta: opts.OnDelta, OnThinking: opts.OnThinking, OnVerified: opts.OnVerified,
 	})

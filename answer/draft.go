@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/oraculo/oraculo/chat"
@@ -10,6 +11,10 @@ import (
 type DraftOptions struct {
 	// Question is what to answer; Lang the answer's language.
 	Question, Lang string
+	// Subject, when set, is what an extracted answer matches sentences
+	// against instead of Question: a continuation's subject ("¿y
+	// después?" holds none).
+	Subject string
 	// Model writes the draft; nil extracts it from the evidence.
 	Model chat.Model
 	// History holds the conversation's earlier turns as the model sees
@@ -89,7 +94,7 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 	}
 	w.Mode = "extractive"
 	var err error
-	w.Draft = ExtractWith(o.Question, ev.Context, o.Terms, o.Lang, func(t string) bool {
+	w.Draft = ExtractWith(cmp.Or(o.Subject, o.Question), ev.Context, o.Terms, o.Lang, func(t string) bool {
 		used, lookupErr := termOrKinUsed(ctx, o.Notes, o.Public, t)
 		if lookupErr != nil {
 			err = lookupErr

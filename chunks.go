@@ -7,7 +7,6 @@ import (
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/notelink"
 	"github.com/oraculo/oraculo/retrieve"
-	"github.com/oraculo/oraculo/snapshot"
 	"github.com/oraculo/oraculo/store"
 )
 
@@ -48,14 +47,7 @@ func (e *Engine) Chunk(ctx context.Context, id string) (ChunkInfo, error) {
 // player, without the DM-only chunks, redacted (see [Engine.redactor]),
 // which reads the snapshot; the DM's is the text as stored.
 func (e *Engine) listed(ctx context.Context, stored []store.Chunk) ([]ChunkInfo, error) {
-	var v *snapshot.Snapshot
-	if isPlayer(ctx) {
-		var err error
-		if v, err = e.snapshot(ctx); err != nil {
-			return nil, err
-		}
-	}
-	redact, err := e.redactor(ctx, v)
+	redact, err := e.askerRedactor(ctx)
 	if err != nil {
 		return nil, err
 	}

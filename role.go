@@ -107,3 +107,16 @@ func (e *Engine) redactor(ctx context.Context, v *snapshot.Snapshot) (func(strin
 	}
 	return dir.Redact, nil
 }
+
+// askerRedactor is [Engine.redactor] for ctx's asker, reading the
+// snapshot only for a player (the DM's text is as written).
+func (e *Engine) askerRedactor(ctx context.Context) (func(string) string, error) {
+	var v *snapshot.Snapshot
+	if isPlayer(ctx) {
+		var err error
+		if v, err = e.snapshot(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return e.redactor(ctx, v)
+}

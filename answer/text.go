@@ -79,7 +79,7 @@ func sentences(md string) []sentence {
 				out = append(out, sentence{text: row, under: under, from: from, to: from + len(line)})
 			}
 		default:
-			content, item := stripMarkers(t)
+			content, item := txt.CutLineMarkers(t)
 			if item || (len(para) > 0 && endsBare(para[len(para)-1]) && startsSentence(content)) {
 				flush()
 			}
@@ -156,25 +156,6 @@ func tableRow(t string) string {
 		return ""
 	}
 	return row
-}
-
-// stripMarkers removes blockquote markers, a list marker and a task box
-// from the start of a line; item reports a list marker.
-func stripMarkers(t string) (content string, item bool) {
-	for {
-		rest, ok := txt.CutQuoteMarker(t)
-		if !ok {
-			break
-		}
-		t = strings.TrimSpace(rest)
-	}
-	if rest, ok := txt.CutListMarker(t); ok {
-		t, item = strings.TrimSpace(rest), true
-		if rest, ok := txt.CutTaskBox(t); ok {
-			t = strings.TrimSpace(rest)
-		}
-	}
-	return t, item
 }
 
 // endsBare reports a line that ends without punctuation.

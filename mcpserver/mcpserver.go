@@ -25,12 +25,12 @@ import (
 // tools fit together.
 const instructions = `Oráculo answers questions about the user's own notes (often a tabletop campaign written in Spanish), using only what the notes say.
 Use "ask" for a verified answer in which every claim cites its source by label, such as [Sesión 17] or [NPCs: Leoric Valcárcel]; quote those labels when you relay the answer, and say so when it abstains.
-Use "search" to see the ranked passages for a question, "read_chunk" to read the whole chunk behind a citation's evidence id or a hit's id, "read_note" for a whole note, and "compendium" for the people, places and things the notes name.
+Use "search" to see the ranked passages for a question, "read_chunk" to read the whole chunk behind a citation's evidence id or a hit's id, "read_note" for a whole note, "compendium" for the people, places and things the notes name, and "timeline" for one of them's story, session by session.
 Ask in the notes' language when you can.
 The memory tools (memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget) keep what the table has settled or suspects (house rules, retcons, who plays whom), with its source. Nothing becomes memory by itself: add, change or forget entries only when the user asks you to, and add them as hypotheses unless the user is the DM and says the matter is settled (verified).`
 
 // NewServer returns an MCP server whose tools (search, ask, read_chunk,
-// read_note, compendium) read eng, and whose memory tools (memory_list,
+// read_note, compendium, timeline) read eng, and whose memory tools (memory_list,
 // memory_show, memory_add, memory_verify, memory_supersede, memory_forget)
 // read and change its long-term memory. Tool results carry both structured
 // content and readable text; failures are tool errors that name no
@@ -53,6 +53,7 @@ func NewServer(eng *oraculo.Engine, version string, opts ...Option) *mcp.Server 
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "read_chunk", Title: "Read a chunk", Description: readChunkDescription}), t.readChunk)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "read_note", Title: "Read a note", Description: readNoteDescription}), t.readNote)
 	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "compendium", Title: "Compendium", Description: compendiumDescription}), t.compendium)
+	mcp.AddTool(srv, readOnly(&mcp.Tool{Name: "timeline", Title: "Timeline", Description: timelineDescription}), t.timeline)
 	addMemoryTools(srv, t)
 	return srv
 }

@@ -128,6 +128,7 @@ func TestListTools(t *testing.T) {
 		"read_chunk": {[]string{"id"}, nil, []string{"id", "label", "file", "title", "headings", "text"}},
 		"read_note":  {[]string{"file"}, nil, []string{"file", "title", "chunks"}},
 		"compendium": {nil, []string{"name", "kind"}, []string{"entities"}},
+		"timeline":   {[]string{"name"}, nil, []string{"name", "kind", "aliases", "note", "first_session", "last_session", "sessions", "gaps", "notes"}},
 
 		"memory_list":      {nil, []string{"scope", "all"}, []string{"entries"}},
 		"memory_show":      {[]string{"id"}, nil, []string{"chain"}},
@@ -444,7 +445,7 @@ func TestHTTPHandler(t *testing.T) {
 	defer cs.Close()
 
 	tools, err := cs.ListTools(context.Background(), nil)
-	if err != nil || len(tools.Tools) != 11 {
+	if err != nil || len(tools.Tools) != 12 {
 		t.Fatalf("listing tools over HTTP: %v, %v", tools, err)
 	}
 	var ans mcpserver.AskOutput

@@ -195,6 +195,7 @@ func (s *Server) routes() {
 	m.Handle("GET /api/note", s.auth(s.note))
 	m.Handle("GET /api/compendium", s.auth(s.compendium))
 	m.Handle("GET /api/compendium/{name...}", s.auth(s.entity))
+	m.Handle("GET /api/timeline", s.auth(s.timeline))
 	m.Handle("GET /api/memory", s.auth(s.memories))
 	m.Handle("POST /api/memory", s.auth(s.addMemory))
 	m.Handle("POST /api/memory/intent", s.auth(s.memoryIntent))

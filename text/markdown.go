@@ -156,3 +156,23 @@ func editOutsideFences(md string, write func(b *strings.Builder, line string)) s
 	}
 	return b.String()
 }
+
+// CutLineMarkers removes from the start of a trimmed line its blockquote
+// markers, a list marker and a task box, and returns the rest trimmed;
+// item reports a list marker.
+func CutLineMarkers(t string) (content string, item bool) {
+	for {
+		rest, ok := CutQuoteMarker(t)
+		if !ok {
+			break
+		}
+		t = strings.TrimSpace(rest)
+	}
+	if rest, ok := CutListMarker(t); ok {
+		t, item = strings.TrimSpace(rest), true
+		if rest, ok := CutTaskBox(t); ok {
+			t = strings.TrimSpace(rest)
+		}
+	}
+	return t, item
+}

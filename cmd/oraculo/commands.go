@@ -247,13 +247,29 @@ var commands = []command{
 		action: parsed(newCompendiumFlags, cmdCompendium),
 	},
 	{
+		name:  "timeline",
+		usage: [2]string{"timeline NAME [--json]   (every session that names someone or something, in order)", "timeline NOMBRE [--json]   (cada sesión que nombra a alguien o algo, en orden)"},
+		doc: commandDoc{
+			synopsis: [2]string{"timeline NAME [options]", "timeline NOMBRE [opciones]"},
+			about: [2]string{
+				"The story of one person, place or thing of the compendium, in session order: every session whose notes name it (by its name or any alias), with the sentence that says most about it there and where it comes from, its in-game date when the notes give one, its long absences, and the other notes that name it. With --as player, only what players may see.",
+				"La historia de una persona, lugar u objeto del compendio, por orden de sesión: cada sesión cuyas notas lo nombran (por su nombre o cualquier alias), con la frase que más dice de él allí y de dónde viene, su fecha en el juego cuando las notas la dan, sus ausencias largas, y las demás notas que lo nombran. Con --as player, solo lo que pueden ver los jugadores.",
+			},
+			args: [][4]string{
+				{"NAME", "NOMBRE", "a name or alias (case and accents do not matter)", "un nombre o alias (dan igual mayúsculas y tildes)"},
+			},
+			examples: []string{`oraculo timeline Chispa`, `oraculo timeline "el archiduque" --json`, `oraculo timeline Emeric --as player`},
+		},
+		action: parsed(jsonIndexFlags("print as JSON"), cmdTimeline),
+	},
+	{
 		name:  "mcp",
 		usage: [2]string{"mcp    [--db FILE] [--chat ollama|openai|none]   (an MCP server on stdin/stdout)", "mcp    [--db ARCHIVO] [--chat ollama|openai|none]   (un servidor MCP por stdin/stdout)"},
 		doc: commandDoc{
 			synopsis: [2]string{"mcp [options]", "mcp [opciones]"},
 			about: [2]string{
-				"An MCP server on standard input and output, for Claude Desktop and other MCP clients (tools: search, ask, read_chunk, read_note, compendium, and memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
-				"Un servidor MCP por la entrada y la salida estándar, para Claude Desktop y otros clientes MCP (herramientas: search, ask, read_chunk, read_note, compendium, y memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
+				"An MCP server on standard input and output, for Claude Desktop and other MCP clients (tools: search, ask, read_chunk, read_note, compendium, timeline, and memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
+				"Un servidor MCP por la entrada y la salida estándar, para Claude Desktop y otros clientes MCP (herramientas: search, ask, read_chunk, read_note, compendium, timeline, y memory_list, memory_show, memory_add, memory_verify, memory_supersede, memory_forget).",
 			},
 			examples: []string{"oraculo mcp --db ~/campaña/.oraculo/oraculo.db", "oraculo mcp --public-url http://127.0.0.1:8080"},
 		},

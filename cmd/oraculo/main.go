@@ -21,6 +21,7 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/internal/progress"
 	"github.com/oraculo/oraculo/internal/termrender"
+	"github.com/oraculo/oraculo/text"
 	"golang.org/x/term"
 )
 
@@ -614,7 +615,7 @@ func isFlagError(err error) bool {
 func nearestFlag(fs *flag.FlagSet, name string) string {
 	best, bestD := "", 0
 	fs.VisitAll(func(f *flag.Flag) {
-		d := editDistance(name, f.Name)
+		d := text.Distance(name, f.Name)
 		if strings.HasPrefix(f.Name, name) && len(name) >= 2 {
 			d = min(d, 1)
 		}
@@ -623,24 +624,4 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 		}
 	})
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

@@ -165,7 +165,7 @@ func RecapOf(n int, chunks []store.Chunk, a Audience) Recap {
 			}
 		}
 	}
-	r.Date = sessionDate(all)
+	r.Date = recapDate(all)
 	open := openMoments(all)
 	for _, o := range open {
 		r.Open = append(r.Open, o.moment())
@@ -336,9 +336,9 @@ func containsAny(s string, phrases []string) bool {
 // Floral", "20 de Lluvial", "March 3, 1347", "3rd of Deepwinter".
 var dateRe = regexp.MustCompile(`(?:[Dd]el )?\b\d{1,2}(?: al \d{1,2})? de \p{Lu}\p{L}+(?: del? \d{3,4})?|\b\d{1,2}(?:st|nd|rd|th)? of \p{Lu}\p{L}+(?:,? \d{3,4})?|\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}(?:, \d{3,4})?`)
 
-// sessionDate is the in-game date among the first sentences of a
+// recapDate is the in-game date among the first sentences of a
 // session's notes, or "".
-func sessionDate(all []candidate) string {
+func recapDate(all []candidate) string {
 	seen := 0
 	for _, c := range all {
 		if c.heading {

@@ -13,6 +13,7 @@ import (
 	"github.com/oraculo/oraculo/rerank"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/snapshot"
+	"github.com/oraculo/oraculo/story"
 )
 
 // DefaultCandidates is how many fused candidates Ask hands to the
@@ -64,6 +65,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	model, modelCtx, cancel := e.answerModel(ctx, opts)
 	defer cancel()
 	notes, err := e.reranked(ctx, modelCtx, a, model)
+	if err == nil {
+		err = e.arc(ctx, a)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +150,41 @@ func (e *Engine) candidates(ctx context.Context, v *snapshot.Snapshot, a *Answer
 	return nil
 }
 
+// arc adds to the candidates of a history of an entity the question
+// names the sessions of its timeline that search did not find (see
+// answer.WithTimeline), as the asker may read them, when the timeline
+// fits an answer: an entity named in most sessions (a player's
+// character) is told by the sessions the question's words find.
+func (e *Engine) arc(ctx context.Context, a *Answer) error {
+	if !a.Timeline() || a.After != nil || len(a.Analysis.Entities) == 0 {
+		return nil
+	}
+	t, err := e.Timeline(ctx, a.Analysis.Entities[0])
+	if errors.Is(err, story.ErrUnknownEntity) {
+		return nil
+	}
+	if err != nil || len(t.Sessions) > answer.TimelineSentences {
+		return err
+	}
+	chunks, err := e.idx.Chunks(ctx, answer.TimelineChunks(t))
+	if err != nil {
+		return err
+	}
+	redact, err := e.askerRedactor(ctx)
+	if err != nil {
+		return err
+	}
+	hits := make([]Hit, 0, len(chunks))
+	for _, c := range chunks {
+		if !c.Restricted || !isPlayer(ctx) {
+			hits = append(hits, retrieve.HitFrom(c, 0, 0, map[string]int{"timeline": 1}))
+		}
+	}
+	retrieve.Redact(hits, redact)
+	a.Candidates, a.Moments = answer.WithTimeline(a.Candidates, hits), answer.TimelineMoments(t)
+	return nil
+}
+
 // annotations returns the cached annotations of the hits' chunks, made by
 // model: what the reranker and the summaries read. None without a model.
 func (e *Engine) annotations(ctx context.Context, model chat.Model, hits []Hit) (map[int64]string, error) {
@@ -191,7 +230,7 @@ func (e *Engine) reranked(ctx, modelCtx context.Context, a *Answer, model chat.M
 // more of it for a timeline when no model writes the answer (extractive).
 // It sets a's Memory, Context and Evidence.
 func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer, notes map[int64]string, terms func(string) []string, extractive bool) (*answer.Delivery, error) {
-	ev := answer.Deliver(a.Candidates, notes, answer.DeliverOptions(a.Timeline(), extractive))
+	ev := answer.Deliver(a.Candidates, notes, a.DeliverOptions(extractive))
 	var err error
 	if a.Memory, err = e.answerMemory(ctx, vw, ev, a.Query, a.Lang, terms); err != nil {
 		return nil, err
@@ -207,7 +246,7 @@ func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Delivery, model chat.Model, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
 	stage := time.Now()
 	w, err := answer.Write(ctx, modelCtx, ev, answer.DraftOptions{
-		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(), Subject: a.Subject(),
+		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(), Subject: a.Subject(), Moments: a.Moments,
 		Notes: e.idx, Public: isPlayer(ctx), Found: len(a.Fused) > 0,
 		OnDelta: opts.OnDelta, OnThinking: opts.OnThinking, OnVerified: opts.OnVerified,
 	})

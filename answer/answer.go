@@ -78,6 +78,9 @@ type Answer struct {
 	// Sessions are the sessions the valid citations name, ascending: what
 	// a front end keeps with the turn (see [Turn.Sessions]).
 	Sessions []int `json:"cited_sessions,omitempty"`
+	// Moments are, by chunk, the sentences of the timeline of the entity
+	// an arc is about (see [TimelineMoments]). Not part of the JSON.
+	Moments map[int64]string `json:"-"`
 	// Fused are the same candidates in the order search returned them,
 	// before reranking: what the reranker changed. Not part of the JSON.
 	Fused []retrieve.Hit `json:"-"`
@@ -117,7 +120,7 @@ func NewAnswer(question, lang string) *Answer {
 // Timeline reports whether a's question asks for a history over the
 // campaign: an arc, or in a timeline's words (see [AsksForTimeline]).
 func (a *Answer) Timeline() bool {
-	return a.Analysis.Kind == query.KindArc || a.After != nil || AsksForTimeline(a.Question)
+	return a.Analysis.Kind == query.KindArc || a.After != nil || AsksForTimeline(a.Question) || a.asksEntityHistory()
 }
 
 // Verify judges the draft against the evidence (see [Judge]) and puts

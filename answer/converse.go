@@ -40,8 +40,10 @@ type Conversation struct {
 // retrieval only: the question the model answers is still question. Turns
 // whose question is blank are ignored. The last remaining turn is the
 // previous one: its Query, or else its Question, is what [FollowUp] joins
-// to question when question does not stand alone. names is as for
-// [FollowUp].
+// to question when question does not stand alone. A question that asks
+// only what happened next ([Continues]) searches that previous query
+// alone, in the sessions after those the previous turn cited (see
+// [Conversation.After]). names is as for [FollowUp].
 func Converse(question string, turns []Turn, names func(string) bool) Conversation {
 	var c Conversation
 	previous := ""

@@ -23,8 +23,10 @@ type DraftOptions struct {
 	// Terms are the question's analyser's (see [ExtractWith]).
 	Terms func(string) []string
 	// Timeline extracts the answer as a timeline (see
-	// [ExtractOptions.Timeline]).
+	// [ExtractOptions.Timeline]), quoting Moments where it finds nothing;
+	// a model is asked to tell it in order (see [TimelineInstruction]).
 	Timeline bool
+	Moments  map[int64]string
 	// Notes is the index, which an extractive answer asks which of the
 	// question's names the notes use, and an answer from no evidence
 	// whether there are notes at all; Public when the asker is a player,
@@ -82,7 +84,11 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 		if o.OnVerified != nil {
 			onDelta = VerifyAsItGoes(onDelta, o.OnVerified, ev, o.Lang)
 		}
-		text, err := generate(modelCtx, o.Model, o.Lang, o.Question, ev.Context, o.History, onDelta, o.OnThinking)
+		q := o.Question
+		if o.Timeline {
+			q += "\n" + TimelineInstruction(o.Lang)
+		}
+		text, err := generate(modelCtx, o.Model, o.Lang, q, ev.Context, o.History, onDelta, o.OnThinking)
 		if err == nil {
 			w.Draft, w.Mode, w.Model = Draft{Text: text}, "generated", o.Model.ID()
 			return w, nil
@@ -101,7 +107,7 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 			return true
 		}
 		return used
-	}, ExtractOptions{Timeline: o.Timeline})
+	}, ExtractOptions{Timeline: o.Timeline, Moments: o.Moments})
 	return w, err
 }
 

@@ -19,12 +19,7 @@ import (
 // names the entity, the DM's does.
 func TestAskArcTellsTheTimeline(t *testing.T) {
 	ctx := context.Background()
-	dir := copyTree(t, sampleDir)
-	write(t, filepath.Join(dir, "DM", "Sesion 43.md"), "# Sesión 43\n\nEn secreto, Ciriela Vos le vende el diapasón robado a un contrabandista de la Mano Gris.\n")
-	eng, _ := openEngine(t)
-	if _, err := eng.Ingest(ctx, []string{dir}, oraculo.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	eng := sampleWithDMSession(t)
 	all, err := eng.Chunks(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -88,4 +83,57 @@ func citedOrder(t *testing.T, a *oraculo.Answer) []int {
 		}
 	}
 	return out
+}
+
+// TestAskRecapTellsTheSession: "¿qué pasó en la última sesión?" and
+// "resumen de la sesión N" are told from that session's recap, its events
+// in order, each cited to the session; a player's last session is the last
+// one players may see, never a DM-only session note.
+func TestAskRecapTellsTheSession(t *testing.T) {
+	ctx := context.Background()
+	eng := sampleWithDMSession(t)
+	player := oraculo.WithRole(ctx, oraculo.RolePlayer)
+	for _, tt := range []struct {
+		asker    context.Context
+		question string
+		session  int
+	}{
+		{ctx, "Resumen de la sesión 12", 12},
+		{player, "¿Qué pasó en la última sesión?", 42},
+		{ctx, "¿Qué pasó en la última sesión?", 43},
+	} {
+		r, err := eng.Recap(tt.asker, tt.session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := eng.Ask(tt.asker, tt.question, oraculo.AskOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Sessions, []int{tt.session}) {
+			t.Errorf("%q cites sessions %v, want %d:\n%s", tt.question, a.Sessions, tt.session, a.Answer)
+		}
+		lines := strings.Split(a.Answer, "\n")
+		if len(r.Events) == 0 || len(lines) != len(r.Events) {
+			t.Fatalf("%q: %d lines for the recap's %d events:\n%s", tt.question, len(lines), len(r.Events), a.Answer)
+		}
+		for i, ev := range r.Events {
+			if !strings.Contains(lines[i], ev.Text) {
+				t.Errorf("%q: line %d is %q, want the recap's event %q", tt.question, i, lines[i], ev.Text)
+			}
+		}
+	}
+}
+
+// sampleWithDMSession is an engine over the sample with a DM-only session
+// 43 that names Ciriela.
+func sampleWithDMSession(t *testing.T) *oraculo.Engine {
+	t.Helper()
+	dir := copyTree(t, sampleDir)
+	write(t, filepath.Join(dir, "DM", "Sesion 43.md"), "# Sesión 43\n\nEn secreto, Ciriela Vos le vende el diapasón robado a un contrabandista de la Mano Gris.\n")
+	eng, _ := openEngine(t)
+	if _, err := eng.Ingest(context.Background(), []string{dir}, oraculo.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return eng
 }

@@ -147,7 +147,7 @@ func (e *Engine) candidates(ctx context.Context, v *snapshot.Snapshot, a *Answer
 		e.warnOn(a, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
 	a.Fused = r.Hits
-	return nil
+	return e.recapped(ctx, v, a)
 }
 
 // arc adds to the candidates of a history of an entity the question
@@ -166,23 +166,55 @@ func (e *Engine) arc(ctx context.Context, a *Answer) error {
 	if err != nil || len(t.Sessions) > answer.TimelineSentences {
 		return err
 	}
-	chunks, err := e.idx.Chunks(ctx, answer.TimelineChunks(t))
+	hits, err := e.storyHits(ctx, answer.TimelineChunks(t), "timeline")
+	if err == nil {
+		a.Candidates, a.Moments = answer.WithTimeline(a.Candidates, hits), answer.TimelineMoments(t)
+	}
+	return err
+}
+
+// recapped makes the candidates of a question that asks for one session
+// told in short (see answer.AsksForRecap) that session's chunks in
+// order, and its recap's events what an extractive answer tells.
+func (e *Engine) recapped(ctx context.Context, v *snapshot.Snapshot, a *Answer) error {
+	known, err := v.Sessions(ctx, isPlayer(ctx))
+	n, ok := answer.AsksForRecap(a.Question, known)
+	if err != nil || !ok || a.FollowUp {
+		return err
+	}
+	r, err := e.Recap(ctx, n)
+	if errors.Is(err, story.ErrNoSession) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
+	hits, err := e.storyHits(ctx, r.ChunkIDs, "recap")
+	if err == nil && len(hits) > 0 {
+		a.Fused, a.Told = hits, r.Events
+	}
+	return err
+}
+
+// storyHits are the chunks ids, in order, as hits the asker may read
+// (none of a DM-only note for a player), found by path.
+func (e *Engine) storyHits(ctx context.Context, ids []int64, path string) ([]Hit, error) {
+	chunks, err := e.idx.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	redact, err := e.askerRedactor(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	hits := make([]Hit, 0, len(chunks))
 	for _, c := range chunks {
 		if !c.Restricted || !isPlayer(ctx) {
-			hits = append(hits, retrieve.HitFrom(c, 0, 0, map[string]int{"timeline": 1}))
+			hits = append(hits, retrieve.HitFrom(c, len(hits)+1, 0, map[string]int{path: 1}))
 		}
 	}
 	retrieve.Redact(hits, redact)
-	a.Candidates, a.Moments = answer.WithTimeline(a.Candidates, hits), answer.TimelineMoments(t)
-	return nil
+	return hits, nil
 }
 
 // annotations returns the cached annotations of the hits' chunks, made by
@@ -246,7 +278,7 @@ func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Delivery, model chat.Model, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
 	stage := time.Now()
 	w, err := answer.Write(ctx, modelCtx, ev, answer.DraftOptions{
-		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(), Subject: a.Subject(), Moments: a.Moments,
+		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(), Subject: a.Subject(), Moments: a.Moments, Told: a.Told,
 		Notes: e.idx, Public: isPlayer(ctx), Found: len(a.Fused) > 0,
 		OnDelta: opts.OnDelta, OnThinking: opts.OnThinking, OnVerified: opts.OnVerified,
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/story"
 )
 
 // Answer is what Ask returns. Its JSON shape is public (`ask --json`).
@@ -81,6 +82,9 @@ type Answer struct {
 	// Moments are, by chunk, the sentences of the timeline of the entity
 	// an arc is about (see [TimelineMoments]). Not part of the JSON.
 	Moments map[int64]string `json:"-"`
+	// Told are the moments an extracted answer tells in order instead of
+	// choosing sentences: a recap's events (see [Delivery.TellMoments]).
+	Told []story.Moment `json:"-"`
 	// Fused are the same candidates in the order search returned them,
 	// before reranking: what the reranker changed. Not part of the JSON.
 	Fused []retrieve.Hit `json:"-"`

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/oraculo/oraculo/chat"
+	"github.com/oraculo/oraculo/story"
 )
 
 // DraftOptions are what [Write] needs besides the evidence.
@@ -27,6 +28,9 @@ type DraftOptions struct {
 	// a model is asked to tell it in order (see [TimelineInstruction]).
 	Timeline bool
 	Moments  map[int64]string
+	// Told, when set, is what an extracted answer tells, in order (see
+	// [Delivery.TellMoments]); a model is asked for a cited summary.
+	Told []story.Moment
 	// Notes is the index, which an extractive answer asks which of the
 	// question's names the notes use, and an answer from no evidence
 	// whether there are notes at all; Public when the asker is a player,
@@ -85,7 +89,9 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 			onDelta = VerifyAsItGoes(onDelta, o.OnVerified, ev, o.Lang)
 		}
 		q := o.Question
-		if o.Timeline {
+		if o.Told != nil {
+			q += "\n" + RecapInstruction(o.Lang)
+		} else if o.Timeline {
 			q += "\n" + TimelineInstruction(o.Lang)
 		}
 		text, err := generate(modelCtx, o.Model, o.Lang, q, ev.Context, o.History, onDelta, o.OnThinking)
@@ -99,6 +105,10 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 		w.Failed = err
 	}
 	w.Mode = "extractive"
+	if text := ev.TellMoments(o.Told); text != "" {
+		w.Draft = Draft{Text: text, Quoted: true}
+		return w, nil
+	}
 	var err error
 	w.Draft = ExtractWith(cmp.Or(o.Subject, o.Question), ev.Context, o.Terms, o.Lang, func(t string) bool {
 		used, lookupErr := termOrKinUsed(ctx, o.Notes, o.Public, t)

@@ -13,6 +13,7 @@ import (
 	"github.com/oraculo/oraculo/rerank"
 	"github.com/oraculo/oraculo/retrieve"
 	"github.com/oraculo/oraculo/snapshot"
+	"github.com/oraculo/oraculo/story"
 )
 
 // DefaultCandidates is how many fused candidates Ask hands to the
@@ -53,7 +54,7 @@ type Timings = answer.Timings
 // missing or unreachable yields an extractive answer and a warning.
 func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*Answer, error) {
 	start := time.Now()
-	vw, a, history, err := e.begin(ctx, question, opts)
+	vw, a, history, err := e.begin(ctx, question, &opts)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +65,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	model, modelCtx, cancel := e.answerModel(ctx, opts)
 	defer cancel()
 	notes, err := e.reranked(ctx, modelCtx, a, model)
+	if err == nil {
+		err = e.arc(ctx, a)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +86,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 
 // begin opens the answer to question: the snapshot it is read from, the
 // empty answer, and the history the model sees (see [Engine.converse]).
-func (e *Engine) begin(ctx context.Context, question string, opts AskOptions) (*snapshot.Snapshot, *Answer, []answer.Message, error) {
+func (e *Engine) begin(ctx context.Context, question string, opts *AskOptions) (*snapshot.Snapshot, *Answer, []answer.Message, error) {
 	question = strings.TrimSpace(question)
 	if question == "" {
 		return nil, nil, nil, errors.New("empty question")
@@ -92,15 +96,17 @@ func (e *Engine) begin(ctx context.Context, question string, opts AskOptions) (*
 		return nil, nil, nil, err
 	}
 	a := answer.NewAnswer(question, opts.Lang)
-	history, err := e.converse(ctx, vw, a, opts.History)
+	history, err := e.converse(ctx, vw, a, opts)
 	return vw, a, history, err
 }
 
 // converse reads a's question in the light of the conversation's earlier
 // turns (see answer.Converse): what to search goes to a.Query, and it
 // returns the history the model sees. A name of the compendium makes a
-// question stand alone.
-func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer, history []Turn) ([]answer.Message, error) {
+// question stand alone. A question that asks what happened next searches
+// the sessions after those the previous answer cited (see
+// answer.Conversation.After), unless opts name sessions.
+func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer, opts *AskOptions) ([]answer.Message, error) {
 	st, err := vw.Entities(ctx, isPlayer(ctx))
 	if err != nil {
 		return nil, err
@@ -109,9 +115,18 @@ func (e *Engine) converse(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 	if st != nil {
 		names = answer.NamesSomeone(st.Matcher, len(st.Entities))
 	}
-	conv := answer.Converse(a.Question, history, names)
+	conv := answer.Converse(a.Question, opts.History, names)
 	a.Query, a.FollowUp = conv.Query, conv.FollowUp
-	return conv.History, nil
+	if !conv.Continues || len(opts.Filter.Sessions) > 0 {
+		return conv.History, nil
+	}
+	known, err := vw.Sessions(ctx, isPlayer(ctx))
+	if last, after, ok := conv.After(known); ok && len(after) > 0 {
+		a.After, opts.Filter.Sessions = &last, after
+	} else if ok {
+		e.warnOn(a, "no session after session %d: every note was searched", last)
+	}
+	return conv.History, err
 }
 
 // candidates searches a's query (analysis, filter, the retrieval paths
@@ -132,7 +147,74 @@ func (e *Engine) candidates(ctx context.Context, v *snapshot.Snapshot, a *Answer
 		e.warnOn(a, "nothing in the sessions the question names (%s) matches it: every note was searched", a.Analysis.Said)
 	}
 	a.Fused = r.Hits
-	return nil
+	return e.recapped(ctx, v, a)
+}
+
+// arc adds to the candidates of a history of an entity the question
+// names the sessions of its timeline that search did not find (see
+// answer.WithTimeline), as the asker may read them, when the timeline
+// fits an answer: an entity named in most sessions (a player's
+// character) is told by the sessions the question's words find.
+func (e *Engine) arc(ctx context.Context, a *Answer) error {
+	if !a.Timeline() || a.After != nil || len(a.Analysis.Entities) == 0 {
+		return nil
+	}
+	t, err := e.Timeline(ctx, a.Analysis.Entities[0])
+	if errors.Is(err, story.ErrUnknownEntity) {
+		return nil
+	}
+	if err != nil || len(t.Sessions) > answer.TimelineSentences {
+		return err
+	}
+	hits, err := e.storyHits(ctx, answer.TimelineChunks(t), "timeline")
+	if err == nil {
+		a.Candidates, a.Moments = answer.WithTimeline(a.Candidates, hits), answer.TimelineMoments(t)
+	}
+	return err
+}
+
+// recapped makes the candidates of a question that asks for one session
+// told in short (see answer.AsksForRecap) that session's chunks in
+// order, and its recap's events what an extractive answer tells.
+func (e *Engine) recapped(ctx context.Context, v *snapshot.Snapshot, a *Answer) error {
+	known, err := v.Sessions(ctx, isPlayer(ctx))
+	n, ok := answer.AsksForRecap(a.Question, known)
+	if err != nil || !ok || a.FollowUp {
+		return err
+	}
+	r, err := e.Recap(ctx, n)
+	if errors.Is(err, story.ErrNoSession) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	hits, err := e.storyHits(ctx, r.ChunkIDs, "recap")
+	if err == nil && len(hits) > 0 {
+		a.Fused, a.Told = hits, r.Events
+	}
+	return err
+}
+
+// storyHits are the chunks ids, in order, as hits the asker may read
+// (none of a DM-only note for a player), found by path.
+func (e *Engine) storyHits(ctx context.Context, ids []int64, path string) ([]Hit, error) {
+	chunks, err := e.idx.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	redact, err := e.askerRedactor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(chunks))
+	for _, c := range chunks {
+		if !c.Restricted || !isPlayer(ctx) {
+			hits = append(hits, retrieve.HitFrom(c, len(hits)+1, 0, map[string]int{path: 1}))
+		}
+	}
+	retrieve.Redact(hits, redact)
+	return hits, nil
 }
 
 // annotations returns the cached annotations of the hits' chunks, made by
@@ -180,7 +262,7 @@ func (e *Engine) reranked(ctx, modelCtx context.Context, a *Answer, model chat.M
 // more of it for a timeline when no model writes the answer (extractive).
 // It sets a's Memory, Context and Evidence.
 func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer, notes map[int64]string, terms func(string) []string, extractive bool) (*answer.Delivery, error) {
-	ev := answer.Deliver(a.Candidates, notes, answer.DeliverOptions(a.Timeline(), extractive))
+	ev := answer.Deliver(a.Candidates, notes, a.DeliverOptions(extractive))
 	var err error
 	if a.Memory, err = e.answerMemory(ctx, vw, ev, a.Query, a.Lang, terms); err != nil {
 		return nil, err
@@ -196,7 +278,7 @@ func (e *Engine) evidence(ctx context.Context, vw *snapshot.Snapshot, a *Answer,
 func (e *Engine) draft(ctx, modelCtx context.Context, a *Answer, ev *answer.Delivery, model chat.Model, history []answer.Message, opts AskOptions, terms func(string) []string) (answer.Draft, error) {
 	stage := time.Now()
 	w, err := answer.Write(ctx, modelCtx, ev, answer.DraftOptions{
-		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(),
+		Question: a.Question, Lang: a.Lang, Model: model, History: history, Terms: terms, Timeline: a.Timeline(), Subject: a.Subject(), Moments: a.Moments, Told: a.Told,
 		State: a.Analysis.State, Session: answer.SessionsOf(a.Candidates),
 		Notes: e.idx, Public: isPlayer(ctx), Found: len(a.Fused) > 0,
 		OnDelta: opts.OnDelta, OnThinking: opts.OnThinking, OnVerified: opts.OnVerified,

@@ -8,6 +8,7 @@ import (
 	"github.com/oraculo/oraculo/query"
 	"github.com/oraculo/oraculo/rerank"
 	"github.com/oraculo/oraculo/retrieve"
+	"github.com/oraculo/oraculo/story"
 )
 
 // Answer is what Ask returns. Its JSON shape is public (`ask --json`).
@@ -17,6 +18,10 @@ type Answer struct {
 	// and this one when it does not stand alone (FollowUp).
 	Query    string `json:"query"`
 	FollowUp bool   `json:"follow_up"`
+	// After is set for a question that asks what happened next ("¿y
+	// después?"): the last session the previous answer cited, after which
+	// it searched (see [Continues]).
+	After *int `json:"after_session,omitempty"`
 	// Analysis is what was understood of the query: the filters it ran
 	// with, the kind of question.
 	Analysis query.Understanding `json:"analysis"`
@@ -71,6 +76,15 @@ type Answer struct {
 	// verified ones as evidence (cited as "Memoria: KEY"), the others as
 	// unconfirmed.
 	Memory []MemoryUse `json:"memory"`
+	// Sessions are the sessions the valid citations name, ascending: what
+	// a front end keeps with the turn (see [Turn.Sessions]).
+	Sessions []int `json:"cited_sessions,omitempty"`
+	// Moments are, by chunk, the sentences of the timeline of the entity
+	// an arc is about (see [TimelineMoments]). Not part of the JSON.
+	Moments map[int64]string `json:"-"`
+	// Told are the moments an extracted answer tells in order instead of
+	// choosing sentences: a recap's events (see [Delivery.TellMoments]).
+	Told []story.Moment `json:"-"`
 	// Fused are the same candidates in the order search returned them,
 	// before reranking: what the reranker changed. Not part of the JSON.
 	Fused []retrieve.Hit `json:"-"`
@@ -110,7 +124,7 @@ func NewAnswer(question, lang string) *Answer {
 // Timeline reports whether a's question asks for a history over the
 // campaign: an arc, or in a timeline's words (see [AsksForTimeline]).
 func (a *Answer) Timeline() bool {
-	return a.Analysis.Kind == query.KindArc || AsksForTimeline(a.Question)
+	return a.Analysis.Kind == query.KindArc || a.After != nil || AsksForTimeline(a.Question) || a.asksEntityHistory()
 }
 
 // Verify judges the draft against the evidence (see [Judge]) and puts
@@ -125,6 +139,7 @@ func (a *Answer) Verify(d Draft, ev *Delivery, terms func(string) []string) {
 	if v.Uncited != nil {
 		a.Uncited = v.Uncited
 	}
+	a.Sessions = a.citedSessions()
 	a.Timings.Since("verify", stage)
 }
 

@@ -20,10 +20,10 @@ func TestConverse(t *testing.T) {
 			query:    "¿Quién lo mató?",
 		},
 		{
-			name:     "follow-up joins the previous question",
+			name:     "a continuation searches the previous question alone",
 			question: "¿Y después?",
 			turns:    []Turn{{Question: "¿Qué pasó con el archiduque?", Answer: "Murió [Sesión 12]."}},
-			query:    "¿Qué pasó con el archiduque? ¿Y después?",
+			query:    "¿Qué pasó con el archiduque?",
 			followUp: true,
 			history: []Message{
 				{Role: RoleUser, Content: "¿Qué pasó con el archiduque?"},
@@ -35,9 +35,9 @@ func TestConverse(t *testing.T) {
 			question: "¿y luego?",
 			turns: []Turn{
 				{Question: "¿Qué pasó con el archiduque?"},
-				{Question: "¿Y después?", Query: "¿Qué pasó con el archiduque? ¿Y después?"},
+				{Question: "¿Y después?", Query: "¿Qué pasó con el archiduque?"},
 			},
-			query:    "¿Qué pasó con el archiduque? ¿Y después? ¿y luego?",
+			query:    "¿Qué pasó con el archiduque?",
 			followUp: true,
 			history: []Message{
 				{Role: RoleUser, Content: "¿Qué pasó con el archiduque?"},
@@ -51,12 +51,20 @@ func TestConverse(t *testing.T) {
 				{Question: "¿Dónde está Anika?", Answer: "En el molino [NPCs: Anika]."},
 				{Question: "  ", Answer: "ignorado", Query: "ignorada"},
 			},
-			query:    "¿Dónde está Anika? ¿Y después?",
+			query:    "¿Dónde está Anika?",
 			followUp: true,
 			history: []Message{
 				{Role: RoleUser, Content: "¿Dónde está Anika?"},
 				{Role: RoleAssistant, Content: "En el molino [NPCs: Anika]."},
 			},
+		},
+		{
+			name:     "follow-up joins the previous question",
+			question: "¿Y quién lo mató?",
+			turns:    []Turn{{Question: "¿Qué pasó con el archiduque?"}},
+			query:    "¿Qué pasó con el archiduque? ¿Y quién lo mató?",
+			followUp: true,
+			history:  []Message{{Role: RoleUser, Content: "¿Qué pasó con el archiduque?"}},
 		},
 		{
 			name:     "a name stands alone",

@@ -1,15 +1,21 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/oraculo/oraculo/chat"
+	"github.com/oraculo/oraculo/story"
 )
 
 // DraftOptions are what [Write] needs besides the evidence.
 type DraftOptions struct {
 	// Question is what to answer; Lang the answer's language.
 	Question, Lang string
+	// Subject, when set, is what an extracted answer matches sentences
+	// against instead of Question: a continuation's subject ("¿y
+	// después?" holds none).
+	Subject string
 	// Model writes the draft; nil extracts it from the evidence.
 	Model chat.Model
 	// History holds the conversation's earlier turns as the model sees
@@ -18,7 +24,8 @@ type DraftOptions struct {
 	// Terms are the question's analyser's (see [ExtractWith]).
 	Terms func(string) []string
 	// Timeline extracts the answer as a timeline (see
-	// [ExtractOptions.Timeline]).
+	// [ExtractOptions.Timeline]), quoting Moments where it finds nothing;
+	// a model is asked to tell it in order (see [TimelineInstruction]).
 	Timeline bool
 	// State marks a state question ("¿sigue vivo?", "who leads...?"): a
 	// model is asked for the latest state and when it changed; an
@@ -26,6 +33,10 @@ type DraftOptions struct {
 	// (see [StateChange]), reading each item's session from Session.
 	State   bool
 	Session func(id int64) (int, bool)
+	Moments map[int64]string
+	// Told, when set, is what an extracted answer tells, in order (see
+	// [Delivery.TellMoments]); a model is asked for a cited summary.
+	Told []story.Moment
 	// Notes is the index, which an extractive answer asks which of the
 	// question's names the notes use, and an answer from no evidence
 	// whether there are notes at all; Public when the asker is a player,
@@ -83,7 +94,13 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 		if o.OnVerified != nil {
 			onDelta = VerifyAsItGoes(onDelta, o.OnVerified, ev, o.Lang)
 		}
-		text, err := generate(modelCtx, o.Model, o.Lang, o.Question, ev.Context, o.History, onDelta, o.OnThinking, o.State)
+		q := o.Question
+		if o.Told != nil {
+			q += "\n" + RecapInstruction(o.Lang)
+		} else if o.Timeline {
+			q += "\n" + TimelineInstruction(o.Lang)
+		}
+		text, err := generate(modelCtx, o.Model, o.Lang, q, ev.Context, o.History, onDelta, o.OnThinking, o.State)
 		if err == nil {
 			w.Draft, w.Mode, w.Model = Draft{Text: text}, "generated", o.Model.ID()
 			return w, nil
@@ -94,15 +111,19 @@ func draft(ctx, modelCtx context.Context, ev *Delivery, o DraftOptions) (Written
 		w.Failed = err
 	}
 	w.Mode = "extractive"
+	if text := ev.TellMoments(o.Told); text != "" {
+		w.Draft = Draft{Text: text, Quoted: true}
+		return w, nil
+	}
 	var err error
-	w.Draft = ExtractWith(o.Question, ev.Context, o.Terms, o.Lang, func(t string) bool {
+	w.Draft = ExtractWith(cmp.Or(o.Subject, o.Question), ev.Context, o.Terms, o.Lang, func(t string) bool {
 		used, lookupErr := termOrKinUsed(ctx, o.Notes, o.Public, t)
 		if lookupErr != nil {
 			err = lookupErr
 			return true
 		}
 		return used
-	}, ExtractOptions{Timeline: o.Timeline})
+	}, ExtractOptions{Timeline: o.Timeline, Moments: o.Moments})
 	if o.State {
 		w.Draft = withStateChange(w.Draft, o.Question, ev.Context, o.Session, o.Terms, o.Lang)
 	}

@@ -120,7 +120,10 @@ const (
 	// sessions than the model's eight); 12 -> 16 cites more of six
 	// questions' gold notes and less of none (tools/answers.py
 	// cited_recall pooled .875 -> .884, jacoblezberg .757 -> .781).
-	TimelineSentences = 16
+	// Then one per session of the evidence, as many as it reads (see
+	// TimelineFull): a timeline lists every session that names its
+	// subject.
+	TimelineSentences = TimelineFull
 	// timelineCoverage is the share of the question's weight a sentence
 	// of a timeline must match, besides naming the subject.
 	timelineCoverage = 0.25
@@ -608,6 +611,10 @@ type ExtractOptions struct {
 	// the sentence that best says what the question's subject did there.
 	// [Extract] sets it for the questions [AsksForTimeline] reports.
 	Timeline bool
+	// Moments are, by item ID, the sentence a timeline quotes of an item
+	// none of whose sentences it chose: the entity's own timeline's,
+	// which may name it by an alias (see [TimelineMoments]).
+	Moments map[int64]string
 }
 
 // Extract answers question from the full evidence without a model:
@@ -651,7 +658,7 @@ func ExtractWith(question string, ctx Context, terms func(string) []string, lang
 		var chosen []candidate
 		timeline := false
 		if opts.Timeline {
-			if chosen = sc.timeline(); len(chosen) < 2 {
+			if chosen = sc.withMoments(sc.timeline(), opts.Moments); len(chosen) < 2 {
 				chosen = nil
 			}
 			timeline = chosen != nil

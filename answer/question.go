@@ -116,14 +116,21 @@ func AsksForTimeline(question string) bool {
 			return true
 		}
 	}
+	return questionAsks(question) >= 3
+}
+
+// questionAsks counts the questions question asks at once: its
+// interrogatives that open a clause, or Spanish ones written with their
+// accent ("¿quién…? ¿y dónde…?", "who…, and where…?").
+func questionAsks(question string) int {
 	asks := 0
-	for i, t := range toks {
-		f := folded[i]
+	for _, t := range questionTokens(question) {
+		f := txt.Fold(t.word)
 		if interrogatives[f] && f != "por" && (t.opens || f != strings.ToLower(t.word)) {
 			asks++
 		}
 	}
-	return asks >= 3
+	return asks
 }
 
 // timelineWords and timelinePhrases (folded) make a question one about a

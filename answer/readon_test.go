@@ -58,8 +58,9 @@ func TestExtractReadOnIsBounded(t *testing.T) {
 // lines is the same on every run: the best-ranked sessions.
 func TestExtractTimelineIsDeterministic(t *testing.T) {
 	var cands []Candidate
-	for i := range 24 {
-		cands = append(cands, Candidate{ID: int64(i + 1), Label: fmt.Sprintf("Sesión %d", 24-i), File: "s.md", Session: 24 - i, InSession: true,
+	n := TimelineSentences + 8
+	for i := range n {
+		cands = append(cands, Candidate{ID: int64(i + 1), Label: fmt.Sprintf("Sesión %d", n-i), File: "s.md", Session: n - i, InSession: true,
 			Text: "Vesper Quillon vuelve a la posada del puerto."})
 	}
 	ctx := Assemble(cands, AssembleOptions{Chronological: true, More: TimelineFull - DefaultFull})
@@ -68,7 +69,7 @@ func TestExtractTimelineIsDeterministic(t *testing.T) {
 		d := ExtractWith("¿Qué papel ha jugado Vesper Quillon?", ctx, spanishTerms(t), "es", nil, ExtractOptions{Timeline: true})
 		if run == 0 {
 			first = d.Text
-			// the best ranked (TimelineSentences of them): sessions 24
+			// the best ranked (TimelineSentences of them): sessions n
 			// down to 9, in session order
 			if !strings.HasPrefix(strings.TrimPrefix(first, "- "), "Vesper Quillon vuelve a la posada del puerto. [Sesión 9]") || strings.Contains(first, "[Sesión 8]") {
 				t.Errorf("timeline:\n%s", first)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -269,7 +270,7 @@ func TestConversation(t *testing.T) {
 		t.Fatalf("conversation: %q %+v %v", q, turns, err)
 	}
 	for i := range want {
-		if turns[i] != want[i] {
+		if !reflect.DeepEqual(turns[i], want[i]) {
 			t.Errorf("turn %d: %+v, want %+v", i, turns[i], want[i])
 		}
 	}

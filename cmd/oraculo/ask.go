@@ -555,7 +555,7 @@ func (c *chatSession) ask(ctx context.Context, line string) (leave bool, err err
 	}
 	c.sources = printAnswer(c.out, a, shown)
 	c.last = a
-	c.history = append(c.history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query})
+	c.history = append(c.history, oraculo.Turn{Question: line, Answer: a.Answer, Query: a.Query, Sessions: a.Sessions})
 	return false, nil
 }
 

@@ -77,11 +77,11 @@ func TestCLIAskJSON(t *testing.T) {
 	}
 
 	// chat: a question, a follow-up, opening a source, leaving.
-	out, errOut, code = runCLI(t, "¿Quién cayó en combate en el puente?\n¿y luego?\n/open 1\n/exit\n", "chat", "--db", db)
+	out, errOut, code = runCLI(t, "¿Quién cayó en combate en el puente?\n¿y por qué?\n/open 1\n/exit\n", "chat", "--db", db)
 	if code != 0 {
 		t.Fatalf("chat: exit %d %s", code, errOut)
 	}
-	if !strings.Contains(out, "Norkiel") || !strings.Contains(out, "searched as: ¿Quién cayó en combate en el puente? ¿y luego?") || !strings.Contains(out, "── [") {
+	if !strings.Contains(out, "Norkiel") || !strings.Contains(out, "searched as: ¿Quién cayó en combate en el puente? ¿y por qué?") || !strings.Contains(out, "── [") {
 		t.Errorf("chat transcript:\n%s", out)
 	}
 	for _, bad := range [][]string{{"ask", "--db", db}, {"ask", "--db", db, "--lang", "fr", "x"}, {"ask", "--db", db, "--chat", "nope", "x"}, {"ask", "--db", db, "--rerank", "cross", "x"}} {

@@ -232,7 +232,7 @@ func TestChatOnATerminal(t *testing.T) {
 		t.Fatalf("Ctrl-C during an answer ended the chat:\n%s", p.all())
 	}
 	// The next question is answered as usual.
-	p.typeKeys("¿Y después?\r")
+	p.typeKeys("¿Y por qué?\r")
 	p.expect("Sources:")
 	p.expect(chatPrompt)
 	// /open shows the source, the sentence the answer cites highlighted.
@@ -255,7 +255,7 @@ func TestChatOnATerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(data) != question+"\n¿Y después?\n/open 1\n" {
+	if string(data) != question+"\n¿Y por qué?\n/open 1\n" {
 		t.Errorf("history file holds %q", data)
 	}
 	if fi, _ := os.Stat(hist); fi.Mode().Perm() != 0o600 {

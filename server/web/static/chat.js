@@ -19,7 +19,12 @@ function historyFor(turn) {
     .slice(0, i < 0 ? state.turns.length : i)
     .filter((x) => x.status === "done" && x.answer)
     .slice(-HISTORY_TURNS)
-    .map((x) => ({ question: x.question, answer: x.answer.answer || "", query: x.answer.query || x.question }));
+    .map((x) => ({
+      question: x.question,
+      answer: x.answer.answer || "",
+      query: x.answer.query || x.question,
+      sessions: x.answer.cited_sessions || [], // what "¿y después?" goes on from
+    }));
 }
 
 /** ask asks question in the conversation shown, unless one is being answered. */

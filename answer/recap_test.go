@@ -1,0 +1,30 @@
+package answer
+
+import "testing"
+
+func TestAsksForRecap(t *testing.T) {
+	known := []int{1, 2, 3, 12, 40}
+	tests := []struct {
+		question string
+		session  int
+		ok       bool
+	}{
+		{"¿Qué pasó en la última sesión?", 40, true},
+		{"Resumen de la sesión 12", 12, true},
+		{"Hazme un resumen de la sesión 3", 3, true},
+		{"Previously on…", 40, true},
+		{"Recap of session 3", 3, true},
+		{"What happened in session 12?", 12, true},
+		// A subject of its own, no session, or several.
+		{"¿Qué pasó con Anika en la sesión 12?", 0, false},
+		{"Resúmeme la historia de Cardenio", 0, false},
+		{"¿Qué pasó entre las sesiones 1 y 3?", 0, false},
+		{"¿Qué pasó en la sesión 99?", 0, false},
+	}
+	for _, tt := range tests {
+		n, ok := AsksForRecap(tt.question, known)
+		if n != tt.session || ok != tt.ok {
+			t.Errorf("AsksForRecap(%q) = %d, %v; want %d, %v", tt.question, n, ok, tt.session, tt.ok)
+		}
+	}
+}

@@ -39,13 +39,13 @@ func (v vault) EachNoteFacts(_ context.Context, fn func(store.NoteFacts) error) 
 	return nil
 }
 
-// mentionOf is a mention of chunk c.
-func mentionOf(c store.Chunk) store.Mention {
+// threadMention is a mention of chunk c.
+func threadMention(c store.Chunk) store.Mention {
 	return store.Mention{ChunkID: c.ID, Count: 1, Session: c.Session, InSession: c.InSession, Path: c.Path, Ordinal: c.Ordinal}
 }
 
-// titles are the threads' kinds and titles, in order.
-func titles(th Threads) []string {
+// threadTitles are the threads' kinds and titles, in order.
+func threadTitles(th Threads) []string {
 	var out []string
 	for _, t := range th.Threads {
 		out = append(out, t.Kind+": "+t.Title)
@@ -77,7 +77,7 @@ func TestOpenThreadsTasks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := titles(th); !slices.Equal(got, c.want) {
+		if got := threadTitles(th); !slices.Equal(got, c.want) {
 			t.Errorf("public %v: threads %q, want %q", c.public, got, c.want)
 		}
 		if th.LastSession != 3 || th.QuietSessions != DefaultQuiet {
@@ -119,11 +119,11 @@ func TestOpenQuests(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"task: Cobrar", "quest: El archiduque", "quest: El favor del Farolero", "quest: El testamento", "quest: Secreto"}
-	if got := titles(th); !slices.Equal(got, want) {
+	if got := threadTitles(th); !slices.Equal(got, want) {
 		t.Errorf("threads %q, want %q", got, want)
 	}
 	th, _ = OpenThreads(ctx, v, Audience{Public: true}, 0)
-	if got := titles(th); slices.Contains(got, "quest: Secreto") {
+	if got := threadTitles(th); slices.Contains(got, "quest: Secreto") {
 		t.Errorf("a player is shown a DM-only quest: %q", got)
 	}
 	if th.Threads[1].Introduced.Text != "Investigar a los Hijos del Silencio." {
@@ -141,7 +141,7 @@ func TestQuietEntities(t *testing.T) {
 		c.Restricted = restricted
 		v.notes = append(v.notes, c)
 		for _, e := range entities {
-			v.mentions[e] = append(v.mentions[e], mentionOf(c))
+			v.mentions[e] = append(v.mentions[e], threadMention(c))
 		}
 	}
 	add(11, "Sesiones/s.md", 1, "Pelayo, el chico de los recados, vigila el muelle para Nix.", false, 1)
@@ -164,7 +164,7 @@ func TestQuietEntities(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := titles(th), []string{"entity: Pelayo", "entity: Rata Fina"}; !slices.Equal(got, want) {
+	if got, want := threadTitles(th), []string{"entity: Pelayo", "entity: Rata Fina"}; !slices.Equal(got, want) {
 		t.Errorf("threads %q, want %q", got, want)
 	}
 	p := th.Threads[0]
@@ -173,11 +173,11 @@ func TestQuietEntities(t *testing.T) {
 	}
 	a.Public = true
 	th, _ = OpenThreads(ctx, v, a, 5)
-	if got, want := titles(th), []string{"entity: Pelayo"}; !slices.Equal(got, want) {
+	if got, want := threadTitles(th), []string{"entity: Pelayo"}; !slices.Equal(got, want) {
 		t.Errorf("a player's threads %q, want %q", got, want)
 	}
 	if th, _ = OpenThreads(ctx, v, a, 9); len(th.Threads) != 0 {
-		t.Errorf("quiet 9 of 9 sessions: threads %q, want none", titles(th))
+		t.Errorf("quiet 9 of 9 sessions: threads %q, want none", threadTitles(th))
 	}
 }
 

@@ -64,7 +64,7 @@ func note(id int64, path, body string) store.Chunk {
 	return c
 }
 
-func campaign() *fakeNotes {
+func timelineCampaign() *fakeNotes {
 	emeric := store.Entity{ID: 1, Name: "Emeric Valcárcel", Kind: "npc", Aliases: []string{"Emeric", "el Regente", "Lord Emeric"}, Note: "NPCs/Emeric.md"}
 	secret := note(9, "DM/Plan.md", "Emeric es el traidor: el Regente vendió la ciudad.")
 	secret.Restricted = true
@@ -89,7 +89,7 @@ func campaign() *fakeNotes {
 }
 
 func TestTimelineSessionsInOrderWithGaps(t *testing.T) {
-	tl, err := BuildTimeline(context.Background(), campaign(), "  lord EMERIC ", false, nil)
+	tl, err := BuildTimeline(context.Background(), timelineCampaign(), "  lord EMERIC ", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestTimelineSessionsInOrderWithGaps(t *testing.T) {
 
 func TestTimelineOfPlayerLeavesOutDMNotes(t *testing.T) {
 	redact := func(s string) string { return strings.ReplaceAll(s, "Nix", "N.") }
-	tl, err := BuildTimeline(context.Background(), campaign(), "EMERIC valcarcel", true, redact)
+	tl, err := BuildTimeline(context.Background(), timelineCampaign(), "EMERIC valcarcel", true, redact)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestTimelineOfPlayerLeavesOutDMNotes(t *testing.T) {
 }
 
 func TestTimelineUnknownNameSaysWhatIsNear(t *testing.T) {
-	_, err := BuildTimeline(context.Background(), campaign(), "Emerik Valcarcel", false, nil)
+	_, err := BuildTimeline(context.Background(), timelineCampaign(), "Emerik Valcarcel", false, nil)
 	var unknown *UnknownEntityError
 	if !errors.Is(err, ErrUnknownEntity) || !errors.As(err, &unknown) {
 		t.Fatalf("error %v, want an UnknownEntityError", err)
@@ -151,11 +151,11 @@ func TestTimelineUnknownNameSaysWhatIsNear(t *testing.T) {
 	if !reflect.DeepEqual(unknown.Near, []string{"Emeric Valcárcel"}) || !strings.Contains(err.Error(), `"Emerik Valcarcel"`) {
 		t.Errorf("near %v, error %q", unknown.Near, err)
 	}
-	_, err = BuildTimeline(context.Background(), campaign(), "valcárcel", false, nil)
+	_, err = BuildTimeline(context.Background(), timelineCampaign(), "valcárcel", false, nil)
 	if !errors.As(err, &unknown) || !reflect.DeepEqual(unknown.Near, []string{"Emeric Valcárcel"}) {
 		t.Errorf("error %v: a word of a name is near it", err)
 	}
-	_, err = BuildTimeline(context.Background(), campaign(), "Zzyzx", false, nil)
+	_, err = BuildTimeline(context.Background(), timelineCampaign(), "Zzyzx", false, nil)
 	if !errors.As(err, &unknown) || len(unknown.Near) != 0 {
 		t.Errorf("error %v: nothing is near Zzyzx", err)
 	}
@@ -171,7 +171,7 @@ func TestTimelineJSONShape(t *testing.T) {
 	if string(js) != want {
 		t.Errorf("empty timeline\n got %s\nwant %s", js, want)
 	}
-	tl, _ = BuildTimeline(context.Background(), campaign(), "el regente", false, nil)
+	tl, _ = BuildTimeline(context.Background(), timelineCampaign(), "el regente", false, nil)
 	js, _ = json.Marshal(tl.Sessions[0])
 	want = `{"text":"En palacio, Emeric les da la mano a Nix y a Dorn y les promete oro.","id":"uidd","file":"Sesiones/2.md","label":"Sesión","headings":[],"session":2,"mentions":1,"absent_before":0}`
 	if string(js) != want {

@@ -53,8 +53,9 @@ func quietEntities(ctx context.Context, src ThreadSource, a Audience, held []int
 		return nil, err
 	}
 	var out []Thread
+	told := toldLines{a: a, read: map[int64][]toldLine{}}
 	for _, e := range cands {
-		if t, ok := quietThread(a, e, inSession(all[e.ID]), byID, held); ok {
+		if t, ok := quietThread(&told, e, inSession(all[e.ID]), byID, held); ok {
 			out = append(out, t)
 		}
 	}
@@ -64,8 +65,8 @@ func quietEntities(ctx context.Context, src ThreadSource, a Audience, held []int
 // quietThread is e's thread from its mentions in sessions, in order,
 // those in a sentence of the story only; false when they are left in
 // fewer than two sessions.
-func quietThread(a Audience, e store.Entity, ms []store.Mention, byID map[int64]store.Chunk, held []int) (Thread, bool) {
-	var told []Moment
+func quietThread(told *toldLines, e store.Entity, ms []store.Mention, byID map[int64]store.Chunk, held []int) (Thread, bool) {
+	var moments []Moment
 	var first store.Chunk
 	sessions := map[int]bool{}
 	for _, m := range ms {
@@ -73,19 +74,19 @@ func quietThread(a Audience, e store.Entity, ms []store.Mention, byID map[int64]
 		if !ok {
 			continue
 		}
-		if mo, ok := a.naming(c, e); ok {
-			if len(told) == 0 {
+		if mo, ok := told.naming(c, e); ok {
+			if len(moments) == 0 {
 				first = c
 			}
-			told = append(told, mo)
+			moments = append(moments, mo)
 			sessions[m.Session] = true
 		}
 	}
 	if len(sessions) < 2 {
 		return Thread{}, false
 	}
-	return Thread{Kind: ThreadEntity, Title: e.Name, Introduced: told[0], Last: told[len(told)-1],
-		OpenSessions: openSince(first, held), Mentions: len(told)}, true
+	return Thread{Kind: ThreadEntity, Title: e.Name, Introduced: moments[0], Last: moments[len(moments)-1],
+		OpenSessions: openSince(first, held), Mentions: len(moments)}, true
 }
 
 // readVisible reads the chunks of ids the audience may see, as it reads
@@ -115,26 +116,57 @@ func inSession(ms []store.Mention) []store.Mention {
 	return out
 }
 
-// naming is the first sentence of the story in c that names e (by the
-// audience's compendium, else by its name or an alias), cited; false when
-// none does (c names it only in a heading or an aside about the table).
-func (a Audience) naming(c store.Chunk, e store.Entity) (Moment, bool) {
-	names := append([]string{e.Name}, e.Aliases...)
+// toldLines are the chunks' lines of the story (no heading, no aside
+// about the table), each with the entities the audience's compendium
+// finds in it and its folded words, read once per chunk however many
+// entities it names.
+type toldLines struct {
+	a    Audience
+	read map[int64][]toldLine
+}
+
+type toldLine struct {
+	text   string
+	named  []string
+	folded string
+}
+
+// of returns c's lines of the story, reading them the first time.
+func (t *toldLines) of(c store.Chunk) []toldLine {
+	if ls, ok := t.read[c.ID]; ok {
+		return ls
+	}
+	var ls []toldLine
 	for _, l := range lines(c.Text) {
 		if l.heading || OutOfGame(l.text) {
 			continue
 		}
-		if a.Names != nil && slices.Contains(a.Names.Named(l.text), e.Name) || mentionsAny(l.text, names) {
+		tl := toldLine{text: l.text, folded: " " + foldWords(l.text) + " "}
+		if t.a.Names != nil {
+			tl.named = t.a.Names.Named(l.text)
+		}
+		ls = append(ls, tl)
+	}
+	t.read[c.ID] = ls
+	return ls
+}
+
+// naming is the first sentence of the story in c that names e (by the
+// audience's compendium, else by its name or an alias), cited; false when
+// none does (c names it only in a heading or an aside about the table).
+func (t *toldLines) naming(c store.Chunk, e store.Entity) (Moment, bool) {
+	names := append([]string{e.Name}, e.Aliases...)
+	for _, l := range t.of(c) {
+		if slices.Contains(l.named, e.Name) || foldedHolds(l.folded, names) {
 			return Moment{Text: l.text, Cite: CiteOf(c)}, true
 		}
 	}
 	return Moment{}, false
 }
 
-// mentionsAny reports whether s holds one of names as whole words, case
-// and accents aside.
-func mentionsAny(s string, names []string) bool {
-	f := " " + foldWords(s) + " "
+// foldedHolds reports whether f, words folded and joined by single spaces
+// between spaces, holds one of names as whole words.
+func foldedHolds(f string, names []string) bool {
 	for _, n := range names {
 		if w := foldWords(n); w != "" && strings.Contains(f, " "+w+" ") {
 			return true

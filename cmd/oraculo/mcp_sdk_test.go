@@ -69,7 +69,7 @@ func TestMCPTypeScriptSDK(t *testing.T) {
 			if err := json.Unmarshal(out, &got); err != nil {
 				t.Fatalf("the client printed %q: %v", out, err)
 			}
-			if want := []string{"ask", "compendium", "memory_add", "memory_forget", "memory_list", "memory_show", "memory_supersede", "memory_verify", "read_chunk", "read_note", "search"}; got.Server != "oraculo" || !reflect.DeepEqual(got.Tools, want) {
+			if want := []string{"ask", "check", "compendium", "memory_add", "memory_forget", "memory_list", "memory_show", "memory_supersede", "memory_verify", "read_chunk", "read_note", "recap", "search", "threads", "timeline"}; got.Server != "oraculo" || !reflect.DeepEqual(got.Tools, want) {
 				t.Errorf("server %q, tools %v, want %v", got.Server, got.Tools, want)
 			}
 			answer, _ := got.Structured["answer"].(string)

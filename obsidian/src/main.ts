@@ -4,7 +4,8 @@
 // server does; it opens notes only to show a citation's passage.
 
 import { Menu, Plugin, TAbstractFile, TFile, WorkspaceLeaf, getLanguage, moment } from "obsidian";
-import { Client } from "./api";
+import { Client, Fetch } from "./api";
+import { withFallback } from "./transport";
 import { Lang, langOf, t } from "./i18n";
 import { openTarget } from "./open";
 import { DEFAULT_SETTINGS, Settings, SettingsTab } from "./settings";
@@ -13,6 +14,7 @@ import { AskView, Cite, VIEW_TYPE, notify } from "./view";
 
 export { SSEParser } from "./sse";
 export { Client, APIError } from "./api";
+export { withFallback, viaRequestUrl } from "./transport";
 export { parts, citations } from "./answer";
 export { targetOf, locate, bodyStart, offsetOfByte, lineOf } from "./target";
 export { testConnection, describe } from "./connection";
@@ -50,9 +52,14 @@ export default class OraculoPlugin extends Plugin {
     this.addSettingTab(new SettingsTab(this.app, this));
   }
 
-  /** client talks to the server in the settings with their token. */
-  client(): Client {
-    return new Client(this.settings.serverURL, this.settings.token, (url, init) => globalThis.fetch(url, init));
+  /**
+   * client talks to the server in the settings with their token: by the
+   * browser's fetch, streaming, else (CORS) by requestUrl, whole; direct,
+   * by fetch alone, as Test connection checks it.
+   */
+  client(direct = false): Client {
+    const browser: Fetch = (url, init) => globalThis.fetch(url, init);
+    return new Client(this.settings.serverURL, this.settings.token, direct ? browser : withFallback(browser));
   }
 
   async saveSettings(): Promise<void> {

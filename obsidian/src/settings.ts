@@ -19,7 +19,7 @@ export const DEFAULT_SETTINGS: Settings = { serverURL: "http://127.0.0.1:8080", 
 export interface Host extends Plugin {
   settings: Settings;
   lang: Lang;
-  client(): Client;
+  client(direct?: boolean): Client;
   saveSettings(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export function reachableBy(url: string): () => Promise<boolean> {
 
 /** checkConnection tests the host's settings and says the outcome in its language. */
 export async function checkConnection(host: Host): Promise<{ report: Report; message: string }> {
-  const client = host.client();
+  const client = host.client(true);
   const report = await testConnection(client, reachableBy(client.url("/api/health")));
   return { report, message: describe(report, host.lang, host.settings.serverURL) };
 }

@@ -409,12 +409,14 @@ class Menu {
 }
 
 /** requestUrl goes around the browser's rules, as Obsidian's does: node's fetch sends no Origin. */
+const nodeFetch = globalThis.fetch;
 async function requestUrl(req) {
   const r = typeof req === "string" ? { url: req } : req;
-  const res = await fetch(r.url, { method: r.method || "GET", headers: r.headers, body: r.body });
-  const text = await res.text();
+  calls.push({ op: "requestUrl", url: r.url, method: r.method || "GET" });
+  const res = await nodeFetch(r.url, { method: r.method || "GET", headers: r.headers, body: r.body });
+  const arrayBuffer = await res.arrayBuffer();
   if (r.throw !== false && res.status >= 400) throw new Error(`Request failed, status ${res.status}`);
-  return { status: res.status, text, headers: Object.fromEntries(res.headers) };
+  return { status: res.status, arrayBuffer, text: new TextDecoder().decode(arrayBuffer), headers: Object.fromEntries(res.headers) };
 }
 
 module.exports = {

@@ -145,3 +145,41 @@ test("Ask about this note: the file menu scopes the pane's questions to the note
   const files = [...filesOf(view.reply)];
   assert.deepEqual(files, [fx.public.file], "only the note asked about is searched");
 });
+
+test("when the browser refuses the request (no --cors), the pane still answers, whole, by requestUrl", { skip }, async () => {
+  const p = await load(fx.dm);
+  const view = await p.activateView();
+  const browser = globalThis.fetch;
+  globalThis.fetch = async () => {
+    throw new TypeError("Failed to fetch");
+  };
+  try {
+    obsidian.calls.length = 0;
+    await view.ask(fx.question);
+  } finally {
+    globalThis.fetch = browser;
+  }
+  assert.ok(view.reply && P.citations(view.reply).some((c) => c.source.file === fx.public.file), view.contentEl.textContent);
+  assert.ok(obsidian.calls.some((c) => c.op === "requestUrl" && c.method === "POST" && c.url.endsWith("/api/ask")));
+  // Test connection says why it will not stream.
+  const { report, message } = await checkConnectionWith(p, async () => {
+    throw new TypeError("Failed to fetch");
+  });
+  assert.equal(report.kind, "cors");
+  assert.match(message, /--cors app:\/\/obsidian\.md/);
+});
+
+/** checkConnectionWith runs the settings tab's Test connection with the browser's fetch replaced by fetchFn. */
+async function checkConnectionWith(p, fetchFn) {
+  const browser = globalThis.fetch;
+  globalThis.fetch = fetchFn;
+  try {
+    const tab = p.settingTabs[0];
+    tab.display();
+    const button = tab.containerEl.children.filter((c) => c.setting).pop().setting.components[0];
+    await button.click();
+    return { report: { kind: tab.result.hasClass("oraculo-ok") ? "ok" : /--cors/.test(tab.result.textContent) ? "cors" : "other" }, message: tab.result.textContent };
+  } finally {
+    globalThis.fetch = browser;
+  }
+}

@@ -42,9 +42,19 @@ export interface Source {
   url: string;
 }
 
+/** Turn is a question asked before, with what was answered: the history a follow-up is read with. */
+export interface Turn {
+  question: string;
+  answer?: string;
+  query?: string;
+  sessions?: number[];
+}
+
 /** AskReply is what POST /api/ask answers (the fields the plugin reads). */
 export interface AskReply {
   question: string;
+  query: string;
+  cited_sessions?: number[];
   answer: string;
   abstained: boolean;
   grounding: string;
@@ -82,6 +92,8 @@ export interface Filters {
 /** AskOptions are an ask's filters and the stream's callbacks. */
 export interface AskOptions {
   filters?: Filters;
+  /** history is the conversation before the question. */
+  history?: Turn[];
   lang?: "es" | "en";
   signal?: AbortSignal;
   /** onDelta receives the verified text as it grows, a piece at a time. */
@@ -186,6 +198,7 @@ function askBody(question: string, opts: AskOptions, stream: boolean): Record<st
   const body: Record<string, unknown> = { question, stream };
   if (opts.lang) body.lang = opts.lang;
   if (opts.filters) body.filters = opts.filters;
+  if (opts.history?.length) body.history = opts.history;
   return body;
 }
 

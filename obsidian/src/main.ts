@@ -38,6 +38,16 @@ export default class OraculoPlugin extends Plugin {
     this.registerView(VIEW_TYPE, (leaf: WorkspaceLeaf) => new AskView(leaf, this));
     this.addRibbonIcon("message-circle-question", t(this.lang, "openView"), () => void this.activateView());
     this.addCommand({ id: "open", name: t(this.lang, "openView"), callback: () => void this.activateView() });
+    this.addCommand({
+      id: "ask-about-active-note",
+      name: t(this.lang, "askAboutActive"),
+      checkCallback: (checking: boolean) => {
+        const file = this.app.workspace.getActiveFile();
+        if (!file) return false;
+        if (!checking) void this.askAbout(file);
+        return true;
+      },
+    });
     this.registerEvent(
       this.app.workspace.on("file-menu", (menu: Menu, file: TAbstractFile) => {
         if (!(file instanceof TFile)) return;
@@ -82,6 +92,7 @@ export default class OraculoPlugin extends Plugin {
   async askAbout(file: TFile): Promise<AskView> {
     const view = await this.activateView();
     view.setScope(file.path);
+    view.focusInput();
     return view;
   }
 

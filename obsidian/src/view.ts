@@ -3,7 +3,7 @@
 // list of its sources.
 
 import { ItemView, Notice, WorkspaceLeaf } from "obsidian";
-import { AskReply, Filters, Source } from "./api";
+import { APIError, AskReply, Filters, Source, Turn } from "./api";
 import { parts, Part } from "./answer";
 import { t } from "./i18n";
 import type OraculoPlugin from "./main";
@@ -22,6 +22,9 @@ export class AskView extends ItemView {
   reply: AskReply | null = null;
   /** streamed is the text the last answer's stream delivered, delta by delta. */
   streamed: string[] = [];
+  /** history is the conversation so far, sent with each question so that follow-ups are understood. */
+  history: Turn[] = [];
+  private turnsEl!: HTMLElement;
   private input!: HTMLTextAreaElement;
   private scopeEl!: HTMLElement;
   private answerEl!: HTMLElement;
@@ -55,6 +58,10 @@ export class AskView extends ItemView {
     root.empty();
     root.addClass("oraculo-view");
     this.scopeEl = root.createDiv({ cls: "oraculo-scope" });
+    this.turnsEl = root.createDiv({ cls: "oraculo-turns" });
+    this.answerEl = this.turnsEl;
+    this.sourcesEl = this.turnsEl;
+    this.statusEl = root.createDiv({ cls: "oraculo-status" });
     this.input = root.createEl("textarea", { cls: "oraculo-question", attr: { placeholder: t(lang, "placeholder"), rows: "3" } });
     this.input.addEventListener("keydown", (e: KeyboardEvent) => {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
@@ -66,9 +73,7 @@ export class AskView extends ItemView {
     this.askButton = row.createEl("button", { text: t(lang, "ask"), cls: "mod-cta" });
     this.askButton.addEventListener("click", () => void this.ask(this.input.value));
     row.createEl("button", { text: t(lang, "stop") }).addEventListener("click", () => this.controller?.abort());
-    this.statusEl = root.createDiv({ cls: "oraculo-status" });
-    this.answerEl = root.createDiv({ cls: "oraculo-answer" });
-    this.sourcesEl = root.createDiv({ cls: "oraculo-sources" });
+    row.createEl("button", { text: t(lang, "newConversation") }).addEventListener("click", () => this.newConversation());
     this.showScope();
   }
 
@@ -76,8 +81,14 @@ export class AskView extends ItemView {
     this.controller?.abort();
   }
 
+  /** focusInput puts the cursor in the question box. */
+  focusInput(): void {
+    this.input.focus();
+  }
+
   /** setScope makes the next questions about one note (path as the server knows it), or the whole vault with "". */
   setScope(path: string): void {
+    if (path !== this.notePath) this.newConversation();
     this.notePath = path;
     this.showScope();
   }
@@ -90,25 +101,37 @@ export class AskView extends ItemView {
     this.scopeEl.createEl("button", { text: t(lang, "clearScope"), cls: "oraculo-clear-scope" }).addEventListener("click", () => this.setScope(""));
   }
 
-  /** ask asks question (within the scope), streaming the answer into the pane; it resolves when the answer is drawn. */
+  /** newConversation forgets the questions asked so far: the next one stands alone. */
+  newConversation(): void {
+    this.controller?.abort();
+    this.history = [];
+    this.reply = null;
+    this.turnsEl.empty();
+    this.statusEl.setText("");
+  }
+
+  /** ask asks question (within the note asked about, with the conversation so far), streaming the answer into a new turn; it resolves when the answer is drawn. */
   async ask(question: string): Promise<void> {
     question = question.trim();
     if (!question) return;
     const lang = this.plugin.lang;
-    this.input.value = question;
+    this.input.value = "";
     this.controller?.abort();
     const controller = new AbortController();
     this.controller = controller;
     this.reply = null;
     this.streamed = [];
-    this.answerEl.empty();
-    this.sourcesEl.empty();
+    const turn = this.turnsEl.createDiv({ cls: "oraculo-turn" });
+    turn.createDiv({ text: question, cls: "oraculo-turn-question" });
+    this.answerEl = turn.createDiv({ cls: "oraculo-answer" });
+    this.sourcesEl = turn.createDiv({ cls: "oraculo-sources" });
     this.statusEl.setText(t(lang, "searching"));
     const filters: Filters | undefined = this.notePath ? { folders: [this.notePath] } : undefined;
     let text = "";
     try {
       const reply = await this.plugin.client().ask(question, {
         filters,
+        history: [...this.history],
         signal: controller.signal,
         onThinking: () => this.statusEl.setText(t(lang, "thinking")),
         onDelta: (d) => {
@@ -120,14 +143,23 @@ export class AskView extends ItemView {
       });
       if (this.controller !== controller) return;
       this.reply = reply;
+      this.history.push({ question, answer: reply.answer, query: reply.query, sessions: reply.cited_sessions });
       this.statusEl.setText(reply.notice ?? "");
       this.draw(reply);
     } catch (err) {
       if (err instanceof Error && err.name === "AbortError") return;
-      this.statusEl.setText(t(lang, "errorPrefix", { error: err instanceof Error ? err.message : String(err) }));
+      this.statusEl.setText(this.failure(err));
     } finally {
       if (this.controller === controller) this.controller = null;
     }
+  }
+
+  /** failure says what went wrong with a question in the user's words. */
+  private failure(err: unknown): string {
+    const lang = this.plugin.lang;
+    if (err instanceof APIError && err.code === "network") return t(lang, "unreachable", { url: this.plugin.settings.serverURL, detail: err.message });
+    if (err instanceof APIError && err.code === "unauthorized") return t(lang, this.plugin.settings.token ? "badToken" : "noToken");
+    return t(lang, "errorPrefix", { error: err instanceof Error ? err.message : String(err) });
   }
 
   /** draw shows a whole answer: its text, its citations as buttons, its sources. */

@@ -70,6 +70,9 @@ class FakeElement {
   click() {
     this.dispatch("click");
   }
+  focus() {
+    this.focused = true;
+  }
   get textContent() {
     return this.text + this.children.map((c) => c.textContent).join("");
   }
@@ -237,6 +240,10 @@ class Workspace {
   }
   async revealLeaf(leaf) {
     calls.push({ op: "revealLeaf", type: leaf.viewType });
+  }
+  getActiveFile() {
+    const v = this.activeLeaf && this.activeLeaf.view;
+    return (v && v.file) || null;
   }
   getActiveViewOfType(cls) {
     const v = this.activeLeaf && this.activeLeaf.view;

@@ -83,6 +83,13 @@ test("the pane streams the answer in pieces, then draws its citations and source
   assert.ok(files.includes(fx.public.file) && files.includes(fx.secret.file), `the DM sees both notes cited: ${files}`);
   assert.ok(cites.length >= files.length, "a button for each citation and source");
   assert.match(view.contentEl.textContent, /Sources/);
+  // A follow-up goes with the conversation so far; a new conversation forgets it.
+  await view.ask("¿Y qué vende?");
+  assert.ok(view.reply, view.contentEl.textContent);
+  assert.deepEqual(view.history.map((h) => h.question), [fx.question, "¿Y qué vende?"]);
+  assert.equal(view.contentEl.findAll("oraculo-turn").length, 2);
+  view.newConversation();
+  assert.deepEqual([view.history.length, view.contentEl.findAll("oraculo-turn").length], [0, 0]);
 });
 
 test("a citation opens its note with the cited sentence selected at its line", { skip }, async () => {

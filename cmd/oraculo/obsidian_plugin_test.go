@@ -46,7 +46,7 @@ func TestObsidianPlugin(t *testing.T) {
 	t.Setenv("ORACULO_TOKENS", "")
 	builds := [2]string{t.TempDir(), t.TempDir()}
 	for _, out := range builds {
-		pluginRun(t, exec.Command(npm, "run", "--silent", "build"), "OUTDIR="+out)
+		pluginRun(t, []string{"OUTDIR=" + out}, npm, "run", "--silent", "build")
 	}
 	for _, name := range []string{"main.js", "manifest.json", "styles.css"} {
 		a, errA := os.ReadFile(filepath.Join(builds[0], name))
@@ -90,9 +90,9 @@ func TestObsidianPlugin(t *testing.T) {
 	for i := range tests {
 		tests[i] = filepath.Join("test", filepath.Base(tests[i]))
 	}
-	out := pluginRun(t, exec.Command(node, append([]string{"--test", "--test-reporter=spec"}, tests...)...),
-		"PLUGIN_DIR="+builds[0], "ORACULO_PLUGIN_FIXTURE="+string(fixture))
-	if strings.Contains(out, "# skipped") && !strings.Contains(out, "# skipped 0") {
+	out := pluginRun(t, []string{"PLUGIN_DIR=" + builds[0], "ORACULO_PLUGIN_FIXTURE=" + string(fixture)},
+		node, append([]string{"--test", "--test-reporter=spec"}, tests...)...)
+	if !strings.Contains(out, "skipped 0") {
 		t.Errorf("node skipped tests:\n%s", out)
 	}
 	t.Logf("%s", out)
@@ -119,13 +119,14 @@ func pluginTools(t *testing.T) (node, npm string) {
 	return node, npm
 }
 
-// pluginRun runs cmd in obsidian/ with env added, within two minutes, and
-// returns its output; it fails the test when cmd fails.
-func pluginRun(t *testing.T, cmd *exec.Cmd, env ...string) string {
+// pluginRun runs name with args in obsidian/, env added to the
+// environment, within two minutes, and returns its output; it fails the
+// test when the command fails.
+func pluginRun(t *testing.T, env []string, name string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c := exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
+	c := exec.CommandContext(ctx, name, args...)
 	c.Dir = pluginDirFromHere
 	c.Env = append(os.Environ(), env...)
 	out, err := c.CombinedOutput()

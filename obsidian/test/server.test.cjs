@@ -97,9 +97,13 @@ test("a citation opens its note with the cited sentence selected at its line", {
   const view = await p.activateView();
   await view.ask(fx.question);
   const cite = P.citations(view.reply).find((c) => c.source.file === fx.public.file);
+  // The target: the note, the passage's heading (a heading of the note), the sentence.
+  const target = P.targetOf(await client(fx.dm).chunk(cite.source.id, cite.claim));
+  assert.deepEqual([target.path, target.sentence], [fx.public.file, fx.public.sentence]);
   obsidian.calls.length = 0;
   const place = await p.openCitation(cite);
   const raw = fs.readFileSync(path.join(fx.vault, fx.public.file), "utf8");
+  assert.match(raw, new RegExp(`^#+ ${target.heading}$`, "m"), `the heading ${target.heading}`);
   const at = raw.indexOf(fx.public.sentence);
   assert.ok(at >= 0, "the fixture's sentence is in its note");
   assert.deepEqual(place && [place.by, place.line], ["sentence", raw.slice(0, at).split("\n").length - 1]);

@@ -1,6 +1,6 @@
-// The side pane: a question box, the answer streaming in, then the
-// answer with its citations as buttons that open their passages, and the
-// list of its sources.
+// The side pane: the conversation's turns, each answer streaming in, then
+// drawn with its citations as buttons that open their passages and the
+// list of its sources; below, the question box.
 
 import { ItemView, Notice, WorkspaceLeaf } from "obsidian";
 import { APIError, AskReply, Filters, Source, Turn } from "./api";
@@ -27,10 +27,10 @@ export class AskView extends ItemView {
   private turnsEl!: HTMLElement;
   private input!: HTMLTextAreaElement;
   private scopeEl!: HTMLElement;
+  // The last turn's answer and sources, made by ask.
   private answerEl!: HTMLElement;
   private sourcesEl!: HTMLElement;
   private statusEl!: HTMLElement;
-  private askButton!: HTMLButtonElement;
   private controller: AbortController | null = null;
 
   constructor(
@@ -59,10 +59,8 @@ export class AskView extends ItemView {
     root.addClass("oraculo-view");
     this.scopeEl = root.createDiv({ cls: "oraculo-scope" });
     this.turnsEl = root.createDiv({ cls: "oraculo-turns" });
-    this.answerEl = this.turnsEl;
-    this.sourcesEl = this.turnsEl;
     this.statusEl = root.createDiv({ cls: "oraculo-status" });
-    this.input = root.createEl("textarea", { cls: "oraculo-question", attr: { placeholder: t(lang, "placeholder"), rows: "3" } });
+    this.input = root.createEl("textarea", { cls: "oraculo-question", attr: { placeholder: t(lang, "placeholder"), "aria-label": t(lang, "placeholder"), rows: "3" } });
     this.input.addEventListener("keydown", (e: KeyboardEvent) => {
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
@@ -70,8 +68,7 @@ export class AskView extends ItemView {
       }
     });
     const row = root.createDiv({ cls: "oraculo-buttons" });
-    this.askButton = row.createEl("button", { text: t(lang, "ask"), cls: "mod-cta" });
-    this.askButton.addEventListener("click", () => void this.ask(this.input.value));
+    row.createEl("button", { text: t(lang, "ask"), cls: "mod-cta" }).addEventListener("click", () => void this.ask(this.input.value));
     row.createEl("button", { text: t(lang, "stop") }).addEventListener("click", () => this.controller?.abort());
     row.createEl("button", { text: t(lang, "newConversation") }).addEventListener("click", () => this.newConversation());
     this.showScope();

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -69,6 +70,8 @@ type VaultFilter struct {
 	// Rule is the filter as the vault writes it: "Archive/", "/regexp/".
 	Rule string
 	re   *regexp.Regexp
+	// text is set when Rule is text, not a regular expression.
+	text bool
 }
 
 // ReadVault reads what the Obsidian vault at root leaves out of an
@@ -141,9 +144,24 @@ func jsonError(data []byte, err error) error {
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
-		return fmt.Errorf("a JSON %s where %s was expected", typ.Value, typ.Type)
+		return fmt.Errorf("a JSON %s where %s was expected", typ.Value, jsonKind(typ.Type))
 	}
 	return fmt.Errorf("malformed JSON: %w", err)
+}
+
+// jsonKind names the kind of JSON value a Go type decodes.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a number"
 }
 
 // warn records a setting that could not be applied.
@@ -194,9 +212,9 @@ func compileFilter(rule string) (*VaultFilter, error) {
 	if rule == "" {
 		return nil, nil
 	}
-	expr := "(?i)" + regexp.QuoteMeta(rule)
+	expr, text := "(?i)"+regexp.QuoteMeta(rule), true
 	if len(rule) > 2 && strings.HasPrefix(rule, "/") && strings.HasSuffix(rule, "/") {
-		expr = "(?i)" + rule[1:len(rule)-1]
+		expr, text = "(?i)"+rule[1:len(rule)-1], false
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
@@ -206,7 +224,7 @@ func compileFilter(rule string) (*VaultFilter, error) {
 		}
 		return nil, err
 	}
-	return &VaultFilter{Rule: rule, re: re}, nil
+	return &VaultFilter{Rule: rule, re: re, text: text}, nil
 }
 
 // Excludes says why the note at rel (relative to the vault, forward
@@ -227,6 +245,26 @@ func (v *Vault) Excludes(rel string) (reason Reason, rule string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// ExcludesFolder reports whether every note under the folder at rel
+// (relative to the vault, forward slashes) is left out, whatever its
+// name: the folder lies in a templates folder, or its path with a
+// trailing slash holds an "Excluded files" text. A regular expression
+// judges each note by its own path, so it leaves out no whole folder.
+func (v *Vault) ExcludesFolder(rel string) bool {
+	if v == nil {
+		return false
+	}
+	if reason, _, _ := v.Excludes(rel + "/"); reason == ReasonTemplate {
+		return true
+	}
+	for _, f := range v.Filters {
+		if f.text && f.re.MatchString(rel+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Exclusion counts the notes of one folder that one rule of its vault's

@@ -45,6 +45,16 @@ func TestVaultExcludes(t *testing.T) {
 			t.Errorf("Excludes(%q) = %q, %q, %v; want %q, %q", c.path, reason, rule, ok, c.reason, c.rule)
 		}
 	}
+	for folder, whole := range map[string]bool{
+		"Templates": true, "templates/deep": true, "Plantillas": false, "Plantillas/Sub": true,
+		"Archive": true, "old/Archive/2020": true, "Archived": false,
+		"Borrador": false, // a regular expression judges each note by its path
+		"Sesiones": false,
+	} {
+		if got := v.ExcludesFolder(folder); got != whole {
+			t.Errorf("ExcludesFolder(%q) = %v, want %v", folder, got, whole)
+		}
+	}
 	if _, _, ok := (*Vault)(nil).Excludes("x.md"); ok {
 		t.Error("a nil vault excludes")
 	}
@@ -133,7 +143,7 @@ func TestUpdateObsidianMalformed(t *testing.T) {
 	if d := res.Warnings[1].Detail; !strings.Contains(d, "line 2, column 36") || !strings.Contains(d, "excluded files are indexed") {
 		t.Errorf("app.json's warning says %q", d)
 	}
-	if d := res.Warnings[0].Detail; !strings.Contains(d, `"templates_folder": a JSON number where string was expected`) {
+	if d := res.Warnings[0].Detail; !strings.Contains(d, `"templates_folder": a JSON number where a string was expected`) {
 		t.Errorf("Templater's warning says %q", d)
 	}
 }

@@ -200,10 +200,7 @@ func (w *Watcher) setStatus(f func(*Status)) {
 // context it cancels) and returns nil. It returns an error only when it
 // cannot start.
 func (w *Watcher) Run(ctx context.Context) error {
-	r := &run{w: w, cfg: w.cfg, pending: map[string]bool{}, dirs: map[string]bool{}, done: make(chan error, 1), vaults: map[string]*ingest.Vault{}}
-	for _, root := range w.cfg.Roots {
-		r.vaults[root] = ingest.ReadVault(root, w.cfg.Vault)
-	}
+	r := w.newRun()
 	defer w.setStatus(func(s *Status) { s.State, s.Updating = StateStopped, false })
 	r.timer = time.NewTimer(time.Hour)
 	r.timer.Stop()
@@ -292,6 +289,16 @@ func (w *Watcher) Run(ctx context.Context) error {
 		}
 		w.setStatus(func(s *Status) { s.Pending = r.count() })
 	}
+}
+
+// newRun is the state of a run that starts, with what each root's
+// Obsidian settings leave out now.
+func (w *Watcher) newRun() *run {
+	r := &run{w: w, cfg: w.cfg, pending: map[string]bool{}, dirs: map[string]bool{}, done: make(chan error, 1), vaults: map[string]*ingest.Vault{}}
+	for _, root := range w.cfg.Roots {
+		r.vaults[root] = ingest.ReadVault(root, w.cfg.Vault)
+	}
+	return r
 }
 
 // run is the state of one [Watcher.Run], owned by its goroutine.

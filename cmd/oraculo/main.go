@@ -21,7 +21,6 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/internal/progress"
 	"github.com/oraculo/oraculo/internal/termrender"
-	"github.com/oraculo/oraculo/text"
 	"golang.org/x/term"
 )
 
@@ -57,8 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer startCPUProfile(stderr)()
 	c, ok := lookup(commands, args[0])
 	if !ok {
-		fmt.Fprintln(stderr, msg("unknown-command", args[0]))
-		fmt.Fprint(stderr, usage())
+		unknownCommand(stderr, args[0])
 		return 2
 	}
 	ran, err := c.dispatch(ctx, args[1:], stdio{in: stdin, out: stdout, err: stderr})
@@ -147,6 +145,20 @@ func flagError(err error, name string, ran command, stderr io.Writer) {
 		}
 	}
 	fmt.Fprintln(stderr, msg("see-help", name))
+}
+
+// unknownCommand says that name is no command: with the command meant
+// and where the commands are listed when one is near, else with the
+// usage.
+func unknownCommand(stderr io.Writer, name string) {
+	fmt.Fprintln(stderr, msg("unknown-command", name))
+	near := nearestCommand(append(commands, command{name: "help"}), name)
+	if near == "" {
+		fmt.Fprint(stderr, usage())
+		return
+	}
+	fmt.Fprintln(stderr, msg("did-you-mean", msg("quoted", near)))
+	fmt.Fprintln(stderr, msg("see-commands"))
 }
 
 type usageError struct{ error }
@@ -608,20 +620,4 @@ func isFlagError(err error) bool {
 		}
 	}
 	return false
-}
-
-// nearestFlag is the defined flag closest to name (edit distance at most
-// a third of its length, at least 1; or name a prefix of it), or "".
-func nearestFlag(fs *flag.FlagSet, name string) string {
-	best, bestD := "", 0
-	fs.VisitAll(func(f *flag.Flag) {
-		d := text.Distance(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 2 {
-			d = min(d, 1)
-		}
-		if d <= max(1, len(f.Name)/3) && (best == "" || d < bestD) {
-			best, bestD = f.Name, d
-		}
-	})
-	return best
 }

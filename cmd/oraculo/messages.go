@@ -51,7 +51,7 @@ la clave de API en $ORACULO_WEAVIATE_KEY).
 Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu locale).
 "oraculo ORDEN -h" muestra las opciones de una orden.
 `},
-	"unknown-command":             {"unknown command %q", "orden desconocida %q"},
+	"unknown-command":             {"unknown command %q", "orden desconocida «%s»"},
 	"error":                       {"error: %v", "error: %v"},
 	"ingest-no-dirs":              {"ingest needs at least one folder of notes", "ingest necesita al menos una carpeta de notas"},
 	"stage:read":                  {"ingesting", "ingiriendo"},
@@ -338,6 +338,10 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"watch-bad-debounce":  {"--watch-debounce must be more than 0, got %s", "--watch-debounce debe ser mayor que 0, no %s"},
 	"watch-no-roots":      {"--watch: the index names no folder to watch: run oraculo ingest DIR first", "--watch: el índice no nombra ninguna carpeta que vigilar: ejecuta antes oraculo ingest CARPETA"},
 	"watch-serving":       {"Watching %s: changes reach the next question.", "Vigilando %s: los cambios llegan a la siguiente pregunta."},
+	// A first hour with no surprises (issue 30).
+	"quoted":       {"%q", "«%s»"},
+	"see-commands": {"oraculo help lists the commands", "oraculo help muestra las órdenes"},
+	"unknown-verb": {"%s has no command %q; %s", "%s no tiene la orden «%s»; %s"},
 }
 
 // msg formats a catalog message in the interface language.

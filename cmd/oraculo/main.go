@@ -416,6 +416,9 @@ func ingestShowing(ctx context.Context, eng *oraculo.Engine, dirs []string, opts
 				stage = p.Stage
 				bar = progress.New(stderr, isTerminal(stderr), msg("stage:"+p.Stage))
 				bar.PageUnit = msg("pdf-pages-per-s")
+				if _, ok := catalog["rate:"+p.Stage]; ok {
+					bar.ItemUnit = msg("rate:" + p.Stage)
+				}
 			}
 			bar.UpdatePages(p.Done, p.Total, p.Bytes, p.Pages, termrender.Escape(p.Path))
 		}

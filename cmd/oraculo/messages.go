@@ -342,6 +342,10 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"quoted":       {"%q", "«%s»"},
 	"see-commands": {"oraculo help lists the commands", "oraculo help muestra las órdenes"},
 	"unknown-verb": {"%s has no command %q; %s", "%s no tiene la orden «%s»; %s"},
+	// The rate of an ingest's stages that count items, not bytes.
+	"rate:embed":    {"chunks/s", "fragmentos/s"},
+	"rate:annotate": {"chunks/s", "fragmentos/s"},
+	"rate:graph":    {"vectors/s", "vectores/s"},
 }
 
 // msg formats a catalog message in the interface language.

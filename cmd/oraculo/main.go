@@ -149,8 +149,14 @@ func flagError(err error, name string, ran command, stderr io.Writer) {
 
 // unknownCommand says that name is no command: with the command meant
 // and where the commands are listed when one is near, else with the
-// usage.
+// usage; an option there is told to follow its command.
 func unknownCommand(stderr io.Writer, name string) {
+	if strings.HasPrefix(name, "-") {
+		// An option where the command goes ("oraculo --ui-lang es").
+		fmt.Fprintln(stderr, msg("command-first", name))
+		fmt.Fprint(stderr, usage())
+		return
+	}
 	fmt.Fprintln(stderr, msg("unknown-command", name))
 	near := nearestCommand(append(commands, command{name: "help"}), name)
 	if near == "" {
@@ -277,6 +283,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		rest = append(rest, args[0])
 		args = args[1:]
 	}
+}
+
+// termWidth is the width of the terminal w is, 0 when it is none.
+func termWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return width
+		}
+	}
+	return 0
 }
 
 func isTerminal(w io.Writer) bool {
@@ -415,7 +431,7 @@ func ingestShowing(ctx context.Context, eng *oraculo.Engine, dirs []string, opts
 				}
 				stage = p.Stage
 				bar = progress.New(stderr, isTerminal(stderr), msg("stage:"+p.Stage))
-				bar.PageUnit = msg("pdf-pages-per-s")
+				bar.PageUnit, bar.Width = msg("pdf-pages-per-s"), termWidth(stderr)
 				if _, ok := catalog["rate:"+p.Stage]; ok {
 					bar.ItemUnit = msg("rate:" + p.Stage)
 				}

@@ -346,6 +346,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"rate:embed":    {"chunks/s", "fragmentos/s"},
 	"rate:annotate": {"chunks/s", "fragmentos/s"},
 	"rate:graph":    {"vectors/s", "vectores/s"},
+	"command-first": {"%s comes before any command: the command comes first, its options after it (oraculo COMMAND [options])", "%s va antes de ninguna orden: primero va la orden y después sus opciones (oraculo ORDEN [opciones])"},
 }
 
 // msg formats a catalog message in the interface language.

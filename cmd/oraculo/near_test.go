@@ -65,3 +65,14 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionBeforeCommand: an option where the command goes is told to
+// follow its command, with the usage, not called an unknown command.
+func TestOptionBeforeCommand(t *testing.T) {
+	for ui, want := range map[string]string{"en": "--lnag comes before any command", "es": "--lnag va antes de ninguna orden"} {
+		_, errOut, code := runCLI(t, "", "--lnag", "--ui-lang", ui)
+		if code != 2 || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "oraculo ingest") || strings.Contains(errOut, "«--lnag»") || strings.Contains(errOut, `"--lnag"`) {
+			t.Errorf("(%s) exit %d, stderr:\n%s", ui, code, errOut)
+		}
+	}
+}

@@ -24,6 +24,10 @@ type Bar struct {
 	// PageUnit names the rate of pages ("PDF pages/s"), in the user's
 	// language.
 	PageUnit string
+	// Width is the terminal's width: the redrawn line is cut to fit
+	// within it (a longer one would wrap, and the next redraw would clear
+	// only its last row); 0 means lines of at most 110 columns.
+	Width int
 	// ItemUnit names the rate of the items counted ("chunks/s"), shown
 	// for a task that reads no bytes; without it such a task shows no
 	// rate.
@@ -64,8 +68,12 @@ func (b *Bar) UpdatePages(done, total int, bytes int64, pages int, item string) 
 		fill := width * pct / 100
 		bar := strings.Repeat("█", fill) + strings.Repeat("░", width-fill)
 		line := fmt.Sprintf("%s [%s] %d/%d %3d%%", b.label, bar, done, total, pct) + withRate(rate) + "  " + item
-		if r := []rune(line); len(r) > 110 {
-			line = string(r[:109]) + "…"
+		most := 110
+		if b.Width > 0 {
+			most = max(b.Width-1, 2) // the last column would wrap on some terminals
+		}
+		if r := []rune(line); len(r) > most {
+			line = string(r[:most-1]) + "…"
 		}
 		fmt.Fprintf(b.w, "\r\033[K%s", line)
 		b.drawn = true

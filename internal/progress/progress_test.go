@@ -88,3 +88,21 @@ func TestBarOfItems(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalBarFitsItsWidth: on a terminal of 60 columns the redrawn
+// line stays within 59 (a wrapped line would be left behind by the next
+// redraw).
+func TestTerminalBarFitsItsWidth(t *testing.T) {
+	var buf bytes.Buffer
+	b := New(&buf, true, "ingesting")
+	b.Width = 60
+	b.Update(1, 4, 10, "Sesiones/una nota con un nombre muy largo que no cabe.md")
+	for _, line := range strings.Split(buf.String(), "\r\033[K") {
+		if n := len([]rune(line)); n > 59 {
+			t.Errorf("a line of %d columns on a terminal of 60: %q", n, line)
+		}
+	}
+	if !strings.Contains(buf.String(), "…") {
+		t.Errorf("the long line is not cut: %q", buf.String())
+	}
+}

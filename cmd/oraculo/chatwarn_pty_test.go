@@ -14,6 +14,7 @@ import (
 // longer line itself, would cut it mid-word.
 func TestChatWarningWrapped(t *testing.T) {
 	t.Setenv("ORACULO_CHAT", "")
+	defer func(was string) { lang = was }(lang)
 	db := ingestSmall(t)
 	for _, ui := range []string{"en", "es"} {
 		t.Run(ui, func(t *testing.T) {

@@ -347,6 +347,11 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"rate:annotate": {"chunks/s", "fragmentos/s"},
 	"rate:graph":    {"vectors/s", "vectores/s"},
 	"command-first": {"%s comes before any command: the command comes first, its options after it (oraculo COMMAND [options])", "%s va antes de ninguna orden: primero va la orden y después sus opciones (oraculo ORDEN [opciones])"},
+	// serve's limits, wrong (were in English only).
+	"limit-env-number":    {"$%s=%q: want a whole number", "$%s=«%s»: debe ser un número entero"},
+	"limit-at-least-1":    {"--%s %d: want at least 1", "--%s %d: debe ser al menos 1"},
+	"limit-env-duration":  {"$ORACULO_QUEUE_WAIT=%q: want a duration such as 500ms", "$ORACULO_QUEUE_WAIT=«%s»: debe ser una duración como 500ms"},
+	"limit-wait-positive": {"--queue-wait %v: want a duration above zero", "--queue-wait %v: debe ser una duración mayor que cero"},
 }
 
 // msg formats a catalog message in the interface language.

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -158,7 +159,7 @@ func unknownCommand(stderr io.Writer, name string) {
 		return
 	}
 	fmt.Fprintln(stderr, msg("unknown-command", name))
-	near := nearestCommand(append(commands, command{name: "help"}), name)
+	near := nearestCommand(append(slices.Clip(commands), command{name: "help"}), name)
 	if near == "" {
 		fmt.Fprint(stderr, usage())
 		return

@@ -31,8 +31,10 @@ const AnnotationPromptVersion = "a1"
 func AnnotationKey(lang string) string { return AnnotationPromptVersion + "-" + lang }
 
 // promptText is the fixed wording of the prompts in one language. None of
-// it holds a digit or an example label: a model copies a concrete example
-// ("Session 119") into answers that do not come from it (seed 000).
+// it holds a digit, an example label or a square bracket: a model copies a
+// concrete example ("Session 119") into answers that do not come from it
+// (seed 000), and a weak one copies a placeholder in brackets
+// ("[etiqueta]") as if it were a label, which verification then removes.
 type promptText struct {
 	system      string
 	fullHeader  string
@@ -52,7 +54,7 @@ var promptES = promptText{
 
 Reglas:
 - Usa solo las pruebas de este mensaje. No añadas nada que no digan: ni de memoria, ni por suposición, ni de turnos anteriores que no estén respaldados por ellas.
-- Cita siempre. Detrás de cada afirmación escribe la etiqueta exacta de la prueba de la que sale, entre corchetes, con este formato: [etiqueta]. La etiqueta es el texto que aparece entre corchetes en la cabecera de la prueba, copiado tal cual, sin cambiar ni añadir nada.
+- Cita siempre. Detrás de cada afirmación copia la etiqueta de la prueba de la que sale: la etiqueta es lo que aparece entre corchetes al comienzo de esa prueba, y se copia entera, con sus corchetes, tal cual, sin cambiar ni añadir nada.
 - Si una afirmación sale de varias pruebas, pon cada etiqueta en sus propios corchetes, una detrás de otra.
 - Cita solo etiquetas que aparezcan en las pruebas de este mensaje. Nunca inventes una etiqueta ni reutilices una de un turno anterior. No uses corchetes para nada más.
 - Las pruebas completas traen el texto entero de cada fragmento. El bloque de resúmenes trae solo titulares de otros fragmentos: cítalos únicamente para lo que dice su línea, nunca para detalles que no estén en ella.
@@ -75,7 +77,7 @@ var promptEN = promptText{
 
 Rules:
 - Use only the evidence in this message. Add nothing it does not say: not from memory, not by guessing, not from earlier turns unless the evidence backs it.
-- Always cite. After every claim write the exact label of the evidence it comes from, in square brackets, in this format: [label]. The label is the text between square brackets in the evidence's header, copied as it is, changing and adding nothing.
+- Always cite. After every claim copy the label of the evidence it comes from: the label is what stands between square brackets at the start of that evidence, and it is copied whole, with its square brackets, as it is, changing and adding nothing.
 - When a claim comes from several pieces of evidence, put each label in its own brackets, one after the other.
 - Cite only labels that appear in the evidence of this message. Never make up a label or reuse one from an earlier turn. Use square brackets for nothing else.
 - The full evidence holds the whole text of each excerpt. The summaries block holds only headlines of other excerpts: cite them only for what their line says, never for details that are not in it.
@@ -117,9 +119,9 @@ func texts(lang string) promptText {
 // Morcant", no highlight or footnote marks), and the square brackets left
 // become parentheses (a Markdown link, its text), so that only labels are
 // in brackets. The rules demand the exact label in square brackets after
-// every claim and describe that format without an example, so the only
-// digits in the messages are those of the labels, the evidence, the history
-// and the question.
+// every claim and describe that format in words, without an example or a
+// placeholder, so the only digits and square brackets in the messages are
+// those of the labels, the evidence, the history and the question.
 func Prompt(lang, question string, ctx Context, history []Message) []Message {
 	t := texts(lang)
 	msgs := []Message{{Role: RoleSystem, Content: t.system}}

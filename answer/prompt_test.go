@@ -28,12 +28,17 @@ func TestPrompt(t *testing.T) {
 			if msgs[1].Content != history[0].Content || msgs[2].Content != history[1].Content {
 				t.Errorf("history not kept in order: %+v", msgs[1:3])
 			}
-			format, summaries, question := "[label]", "Summaries of other excerpts", "Question: ¿Qué pasó"
+			format, summaries, question := "between square brackets at the start of that evidence", "Summaries of other excerpts", "Question: ¿Qué pasó"
 			if lang == "es" {
-				format, summaries, question = "[etiqueta]", "Resúmenes de otros fragmentos", "Pregunta: ¿Qué pasó"
+				format, summaries, question = "entre corchetes al comienzo de esa prueba", "Resúmenes de otros fragmentos", "Pregunta: ¿Qué pasó"
 			}
 			if !strings.Contains(sys, format) {
-				t.Errorf("system message does not describe the citation format %q", format)
+				t.Errorf("system message does not describe the citation format (%q)", format)
+			}
+			// Described in words: a placeholder in brackets ("[etiqueta]")
+			// is label-shaped, and a weak model copies it as a label.
+			if strings.ContainsAny(sys, "[]") {
+				t.Errorf("system message holds square brackets, which only labels may:\n%s", sys)
 			}
 			if strings.Count(user, "[") != len(ctx.Full)+len(ctx.Summaries) {
 				t.Errorf("square brackets other than the labels':\n%s", user)

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -128,12 +127,23 @@ func (ix *Index) Stats(ctx context.Context) (store.Stats, error) {
 	if s.Langs, err = ix.NoteLangs(ctx); err != nil {
 		return s, err
 	}
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		if fi, err := os.Stat(ix.path + suffix); err == nil {
-			s.Bytes += fi.Size()
-		}
+	if s.Bytes, err = ix.size(ctx); err != nil {
+		return s, err
 	}
 	return s, nil
+}
+
+// size is the index's size: its pages, as many as its file holds once the
+// write-ahead log is folded into it. The files on disk say more while the
+// log is there (until the last connection closes, or a checkpoint), so
+// measuring them gave a size after an ingest and another in the next
+// command.
+func (ix *Index) size(ctx context.Context) (int64, error) {
+	var pages, pageSize int64
+	if err := ix.db.QueryRowContext(ctx, `SELECT page_count, page_size FROM pragma_page_count(), pragma_page_size()`).Scan(&pages, &pageSize); err != nil {
+		return 0, fmt.Errorf("measuring the index: %w", err)
+	}
+	return pages * pageSize, nil
 }
 
 // documentsByType counts the documents by extension.

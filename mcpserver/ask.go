@@ -121,7 +121,7 @@ func (t *tools) ask(ctx context.Context, _ *mcp.CallToolRequest, in AskInput) (*
 	if links != nil {
 		text = links.Text(ctx, a.Segments)
 	}
-	return textResult(askText(out, text, links)), out, nil
+	return textResult(askText(out, text, links, a.Lang)), out, nil
 }
 
 // linksFor is the link maker for a call in ctx, or nil when links cannot
@@ -133,10 +133,37 @@ func (t *tools) linksFor(ctx context.Context) *link.Maker {
 	return t.links
 }
 
+// askWords are the words askText puts around an answer, in one language.
+type askWords struct {
+	sources, unconfirmed, abstained, partial, warning string
+}
+
+// askWordsFor are askText's words in lang, the answer's: Spanish for
+// "es", English otherwise, so that an answer reads in one language.
+func askWordsFor(lang string) askWords {
+	if lang == "es" {
+		return askWords{
+			sources:     "Fuentes:",
+			unconfirmed: "Memoria sin confirmar, no es una fuente (%s, %s): %s: %s",
+			abstained:   "(Las notas no responden a esta pregunta.)",
+			partial:     "(%d de %d frases respaldadas por las notas; las demás van marcadas sin fuente.)",
+			warning:     "Aviso: %s",
+		}
+	}
+	return askWords{
+		sources:     "Sources:",
+		unconfirmed: "Unconfirmed memory, not a source (%s, %s): %s: %s",
+		abstained:   "(The notes do not answer this question.)",
+		partial:     "(%d of %d sentences supported by the notes; the others are marked unsupported.)",
+		warning:     "Warning: %s",
+	}
+}
+
 // askText is an answer as a reader would want it: text (the answer, its
 // citations links when links is set), then the sources it cites with
-// their ids.
-func askText(out AskOutput, text string, links *link.Maker) string {
+// their ids, in lang, the answer's language.
+func askText(out AskOutput, text string, links *link.Maker, lang string) string {
+	words := askWordsFor(lang)
 	var b strings.Builder
 	if out.Notice != "" {
 		fmt.Fprintf(&b, "(%s)\n\n", out.Notice)
@@ -155,7 +182,7 @@ func askText(out AskOutput, text string, links *link.Maker) string {
 			continue
 		}
 		if first {
-			b.WriteString("\nSources:\n")
+			b.WriteString("\n" + words.sources + "\n")
 			first = false
 		}
 		delete(cited, e.ID)
@@ -172,16 +199,16 @@ func askText(out AskOutput, text string, links *link.Maker) string {
 	}
 	for _, m := range out.Memory {
 		if m.Use == oraculo.MemoryUnconfirmed {
-			fmt.Fprintf(&b, "\nUnconfirmed memory, not a source (%s, %s): %s: %s\n", m.ID, m.Status, m.Key, m.Value)
+			fmt.Fprintf(&b, "\n"+words.unconfirmed+"\n", m.ID, m.Status, m.Key, m.Value)
 		}
 	}
 	if out.Abstained {
-		b.WriteString("\n(The notes do not answer this question.)\n")
+		b.WriteString("\n" + words.abstained + "\n")
 	} else if out.SupportedSentences < out.Sentences {
-		fmt.Fprintf(&b, "\n(%d of %d sentences supported by the notes; the others are marked unsupported.)\n", out.SupportedSentences, out.Sentences)
+		fmt.Fprintf(&b, "\n"+words.partial+"\n", out.SupportedSentences, out.Sentences)
 	}
 	for _, w := range out.Warnings {
-		fmt.Fprintf(&b, "\nWarning: %s\n", w)
+		fmt.Fprintf(&b, "\n"+words.warning+"\n", w)
 	}
 	return b.String()
 }

@@ -330,7 +330,7 @@ func TestAskExtractive(t *testing.T) {
 			t.Errorf("read_chunk(%q) for citation %q: %+v %s", *c.Evidence, c.Label, chunk, text(res))
 		}
 	}
-	if !strings.Contains(text(res), out.Answer) || !strings.Contains(text(res), "Sources:") {
+	if !strings.Contains(text(res), out.Answer) || !strings.Contains(text(res), "Fuentes:") {
 		t.Errorf("text content lacks the answer or its sources:\n%s", text(res))
 	}
 

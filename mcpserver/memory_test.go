@@ -78,7 +78,7 @@ func TestMemoryTools(t *testing.T) {
 		for _, m := range ans.Memory {
 			uses[m.ID] = m.Use
 		}
-		if uses[rule.ID] != "evidence" || uses[note.ID] != "unconfirmed" || !strings.Contains(text(res), "Unconfirmed memory, not a source") {
+		if uses[rule.ID] != "evidence" || uses[note.ID] != "unconfirmed" || !strings.Contains(text(res), "Memoria sin confirmar, no es una fuente") {
 			t.Errorf("ask's memory %+v; want %s as evidence and %s unconfirmed\n%s", ans.Memory, rule.ID, note.ID, text(res))
 		}
 		var kind string

@@ -65,7 +65,33 @@ func TestAskWithoutSupport(t *testing.T) {
 	if res.IsError || out.Abstained || !strings.HasSuffix(out.Answer, marked) || out.Sentences != 2 || out.SupportedSentences != 1 {
 		t.Errorf("one sentence supported, one not: %+v", out)
 	}
-	if !strings.Contains(text(res), marked) || !strings.Contains(text(res), "(1 of 2 sentences supported by the notes") {
-		t.Errorf("the text does not mark the unsupported sentence:\n%s", text(res))
+	if !strings.Contains(text(res), marked) || !strings.Contains(text(res), "(1 de 2 frases respaldadas por las notas") || !strings.Contains(text(res), "\nFuentes:\n") {
+		t.Errorf("the text does not mark the unsupported sentence, in Spanish:\n%s", text(res))
+	}
+}
+
+// TestAbstentionInOneLanguage: the text of an answer that abstains is in
+// the question's language from start to end, its note on abstaining too.
+func TestAbstentionInOneLanguage(t *testing.T) {
+	eng := modelEngine(t, func(string) string { return "The dragon fled north [Session 99]. El dragón huyó [Sesión 99]." })
+	cs := connect(t, context.Background(), mcpserver.NewServer(eng, "test"))
+	for _, c := range []struct {
+		question, want string
+		unwanted       []string
+	}{
+		{"¿Qué encontraron en las cuevas bajo el faro?", "(Las notas no responden a esta pregunta.)", []string{"The notes", "Sources", "sentences", "question"}},
+		{"What did they find in the caves under the lighthouse?", "(The notes do not answer this question.)", []string{"Las notas", "Fuentes", "frases", "pregunta"}},
+	} {
+		var out mcpserver.AskOutput
+		res := call(t, cs, "ask", map[string]any{"question": c.question}, &out)
+		got := text(res)
+		if res.IsError || !out.Abstained || !strings.HasSuffix(strings.TrimSpace(got), c.want) {
+			t.Errorf("%q: abstained %v, text:\n%s\nwant it to end %q", c.question, out.Abstained, got, c.want)
+		}
+		for _, u := range c.unwanted {
+			if strings.Contains(got, u) {
+				t.Errorf("%q: the text mixes in %q:\n%s", c.question, u, got)
+			}
+		}
 	}
 }

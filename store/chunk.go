@@ -103,7 +103,8 @@ type Stats struct {
 	Sessions        int            `json:"sessions"`
 	Chunks          int            `json:"chunks"`
 	Children        int            `json:"children"`
-	// Bytes is the store's size on disk, 0 when it is not local.
+	// Bytes is the store's size on disk (for SQLite, its pages: the file's
+	// size once the write-ahead log is folded in), 0 when it is not local.
 	Bytes  int64 `json:"index_bytes"`
 	Schema int   `json:"schema_version"`
 	// Langs counts the documents by the language they were analysed in

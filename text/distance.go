@@ -1,11 +1,13 @@
 package text
 
 // Distance is the edit distance between a and b, letter by letter: the
-// fewest insertions, deletions and substitutions of one letter that make
-// one the other.
+// fewest insertions, deletions, substitutions of one letter and swaps of
+// two letters side by side that make one the other (the optimal string
+// alignment distance: "lnag" is one edit from "lang", as a typo is).
 func Distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
+	// Three rows: the one before the previous is where a swap starts.
+	older, prev := make([]int, len(rb)+1), make([]int, len(rb)+1)
 	for j := range prev {
 		prev[j] = j
 	}
@@ -18,8 +20,11 @@ func Distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], older[j-2]+1)
+			}
 		}
-		prev = cur
+		older, prev = prev, cur
 	}
 	return prev[len(rb)]
 }

@@ -9,7 +9,11 @@ func TestDistance(t *testing.T) {
 	}{
 		{"", "", 0},
 		{"json", "", 4},
-		{"jsno", "json", 2},
+		{"jsno", "json", 1},
+		{"lnag", "lang", 1},
+		{"serach", "search", 1},
+		{"ca", "abc", 3},
+		{"abcd", "badc", 2},
 		{"emerik", "emeric", 1},
 		{"valcárcel", "valcarcel", 1},
 		{"ñu", "nu", 1},

@@ -380,9 +380,10 @@ func cmdChat(ctx context.Context, f *askFlags, rest []string, s stdio) error {
 	}
 	c := &chatSession{f: f, out: s.out, stderr: s.err, tty: newChatTerm(s.in, s.out)}
 	if c.tty != nil {
-		// Raw mode does not return the carriage at a line's end.
+		// Raw mode does not return the carriage at a line's end; the
+		// warnings are wrapped between words, as the answers are.
 		if isTerminal(s.err) {
-			c.stderr = crlfWriter{s.err}
+			c.stderr = crlfWriter{wordWrapper{s.err, c.tty.width}}
 		}
 		c.render = termrender.NewWriter(c.tty.out, termrender.Options{Width: c.tty.width(), Style: chatStyle()})
 		c.out = c.render

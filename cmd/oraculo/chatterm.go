@@ -205,6 +205,25 @@ func (c crlfWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// wordWrapper writes each write (a whole message, such as a warning) in
+// lines no wider than the terminal is now, cut between words: a line the
+// terminal wrapped itself would be cut mid-word.
+type wordWrapper struct {
+	w     io.Writer
+	width func() int
+}
+
+func (ww wordWrapper) Write(p []byte) (int, error) {
+	r := termrender.NewWriter(ww.w, termrender.Options{Width: ww.width()})
+	if _, err := r.Write(p); err != nil {
+		return 0, err
+	}
+	if err := r.Flush(); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // chatStyle reports whether the chat may use ANSI attributes on its
 // terminal: not when NO_COLOR is set (https://no-color.org) or TERM is
 // dumb.

@@ -87,6 +87,11 @@ func (c command) dispatch(ctx context.Context, args []string, s stdio) (command,
 			return c, nil
 		}
 	}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		if near := nearestCommand(c.verbs, args[0]); near != "" {
+			return c, usageError{errors.New(msg("unknown-verb", c.name, args[0], msg("did-you-mean", msg("quoted", near))))}
+		}
+	}
 	return c, usageError{errors.New(msg(c.verbsUsage))}
 }
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,7 +22,6 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/internal/progress"
 	"github.com/oraculo/oraculo/internal/termrender"
-	"github.com/oraculo/oraculo/text"
 	"golang.org/x/term"
 )
 
@@ -57,8 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer startCPUProfile(stderr)()
 	c, ok := lookup(commands, args[0])
 	if !ok {
-		fmt.Fprintln(stderr, msg("unknown-command", args[0]))
-		fmt.Fprint(stderr, usage())
+		unknownCommand(stderr, args[0])
 		return 2
 	}
 	ran, err := c.dispatch(ctx, args[1:], stdio{in: stdin, out: stdout, err: stderr})
@@ -147,6 +146,26 @@ func flagError(err error, name string, ran command, stderr io.Writer) {
 		}
 	}
 	fmt.Fprintln(stderr, msg("see-help", name))
+}
+
+// unknownCommand says that name is no command: with the command meant
+// and where the commands are listed when one is near, else with the
+// usage; an option there is told to follow its command.
+func unknownCommand(stderr io.Writer, name string) {
+	if strings.HasPrefix(name, "-") {
+		// An option where the command goes ("oraculo --ui-lang es").
+		fmt.Fprintln(stderr, msg("command-first", name))
+		fmt.Fprint(stderr, usage())
+		return
+	}
+	fmt.Fprintln(stderr, msg("unknown-command", name))
+	near := nearestCommand(append(slices.Clip(commands), command{name: "help"}), name)
+	if near == "" {
+		fmt.Fprint(stderr, usage())
+		return
+	}
+	fmt.Fprintln(stderr, msg("did-you-mean", msg("quoted", near)))
+	fmt.Fprintln(stderr, msg("see-commands"))
 }
 
 type usageError struct{ error }
@@ -265,6 +284,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		rest = append(rest, args[0])
 		args = args[1:]
 	}
+}
+
+// termWidth is the width of the terminal w is, 0 when it is none.
+func termWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return width
+		}
+	}
+	return 0
 }
 
 func isTerminal(w io.Writer) bool {
@@ -406,7 +435,10 @@ func ingestShowing(ctx context.Context, eng *oraculo.Engine, dirs []string, opts
 				}
 				stage = p.Stage
 				bar = progress.New(stderr, isTerminal(stderr), msg("stage:"+p.Stage))
-				bar.PageUnit = msg("pdf-pages-per-s")
+				bar.PageUnit, bar.Width = msg("pdf-pages-per-s"), termWidth(stderr)
+				if _, ok := catalog["rate:"+p.Stage]; ok {
+					bar.ItemUnit = msg("rate:" + p.Stage)
+				}
 			}
 			bar.UpdatePages(p.Done, p.Total, p.Bytes, p.Pages, termrender.Escape(p.Path))
 		}
@@ -611,20 +643,4 @@ func isFlagError(err error) bool {
 		}
 	}
 	return false
-}
-
-// nearestFlag is the defined flag closest to name (edit distance at most
-// a third of its length, at least 1; or name a prefix of it), or "".
-func nearestFlag(fs *flag.FlagSet, name string) string {
-	best, bestD := "", 0
-	fs.VisitAll(func(f *flag.Flag) {
-		d := text.Distance(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 2 {
-			d = min(d, 1)
-		}
-		if d <= max(1, len(f.Name)/3) && (best == "" || d < bestD) {
-			best, bestD = f.Name, d
-		}
-	})
-	return best
 }

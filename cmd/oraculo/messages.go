@@ -51,7 +51,7 @@ la clave de API en $ORACULO_WEAVIATE_KEY).
 Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu locale).
 "oraculo ORDEN -h" muestra las opciones de una orden.
 `},
-	"unknown-command":             {"unknown command %q", "orden desconocida %q"},
+	"unknown-command":             {"unknown command %q", "orden desconocida «%s»"},
 	"error":                       {"error: %v", "error: %v"},
 	"ingest-no-dirs":              {"ingest needs at least one folder of notes", "ingest necesita al menos una carpeta de notas"},
 	"stage:read":                  {"ingesting", "ingiriendo"},
@@ -345,6 +345,20 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"include:obsidian-template": {"--include-templates indexes the templates", "--include-templates indexa las plantillas"},
 	"include:obsidian-excluded": {"--include-excluded indexes Obsidian's excluded files", "--include-excluded indexa los archivos excluidos en Obsidian"},
 	"obsidian-settings-warning": {"an Obsidian setting not applied: %s", "un ajuste de Obsidian sin aplicar: %s"},
+	// A first hour with no surprises (issue 30).
+	"quoted":       {"%q", "«%s»"},
+	"see-commands": {"oraculo help lists the commands", "oraculo help muestra las órdenes"},
+	"unknown-verb": {"%s has no command %q; %s", "%s no tiene la orden «%s»; %s"},
+	// The rate of an ingest's stages that count items, not bytes.
+	"rate:embed":    {"chunks/s", "fragmentos/s"},
+	"rate:annotate": {"chunks/s", "fragmentos/s"},
+	"rate:graph":    {"vectors/s", "vectores/s"},
+	"command-first": {"%s comes before any command: the command comes first, its options after it (oraculo COMMAND [options])", "%s va antes de ninguna orden: primero va la orden y después sus opciones (oraculo ORDEN [opciones])"},
+	// serve's limits, wrong (were in English only).
+	"limit-env-number":    {"$%s=%q: want a whole number", "$%s=«%s»: debe ser un número entero"},
+	"limit-at-least-1":    {"--%s %d: want at least 1", "--%s %d: debe ser al menos 1"},
+	"limit-env-duration":  {"$ORACULO_QUEUE_WAIT=%q: want a duration such as 500ms", "$ORACULO_QUEUE_WAIT=«%s»: debe ser una duración como 500ms"},
+	"limit-wait-positive": {"--queue-wait %v: want a duration above zero", "--queue-wait %v: debe ser una duración mayor que cero"},
 }
 
 // msg formats a catalog message in the interface language.

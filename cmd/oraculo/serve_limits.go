@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"strconv"
 	"time"
@@ -31,23 +31,23 @@ func limitFlags(fs *flag.FlagSet) func() (server.Limits, error) {
 			if s := os.Getenv(env); s != "" && !set[name] {
 				n, err := strconv.Atoi(s)
 				if err != nil || n < 0 {
-					return server.Limits{}, usageError{fmt.Errorf("$%s=%q: want a whole number", env, s)}
+					return server.Limits{}, usageError{errors.New(msg("limit-env-number", env, s))}
 				}
 				*v = n
 			}
 			if *v < 0 || *v == 0 && name != "queue" {
-				return server.Limits{}, usageError{fmt.Errorf("--%s %d: want at least 1", name, *v)}
+				return server.Limits{}, usageError{errors.New(msg("limit-at-least-1", name, *v))}
 			}
 		}
 		if s := os.Getenv("ORACULO_QUEUE_WAIT"); s != "" && !set["queue-wait"] {
 			d, err := time.ParseDuration(s)
 			if err != nil {
-				return server.Limits{}, usageError{fmt.Errorf("$ORACULO_QUEUE_WAIT=%q: want a duration such as 500ms", s)}
+				return server.Limits{}, usageError{errors.New(msg("limit-env-duration", s))}
 			}
 			*wait = d
 		}
 		if *wait <= 0 {
-			return server.Limits{}, usageError{fmt.Errorf("--queue-wait %v: want a duration above zero", *wait)}
+			return server.Limits{}, usageError{errors.New(msg("limit-wait-positive", *wait))}
 		}
 		l := server.Limits{Search: *search, Ask: *ask, Model: *model, Queue: *queue, QueueWait: *wait}
 		if l.Queue == 0 {

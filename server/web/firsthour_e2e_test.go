@@ -3,9 +3,12 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/oraculo/oraculo"
@@ -109,4 +112,126 @@ func TestChatPageRoleBadgeOnPhone(t *testing.T) {
 		}
 	}
 	t.Logf("screenshot: %s", p.saveScreenshot("role-phone"))
+}
+
+// fieldStyleJS measures the focused element and the colours it is compared
+// with: the page's accent and its error colour (the sign-in's error line).
+const fieldStyleJS = `(() => {
+	const f = document.activeElement, s = getComputedStyle(f);
+	const probe = document.createElement("span");
+	probe.style.color = "var(--accent)";
+	document.body.append(probe);
+	const accent = getComputedStyle(probe).color;
+	probe.remove();
+	return JSON.stringify({
+		Field: f.dataset.testid || f.id, Invalid: f.getAttribute("aria-invalid") || "",
+		OutlineStyle: s.outlineStyle, OutlineWidth: parseFloat(s.outlineWidth),
+		Outline: s.outlineColor, Border: s.borderTopColor,
+		Accent: accent, Error: getComputedStyle(document.querySelector('[data-testid="signin-error"]')).color,
+	});
+})()`
+
+// fieldStyle is what fieldStyleJS measures.
+type fieldStyle struct {
+	Field, Invalid  string
+	OutlineStyle    string
+	OutlineWidth    float64
+	Outline, Border string
+	Accent, Error   string
+}
+
+// A focused field is ringed in the page's accent, as the composer is, not
+// in a colour that reads as an error: the ring is visible (WCAG 2.4.7)
+// and far in hue from the error's red, and a field in error keeps its red
+// border under the ring; in light and dark.
+func TestChatPageFieldFocus(t *testing.T) {
+	exe := browserPath(t)
+	tokens, _, player := signedInTokens(t)
+	a := startApp(t, tokens)
+	p := newPage(t, exe)
+	measure := func(what, field string) fieldStyle {
+		t.Helper()
+		p.waitFor(what, `document.activeElement && document.activeElement.matches(`+fmt.Sprintf("%q", field)+`)`)
+		var s fieldStyle
+		if err := json.Unmarshal([]byte(p.eval(what, fieldStyleJS)), &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.OutlineStyle == "none" || s.OutlineWidth < 2 {
+			t.Errorf("%s: no visible focus ring: outline %s %vpx", what, s.OutlineStyle, s.OutlineWidth)
+		}
+		if s.Outline != s.Accent {
+			t.Errorf("%s: the focus ring is %s, want the accent %s", what, s.Outline, s.Accent)
+		}
+		if d := hueDistance(t, s.Outline, s.Error); d < 60 {
+			t.Errorf("%s: the focus ring %s is %.0f° in hue from the error colour %s: it reads as an error", what, s.Outline, d, s.Error)
+		}
+		return s
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		p.do("load the page, signed out",
+			chromedp.Navigate(a.URL+"/?lang=en"),
+			chromedp.Evaluate[chromedp.Void](`localStorage.clear()`),
+			chromedp.Reload(),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="token-input"]`)),
+			// A new headless tab has no focus until it is used.
+			chromedp.Click(chromedp.CSS(`[data-testid="token-input"]`)),
+		)
+		measure(scheme+": the token field", `[data-testid="token-input"]`)
+
+		p.do("a wrong token",
+			chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), "orc_wrong"),
+			chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
+		)
+		p.waitFor("the error", sel+`('[data-testid="signin-error"]:not([hidden])') !== null`)
+		p.do("focus the field", chromedp.Focus(chromedp.CSS(`[data-testid="token-input"]`)))
+		s := measure(scheme+": the token field in error", `[data-testid="token-input"]`)
+		if s.Invalid != "true" || s.Border != s.Error {
+			t.Errorf("%s: the field in error has aria-invalid %q and a %s border, want true and the error's %s", scheme, s.Invalid, s.Border, s.Error)
+		}
+
+		p.do("the right token",
+			chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), player),
+			chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-testid="timeline-find"] input`)),
+		)
+		if got := p.eval("the error gone", sel+`('[data-testid="token-input"]').getAttribute("aria-invalid") || "none"`); got != "none" {
+			t.Errorf("%s: signed in, the token field is still marked invalid (%q)", scheme, got)
+		}
+		p.do("focus the timeline's field", chromedp.Focus(chromedp.CSS(`[data-testid="timeline-find"] input`)))
+		measure(scheme+": the timeline's field", `[data-testid="timeline-find"] input`)
+	}
+}
+
+// hueDistance is how far apart in hue, in degrees, two CSS rgb() colours are.
+func hueDistance(t *testing.T, a, b string) float64 {
+	t.Helper()
+	d := math.Abs(hue(t, a) - hue(t, b))
+	return math.Min(d, 360-d)
+}
+
+func hue(t *testing.T, css string) float64 {
+	t.Helper()
+	var r, g, b float64
+	if _, err := fmt.Sscanf(strings.NewReplacer("rgba(", "", "rgb(", "", ",", " ", ")", " ").Replace(css), "%f %f %f", &r, &g, &b); err != nil {
+		t.Fatalf("colour %q: %v", css, err)
+	}
+	hi, lo := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+	if hi == lo {
+		return 0
+	}
+	var h float64
+	switch hi {
+	case r:
+		h = math.Mod((g-b)/(hi-lo), 6)
+	case g:
+		h = (b-r)/(hi-lo) + 2
+	default:
+		h = (r-g)/(hi-lo) + 4
+	}
+	return math.Mod(h*60+360, 360)
 }

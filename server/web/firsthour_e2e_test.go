@@ -235,3 +235,24 @@ func hue(t *testing.T, css string) float64 {
 	}
 	return math.Mod(h*60+360, 360)
 }
+
+// The page's description follows its language, as its title does.
+func TestChatPageDescription(t *testing.T) {
+	exe := browserPath(t)
+	a := startApp(t, nil)
+	p := newPage(t, exe)
+	es, en := descriptions(t)
+	const descJS = `document.querySelector('meta[name="description"]').content`
+	p.do("load the page in English",
+		chromedp.Navigate(a.URL+"/?lang=en"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="question-input"]`)),
+	)
+	p.waitFor("the page's modules", `document.documentElement.dataset.ready === "true"`)
+	if got := p.eval("the description", descJS); got != en {
+		t.Errorf("in English the description is %q, want %q", got, en)
+	}
+	p.do("switch to Spanish", chromedp.Click(chromedp.CSS(`[data-testid="lang-es"]`)))
+	if got := p.eval("the description", descJS); got != es {
+		t.Errorf("in Spanish the description is %q, want %q", got, es)
+	}
+}

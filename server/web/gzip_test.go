@@ -149,11 +149,20 @@ func TestHandlerGzipAcceptEncoding(t *testing.T) {
 			t.Errorf("Accept-Encoding %q: the body is not the plain file", tt.header)
 		}
 	}
+	// The header may come in several lines: they are one list.
+	req := httptest.NewRequest("GET", "/static/app.css", nil)
+	req.Header.Add("Accept-Encoding", "br")
+	req.Header.Add("Accept-Encoding", "gzip")
+	rec := httptest.NewRecorder()
+	web.Handler().ServeHTTP(rec, req)
+	if rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Error(`Accept-Encoding "br" then "gzip" in two lines: not gzipped`)
+	}
 }
 
-// A range is served from the file as it is, gzip accepted or not, and a
-// file not worth compressing is sent as it is.
-func TestHandlerGzipRangeAndSmall(t *testing.T) {
+// A range is served from the file as it is, gzip accepted or not; a
+// precondition that fails is answered without a body; an SVG is text too.
+func TestHandlerGzipRangeAndSVG(t *testing.T) {
 	srv := httptest.NewServer(web.Handler())
 	t.Cleanup(srv.Close)
 	_, whole := rawGet(t, srv, "GET", "/static/app.js", nil)
@@ -173,9 +182,10 @@ func TestHandlerGzipRangeAndSmall(t *testing.T) {
 	if res.StatusCode != http.StatusPreconditionFailed || len(body) != 0 {
 		t.Errorf("If-Match of another tag: status %d, %d bytes; want 412, none", res.StatusCode, len(body))
 	}
-	res, _ = rawGet(t, srv, "GET", "/static/favicon.svg", map[string]string{"Accept-Encoding": "gzip"})
-	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" {
-		t.Errorf("favicon: status %d, Content-Type %q", res.StatusCode, res.Header.Get("Content-Type"))
+	_, icon := rawGet(t, srv, "GET", "/static/favicon.svg", nil)
+	res, body = rawGet(t, srv, "GET", "/static/favicon.svg", map[string]string{"Accept-Encoding": "gzip"})
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/svg+xml" || res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, body), icon) {
+		t.Errorf("favicon: status %d, Content-Type %q, Content-Encoding %q; want the SVG gzipped", res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"))
 	}
 }
 

@@ -180,7 +180,7 @@ func serve(w http.ResponseWriter, r *http.Request, a *asset) {
 	data, etag := a.data, a.etag
 	if a.gz != nil {
 		h.Add("Vary", "Accept-Encoding")
-		if r.Header.Get("Range") == "" && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		if r.Header.Get("Range") == "" && acceptsGzip(strings.Join(r.Header.Values("Accept-Encoding"), ",")) {
 			data, etag = a.gz, a.gzETag
 			h.Set("Content-Encoding", "gzip")
 		}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -73,43 +72,45 @@ func TestChatPageAccessibility(t *testing.T) {
 	axe := axeSource(t)
 	tokens, _, player := signedInTokens(t)
 	a := startApp(t, tokens)
-	p := newPage(t, exe)
 	for _, scheme := range []string{"light", "dark"} {
-		if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-		}); err != nil {
-			t.Fatal(err)
-		}
-		p.do(scheme+": a wrong token",
-			chromedp.EmulateViewport(1280, 900),
-			chromedp.Navigate(a.URL+"/?lang=es"),
-			chromedp.Evaluate[chromedp.Void](`localStorage.clear()`),
-			chromedp.Reload(),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="token-input"]`)),
-			chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), "orc_wrong"),
-			chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
-		)
-		p.waitFor("the error", sel+`('[data-testid="signin-error"]:not([hidden])') !== null`)
-		p.axeCheck(scheme+", the sign-in in error", axe)
-
-		p.do(scheme+": sign in",
-			chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), player),
-			chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="timeline-find"]`)),
-		)
-		p.axeCheck(scheme+", the empty state", axe)
-
-		p.do(scheme+": ask",
-			chromedp.SendKeys(chromedp.CSS(`[data-testid="question-input"]`), "¿Qué pasó con el archiduque?"),
-			chromedp.Click(chromedp.CSS(`[data-testid="ask-submit"]`)),
-		)
-		p.waitFor("the answer", sel+`('[data-testid="turn-answer"][data-state="done"] [data-testid="citation"]') !== null`)
-		p.do(scheme+": open the citation", chromedp.Click(chromedp.CSS(`[data-testid="citation"]`)))
-		p.waitFor("the passage", panelReadyJS)
-		p.axeCheck(scheme+", an answer and its passage", axe)
-
-		p.do(scheme+": a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
-		p.waitFor("the layout", `window.innerWidth === 390`)
-		p.axeCheck(scheme+", the passage as a bottom sheet at 390 px", axe)
+		t.Run(scheme, func(t *testing.T) { axeStates(t, exe, axe, a, scheme, player) })
 	}
+}
+
+// axeStates runs axe-core on the page's main states in one colour scheme,
+// in a browser of its own (one minute each).
+func axeStates(t *testing.T, exe, axe string, a app, scheme, player string) {
+	p := newPage(t, exe)
+	p.colorScheme(scheme)
+	p.do(scheme+": a wrong token",
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(a.URL+"/?lang=es"),
+		chromedp.Evaluate[chromedp.Void](`localStorage.clear()`),
+		chromedp.Reload(),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="token-input"]`)),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), "orc_wrong"),
+		chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
+	)
+	p.waitFor("the error", sel+`('[data-testid="signin-error"]:not([hidden])') !== null`)
+	p.axeCheck(scheme+", the sign-in in error", axe)
+
+	p.do(scheme+": sign in",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), player),
+		chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="timeline-find"]`)),
+	)
+	p.axeCheck(scheme+", the empty state", axe)
+
+	p.do(scheme+": ask",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid="question-input"]`), "¿Qué pasó con el archiduque?"),
+		chromedp.Click(chromedp.CSS(`[data-testid="ask-submit"]`)),
+	)
+	p.waitFor("the answer", sel+`('[data-testid="turn-answer"][data-state="done"] [data-testid="citation"]') !== null`)
+	p.do(scheme+": open the citation", chromedp.Click(chromedp.CSS(`[data-testid="citation"]`)))
+	p.waitFor("the passage", panelReadyJS)
+	p.axeCheck(scheme+", an answer and its passage", axe)
+
+	p.do(scheme+": a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	p.waitFor("the layout", `window.innerWidth === 390`)
+	p.axeCheck(scheme+", the passage as a bottom sheet at 390 px", axe)
 }

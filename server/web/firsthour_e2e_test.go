@@ -69,49 +69,55 @@ func TestChatPageRoleBadgeOnPhone(t *testing.T) {
 	exe := browserPath(t)
 	tokens, dm, player := signedInTokens(t)
 	a := startApp(t, tokens)
+	for _, width := range []int64{390, 360} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) { roleBadges(t, exe, a, width, dm, player) })
+	}
+}
+
+// roleBadges checks the role badges at one width, in a browser of its own
+// (one minute each).
+func roleBadges(t *testing.T, exe string, a app, width int64, dm, player string) {
 	p := newPage(t, exe)
 	want := map[string]map[string]string{
 		"es": {"dm": "Máster", "player": "Jugador"},
 		"en": {"dm": "GM", "player": "Player"},
 	}
-	for _, width := range []int64{390, 360} {
-		for role, token := range map[string]string{"dm": dm, "player": player} {
-			for _, lang := range []string{"es", "en"} {
-				name := fmt.Sprintf("%d px, %s, %s", width, role, lang)
-				p.do(name,
-					chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulateTouch),
-					chromedp.Navigate(a.URL+"/?lang="+lang),
-					chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem("oraculo.token", %q)`, token)),
-					chromedp.Reload(),
-				)
-				p.waitFor("the "+name+" badge", sel+`('[data-testid="role"]:not([hidden])') !== null && `+sel+`('[data-testid="question-input"]').offsetParent !== null`)
-				var b badgeBox
-				if err := json.Unmarshal([]byte(p.eval("the badge", badgeBoxJS)), &b); err != nil {
-					t.Fatal(err)
-				}
-				if b.Text != want[lang][role] || b.Hidden {
-					t.Errorf("%s: the badge says %q (hidden %v), want %q", name, b.Text, b.Hidden, want[lang][role])
-				}
-				if b.ScrollWidth > b.ClientWidth {
-					t.Errorf("%s: the badge %q is clipped: %v px of text in %v px", name, b.Text, b.ScrollWidth, b.ClientWidth)
-				}
-				if b.Left < 0 || b.Top < 0 || b.Right > b.ViewWidth || b.Bottom > b.ViewHeight || b.Covered {
-					t.Errorf("%s: the badge is drawn at %+v, not wholly inside the %vx%v screen (or covered)", name, b, b.ViewWidth, b.ViewHeight)
-				}
-				if b.TitleRight > b.ActionsLeft || b.Right > b.ActionsLeft {
-					t.Errorf("%s: the title (to %v px) or the badge (to %v px) runs under the header's buttons (from %v px)", name, b.TitleRight, b.Right, b.ActionsLeft)
-				}
-				t.Logf("%s: title to %.1f, badge to %.1f, buttons from %.1f", name, b.TitleRight, b.Right, b.ActionsLeft)
-				if got := p.eval("horizontal scroll", hScrollExpr); got != "0" {
-					t.Errorf("%s: the page scrolls sideways by %s px", name, got)
-				}
-				if role == "dm" && p.eval("the DM's buttons", sel+`('[data-testid="update-index"]').hidden || `+sel+`('[data-testid="sign-out"]').hidden ? "hidden" : "shown"`) != "shown" {
-					t.Errorf("%s: the DM's Update index or Sign out is hidden", name)
-				}
+	for role, token := range map[string]string{"dm": dm, "player": player} {
+		for _, lang := range []string{"es", "en"} {
+			name := fmt.Sprintf("%d px, %s, %s", width, role, lang)
+			p.do(name,
+				chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulateTouch),
+				chromedp.Navigate(a.URL+"/?lang="+lang),
+				chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem("oraculo.token", %q)`, token)),
+				chromedp.Reload(),
+			)
+			p.waitFor("the "+name+" badge", sel+`('[data-testid="role"]:not([hidden])') !== null && `+sel+`('[data-testid="question-input"]').offsetParent !== null`)
+			var b badgeBox
+			if err := json.Unmarshal([]byte(p.eval("the badge", badgeBoxJS)), &b); err != nil {
+				t.Fatal(err)
+			}
+			if b.Text != want[lang][role] || b.Hidden {
+				t.Errorf("%s: the badge says %q (hidden %v), want %q", name, b.Text, b.Hidden, want[lang][role])
+			}
+			if b.ScrollWidth > b.ClientWidth {
+				t.Errorf("%s: the badge %q is clipped: %v px of text in %v px", name, b.Text, b.ScrollWidth, b.ClientWidth)
+			}
+			if b.Left < 0 || b.Top < 0 || b.Right > b.ViewWidth || b.Bottom > b.ViewHeight || b.Covered {
+				t.Errorf("%s: the badge is drawn at %+v, not wholly inside the %vx%v screen (or covered)", name, b, b.ViewWidth, b.ViewHeight)
+			}
+			if b.TitleRight > b.ActionsLeft || b.Right > b.ActionsLeft {
+				t.Errorf("%s: the title (to %v px) or the badge (to %v px) runs under the header's buttons (from %v px)", name, b.TitleRight, b.Right, b.ActionsLeft)
+			}
+			t.Logf("%s: title to %.1f, badge to %.1f, buttons from %.1f", name, b.TitleRight, b.Right, b.ActionsLeft)
+			if got := p.eval("horizontal scroll", hScrollExpr); got != "0" {
+				t.Errorf("%s: the page scrolls sideways by %s px", name, got)
+			}
+			if role == "dm" && p.eval("the DM's buttons", sel+`('[data-testid="update-index"]').hidden || `+sel+`('[data-testid="sign-out"]').hidden ? "hidden" : "shown"`) != "shown" {
+				t.Errorf("%s: the DM's Update index or Sign out is hidden", name)
 			}
 		}
 	}
-	t.Logf("screenshot: %s", p.saveScreenshot("role-phone"))
+	t.Logf("screenshot: %s", p.saveScreenshot(fmt.Sprintf("role-%d", width)))
 }
 
 // fieldStyleJS measures the focused element and the colours it is compared
@@ -148,7 +154,16 @@ func TestChatPageFieldFocus(t *testing.T) {
 	exe := browserPath(t)
 	tokens, _, player := signedInTokens(t)
 	a := startApp(t, tokens)
+	for _, scheme := range []string{"light", "dark"} {
+		t.Run(scheme, func(t *testing.T) { fieldFocus(t, exe, a, scheme, player) })
+	}
+}
+
+// fieldFocus checks the fields' focus in one colour scheme, in a browser
+// of its own.
+func fieldFocus(t *testing.T, exe string, a app, scheme, player string) {
 	p := newPage(t, exe)
+	p.colorScheme(scheme)
 	measure := func(what, field string) fieldStyle {
 		t.Helper()
 		p.waitFor(what, `document.activeElement && document.activeElement.matches(`+fmt.Sprintf("%q", field)+`)`)
@@ -167,44 +182,37 @@ func TestChatPageFieldFocus(t *testing.T) {
 		}
 		return s
 	}
-	for _, scheme := range []string{"light", "dark"} {
-		if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-		}); err != nil {
-			t.Fatal(err)
-		}
-		p.do("load the page, signed out",
-			chromedp.Navigate(a.URL+"/?lang=en"),
-			chromedp.Evaluate[chromedp.Void](`localStorage.clear()`),
-			chromedp.Reload(),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="token-input"]`)),
-			// A new headless tab has no focus until it is used.
-			chromedp.Click(chromedp.CSS(`[data-testid="token-input"]`)),
-		)
-		measure(scheme+": the token field", `[data-testid="token-input"]`)
+	p.do("load the page, signed out",
+		chromedp.Navigate(a.URL+"/?lang=en"),
+		chromedp.Evaluate[chromedp.Void](`localStorage.clear()`),
+		chromedp.Reload(),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="token-input"]`)),
+		// A new headless tab has no focus until it is used.
+		chromedp.Click(chromedp.CSS(`[data-testid="token-input"]`)),
+	)
+	measure(scheme+": the token field", `[data-testid="token-input"]`)
 
-		p.do("a wrong token",
-			chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), "orc_wrong"),
-			chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
-		)
-		p.waitFor("the error", sel+`('[data-testid="signin-error"]:not([hidden])') !== null`)
-		p.do("focus the field", chromedp.Focus(chromedp.CSS(`[data-testid="token-input"]`)))
-		s := measure(scheme+": the token field in error", `[data-testid="token-input"]`)
-		if s.Invalid != "true" || s.Border != s.Error {
-			t.Errorf("%s: the field in error has aria-invalid %q and a %s border, want true and the error's %s", scheme, s.Invalid, s.Border, s.Error)
-		}
-
-		p.do("the right token",
-			chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), player),
-			chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-testid="timeline-find"] input`)),
-		)
-		if got := p.eval("the error gone", sel+`('[data-testid="token-input"]').getAttribute("aria-invalid") || "none"`); got != "none" {
-			t.Errorf("%s: signed in, the token field is still marked invalid (%q)", scheme, got)
-		}
-		p.do("focus the timeline's field", chromedp.Focus(chromedp.CSS(`[data-testid="timeline-find"] input`)))
-		measure(scheme+": the timeline's field", `[data-testid="timeline-find"] input`)
+	p.do("a wrong token",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), "orc_wrong"),
+		chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
+	)
+	p.waitFor("the error", sel+`('[data-testid="signin-error"]:not([hidden])') !== null`)
+	p.do("focus the field", chromedp.Focus(chromedp.CSS(`[data-testid="token-input"]`)))
+	s := measure(scheme+": the token field in error", `[data-testid="token-input"]`)
+	if s.Invalid != "true" || s.Border != s.Error {
+		t.Errorf("%s: the field in error has aria-invalid %q and a %s border, want true and the error's %s", scheme, s.Invalid, s.Border, s.Error)
 	}
+
+	p.do("the right token",
+		chromedp.SendKeys(chromedp.CSS(`[data-testid="token-input"]`), player),
+		chromedp.Click(chromedp.CSS(`[data-testid="token-submit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid="timeline-find"] input`)),
+	)
+	if got := p.eval("the error gone", sel+`('[data-testid="token-input"]').getAttribute("aria-invalid") || "none"`); got != "none" {
+		t.Errorf("%s: signed in, the token field is still marked invalid (%q)", scheme, got)
+	}
+	p.do("focus the timeline's field", chromedp.Focus(chromedp.CSS(`[data-testid="timeline-find"] input`)))
+	measure(scheme+": the timeline's field", `[data-testid="timeline-find"] input`)
 }
 
 // hueDistance is how far apart in hue, in degrees, two CSS rgb() colours are.
@@ -254,5 +262,15 @@ func TestChatPageDescription(t *testing.T) {
 	p.do("switch to Spanish", chromedp.Click(chromedp.CSS(`[data-testid="lang-es"]`)))
 	if got := p.eval("the description", descJS); got != es {
 		t.Errorf("in Spanish the description is %q, want %q", got, es)
+	}
+}
+
+// colorScheme makes the page's prefers-color-scheme light or dark.
+func (p *page) colorScheme(scheme string) {
+	p.t.Helper()
+	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+	}); err != nil {
+		p.t.Fatalf("emulating a %s colour scheme: %v", scheme, err)
 	}
 }

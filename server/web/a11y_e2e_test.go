@@ -16,9 +16,9 @@ func axeSource(t *testing.T) string {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
-		why := "axe-core is not installed, so the page's accessibility check cannot run: run `npm ci` in server/web (CI does): " + err.Error()
+		const why = "axe-core is not installed (server/web/node_modules/axe-core): run `npm ci` in server/web, as CI does, to check the page's accessibility"
 		if os.Getenv("ORACULO_REQUIRE_NODE") == "1" {
-			t.Fatal(why)
+			t.Fatalf("%s: %v", why, err)
 		}
 		t.Skip(why)
 	}
@@ -62,24 +62,13 @@ func (p *page) axeCheck(what, axe string) {
 	}
 }
 
-// axe-core finds no serious accessibility problem on the page's main
-// states, in light and dark, wide and on a phone: the sign-in with its
+// axeStates checks with axe-core, in one colour scheme, that the page's
+// main states have no serious accessibility problem: the sign-in with its
 // error, the empty state (examples, recap, timeline finder), an answer
-// with its citations, and the cited passage beside it or as a bottom
-// sheet.
-func TestChatPageAccessibility(t *testing.T) {
-	exe := browserPath(t)
+// with its citations, and the cited passage beside it or, at 390 px, as a
+// bottom sheet.
+func axeStates(t *testing.T, exe string, a app, scheme, player string) {
 	axe := axeSource(t)
-	tokens, _, player := signedInTokens(t)
-	a := startApp(t, tokens)
-	for _, scheme := range []string{"light", "dark"} {
-		t.Run(scheme, func(t *testing.T) { axeStates(t, exe, axe, a, scheme, player) })
-	}
-}
-
-// axeStates runs axe-core on the page's main states in one colour scheme,
-// in a browser of its own (one minute each).
-func axeStates(t *testing.T, exe, axe string, a app, scheme, player string) {
 	p := newPage(t, exe)
 	p.colorScheme(scheme)
 	p.do(scheme+": a wrong token",

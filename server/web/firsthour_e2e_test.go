@@ -61,27 +61,35 @@ func signedInTokens(t *testing.T) (tokens *server.Tokens, dm, player string) {
 	return tokens, dm, player
 }
 
-// On a phone the header keeps the role badge whole: its full name is
-// drawn inside the screen, nothing over it, for either role, in Spanish
-// and in English, with the header's every button shown (the DM's Update
-// index and Sign out included).
-func TestChatPageRoleBadgeOnPhone(t *testing.T) {
+// The page as a new user first meets it, against one server that has a
+// DM's and a player's token; each part in a browser of its own (a page
+// has a minute).
+func TestChatPageFirstHour(t *testing.T) {
 	exe := browserPath(t)
 	tokens, dm, player := signedInTokens(t)
 	a := startApp(t, tokens)
 	for _, width := range []int64{390, 360} {
-		t.Run(fmt.Sprint(width), func(t *testing.T) { roleBadges(t, exe, a, width, dm, player) })
+		t.Run(fmt.Sprintf("role badge at %d px", width), func(t *testing.T) { roleBadges(t, exe, a, width, dm, player) })
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		t.Run("field focus, "+scheme, func(t *testing.T) { fieldFocus(t, exe, a, scheme, player) })
+		t.Run("axe-core, "+scheme, func(t *testing.T) { axeStates(t, exe, a, scheme, player) })
 	}
 }
 
-// roleBadges checks the role badges at one width, in a browser of its own
-// (one minute each).
+// roleBadges checks that on a phone the header keeps the role badge
+// whole: its full name drawn inside the screen, nothing over it, for
+// either role, in Spanish and in English, with the header's every button
+// shown (the DM's Update index and Sign out included); and that the
+// page's description follows its language, as its title does.
 func roleBadges(t *testing.T, exe string, a app, width int64, dm, player string) {
 	p := newPage(t, exe)
 	want := map[string]map[string]string{
 		"es": {"dm": "Máster", "player": "Jugador"},
 		"en": {"dm": "GM", "player": "Player"},
 	}
+	es, en := descriptions(t)
+	desc := map[string]string{"es": es, "en": en}
 	for role, token := range map[string]string{"dm": dm, "player": player} {
 		for _, lang := range []string{"es", "en"} {
 			name := fmt.Sprintf("%d px, %s, %s", width, role, lang)
@@ -92,6 +100,9 @@ func roleBadges(t *testing.T, exe string, a app, width int64, dm, player string)
 				chromedp.Reload(),
 			)
 			p.waitFor("the "+name+" badge", sel+`('[data-testid="role"]:not([hidden])') !== null && `+sel+`('[data-testid="question-input"]').offsetParent !== null`)
+			if got := p.eval("the description", `document.querySelector('meta[name="description"]').content`); got != desc[lang] {
+				t.Errorf("%s: the page's description is %q, want %q", name, got, desc[lang])
+			}
 			var b badgeBox
 			if err := json.Unmarshal([]byte(p.eval("the badge", badgeBoxJS)), &b); err != nil {
 				t.Fatal(err)
@@ -146,21 +157,10 @@ type fieldStyle struct {
 	Accent, Error   string
 }
 
-// A focused field is ringed in the page's accent, as the composer is, not
-// in a colour that reads as an error: the ring is visible (WCAG 2.4.7)
-// and far in hue from the error's red, and a field in error keeps its red
-// border under the ring; in light and dark.
-func TestChatPageFieldFocus(t *testing.T) {
-	exe := browserPath(t)
-	tokens, _, player := signedInTokens(t)
-	a := startApp(t, tokens)
-	for _, scheme := range []string{"light", "dark"} {
-		t.Run(scheme, func(t *testing.T) { fieldFocus(t, exe, a, scheme, player) })
-	}
-}
-
-// fieldFocus checks the fields' focus in one colour scheme, in a browser
-// of its own.
+// fieldFocus checks, in one colour scheme, that a focused field is ringed
+// in the page's accent, as the composer is, not in a colour that reads as
+// an error: the ring is visible (WCAG 2.4.7) and far in hue from the
+// error's red, and a field in error keeps its red border under the ring.
 func fieldFocus(t *testing.T, exe string, a app, scheme, player string) {
 	p := newPage(t, exe)
 	p.colorScheme(scheme)
@@ -242,27 +242,6 @@ func hue(t *testing.T, css string) float64 {
 		h = (r-g)/(hi-lo) + 4
 	}
 	return math.Mod(h*60+360, 360)
-}
-
-// The page's description follows its language, as its title does.
-func TestChatPageDescription(t *testing.T) {
-	exe := browserPath(t)
-	a := startApp(t, nil)
-	p := newPage(t, exe)
-	es, en := descriptions(t)
-	const descJS = `document.querySelector('meta[name="description"]').content`
-	p.do("load the page in English",
-		chromedp.Navigate(a.URL+"/?lang=en"),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid="question-input"]`)),
-	)
-	p.waitFor("the page's modules", `document.documentElement.dataset.ready === "true"`)
-	if got := p.eval("the description", descJS); got != en {
-		t.Errorf("in English the description is %q, want %q", got, en)
-	}
-	p.do("switch to Spanish", chromedp.Click(chromedp.CSS(`[data-testid="lang-es"]`)))
-	if got := p.eval("the description", descJS); got != es {
-		t.Errorf("in Spanish the description is %q, want %q", got, es)
-	}
 }
 
 // colorScheme makes the page's prefers-color-scheme light or dark.

@@ -68,8 +68,8 @@ func TestChatPageFirstHour(t *testing.T) {
 	exe := browserPath(t)
 	tokens, dm, player := signedInTokens(t)
 	a := startApp(t, tokens)
-	for _, width := range []int64{390, 360} {
-		t.Run(fmt.Sprintf("role badge at %d px", width), func(t *testing.T) { roleBadges(t, exe, a, width, dm, player) })
+	for role, token := range map[string]string{"dm": dm, "player": player} {
+		t.Run("role badge, "+role, func(t *testing.T) { roleBadges(t, exe, a, role, token) })
 	}
 	for _, scheme := range []string{"light", "dark"} {
 		t.Run("field focus, "+scheme, func(t *testing.T) { fieldFocus(t, exe, a, scheme, player) })
@@ -77,12 +77,12 @@ func TestChatPageFirstHour(t *testing.T) {
 	}
 }
 
-// roleBadges checks that on a phone the header keeps the role badge
-// whole: its full name drawn inside the screen, nothing over it, for
-// either role, in Spanish and in English, with the header's every button
-// shown (the DM's Update index and Sign out included); and that the
-// page's description follows its language, as its title does.
-func roleBadges(t *testing.T, exe string, a app, width int64, dm, player string) {
+// roleBadges checks, for one role, that the header keeps the role badge
+// whole at every width, phones' above all: its full name drawn inside the
+// screen, nothing over it, in Spanish and in English, with the header's
+// every button shown (the DM's Update index and Sign out included); and
+// that the page's description follows its language, as its title does.
+func roleBadges(t *testing.T, exe string, a app, role, token string) {
 	p := newPage(t, exe)
 	want := map[string]map[string]string{
 		"es": {"dm": "Máster", "player": "Jugador"},
@@ -90,45 +90,59 @@ func roleBadges(t *testing.T, exe string, a app, width int64, dm, player string)
 	}
 	es, en := descriptions(t)
 	desc := map[string]string{"es": es, "en": en}
-	for role, token := range map[string]string{"dm": dm, "player": player} {
-		for _, lang := range []string{"es", "en"} {
-			name := fmt.Sprintf("%d px, %s, %s", width, role, lang)
-			p.do(name,
-				chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulateTouch),
-				chromedp.Navigate(a.URL+"/?lang="+lang),
-				chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem("oraculo.token", %q)`, token)),
-				chromedp.Reload(),
-			)
-			p.waitFor("the "+name+" badge", sel+`('[data-testid="role"]:not([hidden])') !== null && `+sel+`('[data-testid="question-input"]').offsetParent !== null`)
-			if got := p.eval("the description", `document.querySelector('meta[name="description"]').content`); got != desc[lang] {
-				t.Errorf("%s: the page's description is %q, want %q", name, got, desc[lang])
-			}
-			var b badgeBox
-			if err := json.Unmarshal([]byte(p.eval("the badge", badgeBoxJS)), &b); err != nil {
-				t.Fatal(err)
-			}
-			if b.Text != want[lang][role] || b.Hidden {
-				t.Errorf("%s: the badge says %q (hidden %v), want %q", name, b.Text, b.Hidden, want[lang][role])
-			}
-			if b.ScrollWidth > b.ClientWidth {
-				t.Errorf("%s: the badge %q is clipped: %v px of text in %v px", name, b.Text, b.ScrollWidth, b.ClientWidth)
-			}
-			if b.Left < 0 || b.Top < 0 || b.Right > b.ViewWidth || b.Bottom > b.ViewHeight || b.Covered {
-				t.Errorf("%s: the badge is drawn at %+v, not wholly inside the %vx%v screen (or covered)", name, b, b.ViewWidth, b.ViewHeight)
-			}
-			if b.TitleRight > b.ActionsLeft || b.Right > b.ActionsLeft {
-				t.Errorf("%s: the title (to %v px) or the badge (to %v px) runs under the header's buttons (from %v px)", name, b.TitleRight, b.Right, b.ActionsLeft)
-			}
-			t.Logf("%s: title to %.1f, badge to %.1f, buttons from %.1f", name, b.TitleRight, b.Right, b.ActionsLeft)
-			if got := p.eval("horizontal scroll", hScrollExpr); got != "0" {
-				t.Errorf("%s: the page scrolls sideways by %s px", name, got)
-			}
-			if role == "dm" && p.eval("the DM's buttons", sel+`('[data-testid="update-index"]').hidden || `+sel+`('[data-testid="sign-out"]').hidden ? "hidden" : "shown"`) != "shown" {
-				t.Errorf("%s: the DM's Update index or Sign out is hidden", name)
-			}
+	for _, lang := range []string{"es", "en"} {
+		p.do(role+", "+lang,
+			chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch),
+			chromedp.Navigate(a.URL+"/?lang="+lang),
+			chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem("oraculo.token", %q)`, token)),
+			chromedp.Reload(),
+		)
+		p.waitFor("the badge", sel+`('[data-testid="role"]:not([hidden])') !== null && `+sel+`('[data-testid="question-input"]').offsetParent !== null`)
+		if got := p.eval("the description", `document.querySelector('meta[name="description"]').content`); got != desc[lang] {
+			t.Errorf("%s: the page's description is %q, want %q", lang, got, desc[lang])
 		}
+		for _, width := range []int64{1280, 1000, 600, 560, 480, 420, 390, 360} {
+			var opts []chromedp.EmulateViewportOption
+			if width <= 560 {
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch)
+			}
+			p.do("resize", chromedp.EmulateViewport(width, 844, opts...))
+			p.waitFor("the resize", fmt.Sprintf(`window.innerWidth === %d`, width))
+			p.checkBadge(fmt.Sprintf("%d px, %s, %s", width, role, lang), want[lang][role], role == "dm")
+		}
+		p.saveScreenshot("role-360-" + role + "-" + lang)
 	}
-	t.Logf("screenshot: %s", p.saveScreenshot(fmt.Sprintf("role-%d", width)))
+}
+
+// checkBadge checks the role badge as the page draws it now: it says
+// want, whole and inside the screen, beside the title and before the
+// header's buttons, the DM's among them when dm.
+func (p *page) checkBadge(name, want string, dm bool) {
+	t := p.t
+	t.Helper()
+	var b badgeBox
+	if err := json.Unmarshal([]byte(p.eval("the badge", badgeBoxJS)), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Text != want || b.Hidden {
+		t.Errorf("%s: the badge says %q (hidden %v), want %q", name, b.Text, b.Hidden, want)
+	}
+	if b.ScrollWidth > b.ClientWidth {
+		t.Errorf("%s: the badge %q is clipped: %v px of text in %v px", name, b.Text, b.ScrollWidth, b.ClientWidth)
+	}
+	if b.Left < 0 || b.Top < 0 || b.Right > b.ViewWidth || b.Bottom > b.ViewHeight || b.Covered {
+		t.Errorf("%s: the badge is drawn at %+v, not wholly inside the %vx%v screen (or covered)", name, b, b.ViewWidth, b.ViewHeight)
+	}
+	if b.TitleRight > b.ActionsLeft || b.Right > b.ActionsLeft {
+		t.Errorf("%s: the title (to %v px) or the badge (to %v px) runs under the header's buttons (from %v px)", name, b.TitleRight, b.Right, b.ActionsLeft)
+	}
+	t.Logf("%s: title to %.1f, badge to %.1f, buttons from %.1f", name, b.TitleRight, b.Right, b.ActionsLeft)
+	if got := p.eval("horizontal scroll", hScrollExpr); got != "0" {
+		t.Errorf("%s: the page scrolls sideways by %s px", name, got)
+	}
+	if dm && p.eval("the DM's buttons", sel+`('[data-testid="update-index"]').hidden || `+sel+`('[data-testid="sign-out"]').hidden ? "hidden" : "shown"`) != "shown" {
+		t.Errorf("%s: the DM's Update index or Sign out is hidden", name)
+	}
 }
 
 // fieldStyleJS measures the focused element and the colours it is compared

@@ -17,12 +17,16 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,20 +47,32 @@ var contentTypes = map[string]string{
 const contentSecurityPolicy = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; " +
 	"connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'; object-src 'none'"
 
-// asset is one embedded file, ready to serve.
+// compressible names the kinds of file worth sending gzipped: text.
+var compressible = map[string]bool{".html": true, ".css": true, ".js": true, ".svg": true, ".json": true}
+
+// asset is one embedded file, ready to serve: as it is and, when that is
+// smaller, gzipped once when the assets are first loaded.
 type asset struct {
 	data        []byte
 	contentType string
 	etag        string
+	gz          []byte // nil: not worth compressing
+	gzETag      string // the gzipped representation's own ETag
 }
+
+// loaded returns the embedded files, read and compressed once per process.
+var loaded = sync.OnceValue(loadAssets)
 
 // Handler serves the chat page at "/" and its files under "/static/";
 // anything else is 404, so that it can be mounted at "/" beside an API.
 // Responses carry an ETag and "Cache-Control: no-cache": browsers keep
 // the files but check them on every load (a conditional request answered
-// 304), so a new binary's page is never mixed with an old script.
+// 304), so a new binary's page is never mixed with an old script. Text
+// files go gzipped to a client that accepts it ("Vary: Accept-Encoding"),
+// compressed once, not per request; a range request gets the file as it
+// is.
 func Handler() http.Handler {
-	assets := loadAssets()
+	assets := loaded()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		serve(w, r, assets["index.html"])
@@ -90,14 +106,64 @@ func loadAssets() map[string]*asset {
 			return err
 		}
 		sum := sha256.Sum256(data)
-		assets[name[len("static/"):]] = &asset{data: data, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+		tag := hex.EncodeToString(sum[:12])
+		a := &asset{data: data, contentType: ct, etag: `"` + tag + `"`}
+		if compressible[path.Ext(name)] {
+			if gz := gzipped(data); len(gz) < len(data) {
+				a.gz, a.gzETag = gz, `"`+tag+`-gzip"`
+			}
+		}
+		assets[name[len("static/"):]] = a
 		return nil
 	})
 	return assets
 }
 
+// gzipped returns data compressed with gzip at the best compression.
+func gzipped(data []byte) []byte {
+	var b bytes.Buffer
+	// Writing to a bytes.Buffer cannot fail, nor can a known level.
+	w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	_, _ = w.Write(data)
+	_ = w.Close()
+	return b.Bytes()
+}
+
+// acceptsGzip reports whether an Accept-Encoding header (RFC 9110,
+// section 12.5.3) accepts gzip: named, or covered by "*", with a quality
+// above zero.
+func acceptsGzip(header string) bool {
+	named, star := -1.0, -1.0
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				} else {
+					q = 0
+				}
+			}
+		}
+		switch strings.ToLower(strings.TrimSpace(coding)) {
+		case "gzip", "x-gzip":
+			named = max(named, q)
+		case "*":
+			star = max(star, q)
+		}
+	}
+	if named >= 0 {
+		return named > 0
+	}
+	return star > 0
+}
+
 // serve writes an asset with its headers; http.ServeContent answers
-// If-None-Match, HEAD and ranges.
+// If-None-Match, HEAD and ranges. The gzipped bytes have their own ETag,
+// so a conditional request matches the representation it was given; a
+// range is served from the file as it is, whose offsets a client knows.
 func serve(w http.ResponseWriter, r *http.Request, a *asset) {
 	if a == nil {
 		http.NotFound(w, r)
@@ -106,11 +172,40 @@ func serve(w http.ResponseWriter, r *http.Request, a *asset) {
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
 	h.Set("Cache-Control", "no-cache")
-	h.Set("ETag", a.etag)
 	h.Set("X-Content-Type-Options", "nosniff")
 	if a.contentType == contentTypes[".html"] {
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
 		h.Set("Referrer-Policy", "no-referrer")
 	}
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.data))
+	data, etag := a.data, a.etag
+	if a.gz != nil {
+		h.Add("Vary", "Accept-Encoding")
+		if r.Header.Get("Range") == "" && acceptsGzip(strings.Join(r.Header.Values("Accept-Encoding"), ",")) {
+			data, etag = a.gz, a.gzETag
+			h.Set("Content-Encoding", "gzip")
+		}
+	}
+	h.Set("ETag", etag)
+	if h.Get("Content-Encoding") != "" {
+		// ServeContent leaves the length of an encoded body unsaid.
+		w = sizedWriter{w, len(data)}
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
 }
+
+// sizedWriter sends a Content-Length of size with a 200: the whole of a
+// gzipped file, which http.ServeContent would send chunked.
+type sizedWriter struct {
+	http.ResponseWriter
+	size int
+}
+
+func (w sizedWriter) WriteHeader(code int) {
+	if code == http.StatusOK {
+		w.Header().Set("Content-Length", strconv.Itoa(w.size))
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets an http.ResponseController reach the server's writer.
+func (w sizedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

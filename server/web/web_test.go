@@ -180,3 +180,34 @@ func TestHandlerModules(t *testing.T) {
 		walk(m, nil)
 	}
 }
+
+// The page describes itself for search results and link previews: the
+// served HTML carries the Spanish description (the page's language
+// before its script runs), the one the script shows in Spanish.
+func TestHandlerDescription(t *testing.T) {
+	rec := httptest.NewRecorder()
+	web.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	m := regexp.MustCompile(`<meta name="description" content="([^"]{50,160})">`).FindStringSubmatch(rec.Body.String())
+	if m == nil {
+		t.Fatal(`the page has no <meta name="description"> of 50 to 160 characters`)
+	}
+	es, en := descriptions(t)
+	if m[1] != es || en == es {
+		t.Errorf("the page's description is %q; the script's are %q (es) and %q (en)", m[1], es, en)
+	}
+}
+
+// descriptions returns the page's description in Spanish and in English,
+// as i18n.js says them.
+func descriptions(t *testing.T) (es, en string) {
+	t.Helper()
+	src, err := os.ReadFile("static/i18n.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := regexp.MustCompile(`(?m)^    description: "([^"]+)",$`).FindAllStringSubmatch(string(src), -1)
+	if len(found) != 2 {
+		t.Fatalf("i18n.js has %d descriptions, want two (es, en)", len(found))
+	}
+	return found[0][1], found[1][1]
+}

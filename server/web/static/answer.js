@@ -65,11 +65,14 @@ export function citeButton(ref, written) {
       "data-kind": ref.kind || "full",
       "aria-controls": "passage",
       "aria-expanded": "false",
-      "aria-label": t("citeOpen", ref.label) + (ref.kind === "summary" ? ` (${t("citeSummary")})` : ""),
+      "aria-label": t("citeOpen", ref.label) + (ref.kind === "summary" ? `, ${t("citeSummary")}` : ""),
     },
     written,
   );
-  if (ref.kind === "summary") b.append(el("span", { class: "cite-kind", "aria-hidden": "true", text: t("citeSummary") }));
+  // The visible text ("Sesión 40 resumen", the space drawn by the flex
+  // gap) stays inside the accessible name, as voice control needs (WCAG
+  // 2.5.3).
+  if (ref.kind === "summary") b.append(" ", el("span", { class: "cite-kind", "aria-hidden": "true", text: t("citeSummary") }));
   b.addEventListener("click", () => openPassage(ref, b));
   return b;
 }

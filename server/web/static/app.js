@@ -28,6 +28,7 @@ onExample(ask);
 function applyStaticStrings() {
   document.documentElement.lang = state.lang;
   document.title = `${t("title")} · ${t("tagline")}`;
+  document.querySelector('meta[name="description"]')?.setAttribute("content", t("description"));
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const e of document.querySelectorAll("[data-i18n-label]")) e.setAttribute("aria-label", t(e.dataset.i18nLabel));
   for (const e of document.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);

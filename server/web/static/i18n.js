@@ -7,6 +7,7 @@ const dictionary = {
   es: {
     title: "Oráculo",
     tagline: "Pregunta a tus notas",
+    description: "Pregunta a las notas de tu campaña quién es alguien o qué pasó en una sesión: cada respuesta cita el pasaje de donde sale.",
     skip: "Saltar a la pregunta",
     newConversation: "Nueva conversación",
     language: "Idioma",
@@ -162,6 +163,7 @@ const dictionary = {
   en: {
     title: "Oráculo",
     tagline: "Ask your notes",
+    description: "Ask your campaign notes who someone is or what happened in a session: every answer cites the passage it comes from.",
     skip: "Skip to the question",
     newConversation: "New conversation",
     language: "Language",

@@ -33,12 +33,15 @@ function showSignIn(message) {
   closeConversations(false);
   ui.signinError.textContent = message || "";
   ui.signinError.hidden = !message;
+  if (message) ui.token.setAttribute("aria-invalid", "true");
+  else ui.token.removeAttribute("aria-invalid");
   renderRole();
   ui.token.focus();
 }
 
 function hideSignIn() {
   ui.signin.hidden = true;
+  ui.token.removeAttribute("aria-invalid");
   ui.chat.hidden = false;
   ui.newConversation.hidden = false;
   ui.convToggle.hidden = false;

@@ -83,8 +83,7 @@ func applyConfig(fs *flag.FlagSet) ([]string, error) {
 		case s.key == "ui-lang" || s.key == "config" || s.key == "db" && !named:
 			warnings = append(warnings, msg("config-key-here", at, s.key))
 		case f == nil:
-			// A key at the top that another command has is for that one.
-			if s.section != "" || !knownFlags[s.key] {
+			if !leftForOthers(fs, s) {
 				return nil, usageError{unknownKey(fs, at, s)}
 			}
 		case given[s.key]:

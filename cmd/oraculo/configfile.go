@@ -131,10 +131,30 @@ func flagValue(path string, k, v *yaml.Node) (string, error) {
 	return "", fmt.Errorf("%s", msg("config-bad-kind", fmt.Sprintf("%s:%d", path, k.Line), k.Value))
 }
 
-// commandWords are the words that name the command fs is for: "serve",
-// or "token", "add".
+// commandWords are the sections of a config file that the command fs is
+// for reads, the most specific last: "serve"; "token", "add"; or
+// "serve", "health" for a command that borrows serve's.
 func commandWords(fs *flag.FlagSet) []string {
-	return strings.Fields(strings.TrimPrefix(fs.Name(), "oraculo "))
+	words := strings.Fields(strings.TrimPrefix(fs.Name(), "oraculo "))
+	if b, ok := borrowedSections[words[len(words)-1]]; ok {
+		words = append([]string{b}, words...)
+	}
+	return words
+}
+
+// borrowedSections are the commands that read another's section of a
+// config file as well as their own, taking from it the keys they have.
+var borrowedSections = map[string]string{}
+
+// leftForOthers reports whether a setting that the command fs is for
+// lacks belongs to other commands (a key at the top that some command
+// has, or one in a section borrowed) rather than being a mistake.
+func leftForOthers(fs *flag.FlagSet, s configSetting) bool {
+	if s.section == "" {
+		return knownFlags[s.key]
+	}
+	words := commandWords(fs)
+	return s.section == borrowedSections[words[len(words)-1]]
 }
 
 // unknownKey is the error for a setting that the command running does

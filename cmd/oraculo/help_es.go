@@ -15,7 +15,7 @@ var flagUsageES = map[string]string{
 	"chat-timeout":           "espera máxima por una respuesta, por rápido que escriba el modelo (por defecto: $ORACULO_CHAT_TIMEOUT, si no 2m)",
 	"chat-url":               "URL base del servidor de chat (por defecto: $ORACULO_CHAT_URL; ollama: $OLLAMA_HOST o http://127.0.0.1:11434)",
 	"compare":                "comparar dos informes escritos con --json: oraculo eval --compare A.json B.json",
-	"config":                 "archivo de configuración que fija cualquiera de estas opciones (por defecto $ORACULO_CONFIG, si no oraculo.yaml junto al índice)",
+	"config":                 "archivo YAML que fija cualquiera de estas opciones (clave: valor, arriba o bajo el nombre de la orden); la línea de órdenes manda sobre él (por defecto $ORACULO_CONFIG, si no oraculo.yaml junto al índice)",
 	"cors":                   "orígenes cuyas páginas pueden llamar a la API desde un navegador, separados por comas (p. ej. app://obsidian.md,https://chat.example.org; * para cualquiera); los tokens siguen haciendo falta",
 	"db":                     "archivo del índice (por defecto $ORACULO_DB o .oraculo/oraculo.db)",
 	"diagnose":               "decir a qué fallo apuntan las cifras, y por qué",

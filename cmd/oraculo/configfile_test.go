@@ -58,6 +58,7 @@ func TestServeConfigFile(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_CONFIG", "")
 	t.Setenv("ORACULO_TOKENS", "")
+	t.Setenv("ORACULO_ADDR", "")
 	db := ingestSmall(t)
 	cfg := filepath.Join(filepath.Dir(db), ConfigFileName)
 	write := func(path, text string) {
@@ -100,6 +101,16 @@ func TestServeConfigFile(t *testing.T) {
 		t.Errorf("no config file: watch state %q", got)
 	}
 	stop()
+	// $ORACULO_ADDR sets the default address (a container's image does);
+	// the file wins over it.
+	t.Setenv("ORACULO_ADDR", "0.0.0.0:11")
+	if _, errOut, code := runCLI(t, "", "serve", "--db", db); code != 2 || !strings.Contains(errOut, "0.0.0.0:11 is not") {
+		t.Errorf("$ORACULO_ADDR: exit %d, %q", code, errOut)
+	}
+	write(cfg, "addr: 0.0.0.0:12\n")
+	if _, errOut, code := runCLI(t, "", "serve", "--db", db); code != 2 || !strings.Contains(errOut, "0.0.0.0:12 is not") {
+		t.Errorf("the file's address over $ORACULO_ADDR: exit %d, %q", code, errOut)
+	}
 }
 
 // watchState is the watcher's state that the server at url reports.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 )
@@ -23,7 +24,7 @@ type healthFlags struct {
 func newHealthFlags(name string, stderr io.Writer) (*flag.FlagSet, *healthFlags) {
 	fs, _ := newFlags(name, stderr)
 	f := &healthFlags{}
-	f.addr = fs.String("addr", "127.0.0.1:8080", "the address serve listens on (its --addr, or the config file's); a host such as 0.0.0.0, every interface, is asked on loopback")
+	f.addr = fs.String("addr", defaultAddr(), "the address serve listens on (its --addr, the config file's or $ORACULO_ADDR); a host such as 0.0.0.0, every interface, is asked on loopback")
 	return fs, f
 }
 
@@ -58,6 +59,16 @@ func cmdHealth(ctx context.Context, f *healthFlags, rest []string, s stdio) erro
 	return nil
 }
 
+// defaultAddr is the address serve listens on by default, and health
+// asks: $ORACULO_ADDR (a container's image sets 0.0.0.0:8080), else
+// loopback's port 8080.
+func defaultAddr() string {
+	if a := os.Getenv("ORACULO_ADDR"); a != "" {
+		return a
+	}
+	return "127.0.0.1:8080"
+}
+
 // healthURL is the address of the /healthz of a server listening on addr;
 // a host that means every interface is asked on loopback.
 func healthURL(addr string) (string, error) {
@@ -78,7 +89,7 @@ func init() {
 	// health checks the server that serve runs: it reads serve's section
 	// of a config file too, so that both agree on the address.
 	borrowedSections["health"] = "serve"
-	flagUsageES["health/addr"] = "la dirección en la que escucha serve (su --addr, o la del archivo de configuración); un host como 0.0.0.0, todas las interfaces, se pregunta por loopback"
+	flagUsageES["health/addr"] = "la dirección en la que escucha serve (su --addr, la del archivo de configuración o $ORACULO_ADDR); un host como 0.0.0.0, todas las interfaces, se pregunta por loopback"
 	for id, texts := range map[string][2]string{
 		"health-args": {"health takes no arguments, only flags: %q", "health no acepta argumentos, solo opciones: %q"},
 		"health-down": {"no server answers at %s: %v", "ningún servidor responde en %s: %v"},

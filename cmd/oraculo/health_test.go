@@ -14,6 +14,7 @@ import (
 func TestHealth(t *testing.T) {
 	t.Setenv("ORACULO_UI_LANG", "en")
 	t.Setenv("ORACULO_CONFIG", "")
+	t.Setenv("ORACULO_ADDR", "")
 	db := ingestSmall(t)
 	url, _, _, _ := startServe(t, "--db", db)
 	hostPort := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")

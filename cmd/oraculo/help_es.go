@@ -4,7 +4,7 @@ package main
 // where a flag means something else in one command, else by flag
 // (TestCommandHelp checks that none is missing).
 var flagUsageES = map[string]string{
-	"addr":                   "dirección en la que escuchar",
+	"addr":                   "dirección en la que escuchar ($ORACULO_ADDR fija el valor por defecto: la imagen de un contenedor escucha en 0.0.0.0:8080)",
 	"annotate-workers":       "fragmentos que el modelo de chat anota a la vez",
 	"answers":                "responder además a cada pregunta: Recall@8 tras la reordenación, acierto al abstenerse, validez de las citas",
 	"as":                     "leer como dm (todo, por defecto), player (nunca una nota solo para el DM) o player:NOMBRE (un jugador con su propio ámbito de memoria)",

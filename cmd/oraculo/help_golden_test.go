@@ -42,6 +42,7 @@ var helpGoldenCalls = func() [][]string {
 func TestHelpGolden(t *testing.T) {
 	t.Setenv("ORACULO_DB", t.TempDir()+"/none.db")
 	t.Setenv("ORACULO_CONFIG", "")
+	t.Setenv("ORACULO_ADDR", "")
 	var b strings.Builder
 	for _, args := range helpGoldenCalls {
 		out, errOut, code := runCLI(t, "", args...)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -161,5 +162,23 @@ func TestConfigFileExposedPassword(t *testing.T) {
 		if warned != c.warn {
 			t.Errorf("mode %o, %q: warned %v, want %v: %q", c.mode, c.text, warned, c.warn, errOut)
 		}
+	}
+}
+
+// TestConfigFileExample: the example that docs/oraculo.example.yaml gives
+// is a valid config file for serve: no error, no warning, and its values
+// set serve's flags.
+func TestConfigFileExample(t *testing.T) {
+	t.Setenv("ORACULO_UI_LANG", "en")
+	fs, f := newServeFlags("serve", io.Discard)
+	if err := fs.Parse([]string{"--config", "../../docs/oraculo.example.yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	warnings, err := applyConfig(fs)
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("docs/oraculo.example.yaml: %v, warnings %q", err, warnings)
+	}
+	if *f.addr != "127.0.0.1:8080" || !*f.watching.on || *f.cors != "app://obsidian.md" || *f.index.db != "/var/lib/oraculo/oraculo.db" {
+		t.Errorf("the example's values: addr %q, watch %v, cors %q, db %q", *f.addr, *f.watching.on, *f.cors, *f.index.db)
 	}
 }

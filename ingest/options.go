@@ -44,6 +44,11 @@ type Options struct {
 	// "link-outside-notes"; see [Bounds.FollowOutside]). The index's own
 	// files are never read, with it or without it.
 	FollowLinksOutside bool
+	// IncludeTemplates indexes an Obsidian vault's templates folder,
+	// which an ingest leaves out by default, and IncludeExcluded the notes
+	// its "Excluded files" match (see [ReadVault]). Neither is stored in
+	// the index: an ingest without them removes those notes again.
+	IncludeTemplates, IncludeExcluded bool
 	// PrivateFiles are more files never to read as notes, besides the
 	// index's own that the engine knows (the index, its journal, link key
 	// and graphs, and the tokens and chat history beside it: see
@@ -55,6 +60,11 @@ type Options struct {
 	// for it, said once to OnWait (else the warning sink).
 	NoWait bool
 	OnWait func(Holder)
+}
+
+// Vault is what the options override of a vault's own exclusions.
+func (o Options) Vault() VaultOptions {
+	return VaultOptions{IncludeTemplates: o.IncludeTemplates, IncludeExcluded: o.IncludeExcluded}
 }
 
 // Validate checks the explicit choices in o without touching an index,

@@ -38,6 +38,9 @@ type Report struct {
 	Skipped  []Problem `json:"skipped"`
 	Repaired []Problem `json:"repaired"`
 	Warnings []Problem `json:"warnings"`
+	// Excluded counts the notes the Obsidian vaults' own settings left
+	// out (templates folders, "Excluded files"), by folder and rule.
+	Excluded []Exclusion `json:"excluded,omitempty"`
 	// NewChunks is how many chunks this run wrote.
 	NewChunks int `json:"new_chunks"`
 	// Documents counts the documents besides notes this run read (new or
@@ -80,6 +83,7 @@ func (r *Report) add(res *Result) {
 		r.Documents[k] += n
 	}
 	r.Skipped = append(r.Skipped, res.Skipped...)
+	r.Excluded = append(r.Excluded, res.Excluded...)
 	r.Repaired = append(r.Repaired, res.Repaired...)
 	r.Warnings = append(r.Warnings, res.Warnings...)
 }

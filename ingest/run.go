@@ -121,6 +121,7 @@ func (r *run) folder(ctx context.Context, root string, fence *Fence) error {
 	cfg := r.Corpus.config()
 	cfg.Decide = func(rec store.VisibilityRecord) visibility.Decision { return visibility.DecideStored(r.rules, rec) }
 	cfg.Fence, cfg.Workers, cfg.MaxBytes = fence, r.Options.Workers, r.Options.MaxFileBytes
+	cfg.Vault = r.Options.Vault()
 	if r.Options.Progress != nil {
 		before, pages := r.rep.Bytes, r.rep.Pages // progress counts the bytes and pages of every folder
 		cfg.Progress = func(p Progress) {

@@ -52,6 +52,10 @@ type Config struct {
 	BatchNotes int
 	BatchBytes int64
 	BatchTime  time.Duration
+	// Vault says which of the Obsidian vault's own exclusions (its
+	// templates folder, its "Excluded files") to override; the folder's
+	// vault settings are read at each update (see [ReadVault]).
+	Vault VaultOptions
 	// Progress, when set, is called after each file, once its note is
 	// stored (so in bursts, one a write), on the goroutine that called
 	// Update.
@@ -144,6 +148,10 @@ type Result struct {
 	// changed) by format ("pdf", "docx", ...), and Pages their pages.
 	Documents map[string]int
 	Pages     int
+	// Excluded counts the notes the folder's Obsidian settings left out,
+	// by rule (see [ReadVault]); notes stored before from those files are
+	// removed, as Deleted.
+	Excluded []Exclusion
 }
 
 // Update brings the notes of root in w up to date: every note file under
@@ -170,13 +178,19 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if err != nil {
 		return nil, err
 	}
+	vault := ReadVault(root, cfg.Vault)
+	excluded := vault.filter(root, listing)
 	states, err := w.DocumentStates(ctx, root)
 	if err != nil {
 		return nil, err
 	}
 	u := &update{w: w, root: root, cfg: cfg, fence: fence, states: states, total: len(listing.Files), gathering: &batch{},
 		seen: make(map[string]bool, len(listing.Files)), keep: map[string]bool{},
-		res: &Result{Files: len(listing.Files)}}
+		res: &Result{Files: len(listing.Files), Excluded: excluded}}
+	for _, w := range vault.Warnings {
+		w.Root = root
+		u.res.Warnings = append(u.res.Warnings, w)
+	}
 	for _, sk := range listing.Skipped {
 		u.res.Skipped = append(u.res.Skipped, Problem{Root: root, Path: sk.Path, Reason: string(sk.Reason), Detail: sk.Detail})
 	}

@@ -181,6 +181,7 @@ func (s *Server) ingestInBackground(id string, run int, roots []string) {
 			st.lastFile, st.lastRoot = p.Path, p.Root
 		}
 	}}
+	opts.IncludeTemplates, opts.IncludeExcluded = s.cfg.IncludeTemplates, s.cfg.IncludeExcluded
 	type result struct {
 		rep *oraculo.IngestReport
 		err error

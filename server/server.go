@@ -96,6 +96,10 @@ type Config struct {
 	// [oraculo.IngestOptions].
 	FollowLinksOutside bool
 	PrivateFiles       []string
+	// IncludeTemplates and IncludeExcluded make those ingests index an
+	// Obsidian vault's templates folder and "Excluded files" too (serve
+	// --include-templates, --include-excluded).
+	IncludeTemplates, IncludeExcluded bool
 }
 
 // Server is the HTTP face of an engine. It is an http.Handler; Close stops

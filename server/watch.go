@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/watch"
 )
 
@@ -41,6 +42,8 @@ func (s *Server) Watch(ctx context.Context, cfg watch.Config) error {
 		cfg.Roots = roots
 	}
 	cfg.Ignore = append(cfg.Ignore, s.eng.DBPath())
+	// The watcher leaves out what the ingests it asks for leave out.
+	cfg.Vault = ingest.VaultOptions{IncludeTemplates: s.cfg.IncludeTemplates, IncludeExcluded: s.cfg.IncludeExcluded}
 	roots := cfg.Roots
 	cfg.Update = func(ctx context.Context, b watch.Batch) error { return s.watchUpdate(ctx, roots, b) }
 	if cfg.OnPolling == nil {

@@ -24,8 +24,16 @@ const visibleWithin = 5 * time.Second
 // with a short debounce.
 func watchedServer(t *testing.T) (ts *httptest.Server, h *Server, root string) {
 	t.Helper()
-	ctx := context.Background()
 	root = writeNotes(t)
+	ts, h = serveWatching(t, root, Config{})
+	return ts, h, root
+}
+
+// serveWatching serves a fresh index of root, ingested, with cfg, and
+// watches root, until the test ends.
+func serveWatching(t *testing.T, root string, cfg Config) (ts *httptest.Server, h *Server) {
+	t.Helper()
+	ctx := context.Background()
 	eng, err := oraculo.Open(ctx, filepath.Join(t.TempDir(), "o.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +42,8 @@ func watchedServer(t *testing.T) (ts *httptest.Server, h *Server, root string) {
 	if _, err := eng.Ingest(ctx, []string{root}, oraculo.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	h = New(Config{Engine: eng})
+	cfg.Engine = eng
+	h = New(cfg)
 	if err := h.Watch(ctx, watch.Config{Debounce: 100 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +55,7 @@ func watchedServer(t *testing.T) (ts *httptest.Server, h *Server, root string) {
 	waitUntil(t, "the watcher to start", time.Now().Add(10*time.Second), func() bool {
 		return h.watchStatus(true).State == watch.StateWatching
 	})
-	return ts, h, root
+	return ts, h
 }
 
 // waitUntil polls cond until it holds or the deadline passes.

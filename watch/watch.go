@@ -3,7 +3,10 @@
 // go) and, once a burst of changes has been quiet for a debounce, asks for
 // one update. Hidden files and folders (.obsidian, .git, .oraculo) are
 // ignored as the ingest ignores them, and so are the paths it is told to
-// ignore (the index's own files). When the system's limit on watches is
+// ignore (the index's own files), and so are the notes an Obsidian
+// vault's own settings leave out of an ingest (its templates folder, its
+// "Excluded files": see [ingest.ReadVault]); a change to those settings
+// makes the next update read the folders again whole, with them. When the system's limit on watches is
 // reached it falls back to rescanning the folders periodically.
 //
 // The update itself is the caller's: the engine's ingest is incremental
@@ -20,6 +23,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,6 +86,9 @@ type Config struct {
 	// called from one goroutine at a time; changes that arrive meanwhile
 	// make the next batch. A failed update is tried again later.
 	Update func(ctx context.Context, b Batch) error
+	// Vault says which of an Obsidian vault's own exclusions the ingest
+	// overrides: the notes it leaves out are not reacted to either.
+	Vault ingest.VaultOptions
 	// OnPolling, when set, is told once why the watcher fell back to
 	// rescans.
 	OnPolling func(reason error)
@@ -193,7 +200,7 @@ func (w *Watcher) setStatus(f func(*Status)) {
 // context it cancels) and returns nil. It returns an error only when it
 // cannot start.
 func (w *Watcher) Run(ctx context.Context) error {
-	r := &run{w: w, cfg: w.cfg, pending: map[string]bool{}, dirs: map[string]bool{}, done: make(chan error, 1)}
+	r := w.newRun()
 	defer w.setStatus(func(s *Status) { s.State, s.Updating = StateStopped, false })
 	r.timer = time.NewTimer(time.Hour)
 	r.timer.Stop()
@@ -221,6 +228,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 					r.poll(err)
 					break
 				}
+				r.watchSettings(root)
 			}
 		}
 	}
@@ -283,6 +291,16 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 }
 
+// newRun is the state of a run that starts, with what each root's
+// Obsidian settings leave out now.
+func (w *Watcher) newRun() *run {
+	r := &run{w: w, cfg: w.cfg, pending: map[string]bool{}, dirs: map[string]bool{}, done: make(chan error, 1), vaults: map[string]*ingest.Vault{}}
+	for _, root := range w.cfg.Roots {
+		r.vaults[root] = ingest.ReadVault(root, w.cfg.Vault)
+	}
+	return r
+}
+
 // run is the state of one [Watcher.Run], owned by its goroutine.
 type run struct {
 	w      *Watcher
@@ -302,6 +320,8 @@ type run struct {
 	done     chan error
 	// lastPrint is the folders' fingerprint at the last rescan.
 	lastPrint string
+	// vaults are what each root's Obsidian settings leave out.
+	vaults map[string]*ingest.Vault
 }
 
 // fingerprint sums up the folders as a rescan would see them: every
@@ -320,7 +340,7 @@ func (r *run) fingerprint() string {
 				}
 				return nil
 			}
-			if !d.IsDir() && !relevant(d.Name()) {
+			if !d.IsDir() && (!relevant(d.Name()) || r.excluded(p)) {
 				return nil
 			}
 			fi, err := d.Info()
@@ -331,6 +351,11 @@ func (r *run) fingerprint() string {
 			fmt.Fprintf(h, "%s\x00%d\x00%d\x00", p, fi.Size(), fi.ModTime().UnixNano())
 			return nil
 		})
+		for _, f := range ingest.ObsidianSettingsFiles {
+			if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil {
+				fmt.Fprintf(h, "%s\x00%d\x00%d\x00", f, fi.Size(), fi.ModTime().UnixNano())
+			}
+		}
 	}
 	return strconv.FormatUint(h.Sum64(), 36)
 }
@@ -415,13 +440,16 @@ func (r *run) addTree(dir string, fresh bool) error {
 			return nil
 		}
 		if !d.IsDir() {
-			if fresh && relevant(d.Name()) {
+			if fresh && relevant(d.Name()) && !r.excluded(p) {
 				r.mark(p)
 			}
 			return nil
 		}
 		if r.dirs[p] {
 			return nil
+		}
+		if r.excludedFolder(p) {
+			return fs.SkipDir // every note in it is left out: not worth a watch
 		}
 		if err := r.w.add(r.fsw, p); err != nil {
 			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
@@ -437,13 +465,16 @@ func (r *run) addTree(dir string, fresh bool) error {
 // event takes one change reported by the system.
 func (r *run) event(ev fsnotify.Event) {
 	p := filepath.Clean(ev.Name)
-	if r.ignored(p) || ev.Op == fsnotify.Chmod {
+	if ev.Op == fsnotify.Chmod || r.settingsChanged(p) || r.ignored(p) {
 		return
 	}
 	switch {
 	case ev.Has(fsnotify.Create):
 		fi, err := os.Lstat(p)
 		if err == nil && fi.IsDir() {
+			if r.excludedFolder(p) {
+				return
+			}
 			if r.ticker == nil {
 				if err := r.addTree(p, true); err != nil {
 					r.poll(err)
@@ -452,7 +483,7 @@ func (r *run) event(ev fsnotify.Event) {
 			r.mark(p)
 			return
 		}
-		if relevant(p) {
+		if relevant(p) && !r.excluded(p) {
 			r.mark(p)
 		}
 	case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
@@ -461,11 +492,11 @@ func (r *run) event(ev fsnotify.Event) {
 			r.mark(p)
 			return
 		}
-		if relevant(p) {
+		if relevant(p) && !r.excluded(p) {
 			r.mark(p)
 		}
 	case ev.Has(fsnotify.Write):
-		if relevant(p) {
+		if relevant(p) && !r.excluded(p) {
 			r.mark(p)
 		}
 	}
@@ -556,4 +587,78 @@ func (r *run) finish(err error) {
 	if len(r.pending) > 0 || r.rescan {
 		r.schedule(now)
 	}
+}
+
+// rootOf is the watched root a path lies in, and the path relative to it
+// with forward slashes; ok is false outside every root.
+func (r *run) rootOf(p string) (root, rel string, ok bool) {
+	for _, root := range r.cfg.Roots {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		return root, filepath.ToSlash(rel), true
+	}
+	return "", "", false
+}
+
+// excluded reports whether the file at p is a note its vault's Obsidian
+// settings leave out of an ingest: a change to it changes nothing.
+func (r *run) excluded(p string) bool {
+	root, rel, ok := r.rootOf(p)
+	if !ok {
+		return false
+	}
+	_, _, ex := r.vaults[root].Excludes(rel)
+	return ex
+}
+
+// excludedFolder reports whether every note under the folder at p is
+// left out by its vault's Obsidian settings (see [ingest.Vault.ExcludesFolder]).
+func (r *run) excludedFolder(p string) bool {
+	root, rel, ok := r.rootOf(p)
+	return ok && r.vaults[root].ExcludesFolder(rel)
+}
+
+// watchSettings watches the folders of root's Obsidian settings files
+// (when root is a vault), so that a change to them is seen.
+func (r *run) watchSettings(root string) {
+	for _, f := range ingest.ObsidianSettingsFiles {
+		dir := filepath.Dir(filepath.Join(root, filepath.FromSlash(f)))
+		if r.dirs[dir] {
+			continue
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		if err := r.w.add(r.fsw, dir); err == nil {
+			r.dirs[dir] = true
+		}
+	}
+}
+
+// settingsChanged takes a change to one of a vault's Obsidian settings
+// files: what the vault leaves out is read again, and the next update
+// reads the folders whole (notes now excluded leave the index, notes no
+// longer excluded enter it). It reports whether p was one.
+func (r *run) settingsChanged(p string) bool {
+	root, rel, ok := r.rootOf(p)
+	if !ok || !slices.Contains(ingest.ObsidianSettingsFiles, rel) {
+		return false
+	}
+	r.vaults[root] = ingest.ReadVault(root, r.cfg.Vault)
+	// The folders no longer left out are watched now.
+	if r.fsw != nil && r.ticker == nil {
+		if err := r.addTree(root, false); err != nil {
+			r.poll(err)
+		}
+	}
+	r.rescan = true
+	now := time.Now()
+	r.lastEvent = now
+	if r.firstPending.IsZero() {
+		r.firstPending = now
+	}
+	r.schedule(now)
+	return true
 }

@@ -130,7 +130,7 @@ var commands = []command{
 				"Reads the notes (.md, .markdown, .txt) under each folder and brings the index up to date: only files whose content changed are processed again, and notes whose files are gone leave the index.",
 				"Lee las notas (.md, .markdown, .txt) de cada carpeta y pone el índice al día: solo se procesan de nuevo los archivos cuyo contenido cambió, y las notas cuyos archivos ya no están salen del índice.",
 			},
-			args: [][4]string{{"DIR", "CARPETA", "a folder of notes, read recursively (hidden folders skipped)", "una carpeta de notas, leída entera (sin las carpetas ocultas)"}},
+			args: [][4]string{{"DIR", "CARPETA", "a folder of notes, read recursively (hidden folders skipped, and in an Obsidian vault its templates folder and its \"Excluded files\")", "una carpeta de notas, leída entera (sin las carpetas ocultas, y en una bóveda de Obsidian sin su carpeta de plantillas ni sus «Archivos excluidos»)"}},
 			examples: []string{
 				"oraculo ingest examples/campaign",
 				"oraculo ingest --embedder ollama ~/Obsidian/Campaña",

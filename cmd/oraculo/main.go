@@ -288,6 +288,7 @@ type ingestFlags struct {
 	watching        *watchOptions
 	followOutside   *bool
 	noWait          *bool
+	vault           *vaultFlags
 }
 
 func newIngestFlags(name string, stderr io.Writer) (*flag.FlagSet, *ingestFlags) {
@@ -306,6 +307,7 @@ func newIngestFlags(name string, stderr io.Writer) (*flag.FlagSet, *ingestFlags)
 	f.watching = watchFlags(fs, "after reading the folders, keep watching them and update the index after each change, until Ctrl-C")
 	f.followOutside = followLinksFlag(fs)
 	f.noWait = fs.Bool("no-wait", false, "when another ingest of the index is running, fail at once saying who runs it (default: wait for it to end)")
+	f.vault = newVaultFlags(fs)
 	return fs, f
 }
 
@@ -365,6 +367,7 @@ func (f *ingestFlags) options(stderr io.Writer) (oraculo.IngestOptions, error) {
 		return opts, usageError{err}
 	}
 	opts.AnnotateWorkers = *f.annotateWorkers
+	f.vault.apply(&opts)
 	opts.NoWait = *f.noWait
 	opts.OnWait = func(h oraculo.IngestHolder) {
 		fmt.Fprintln(stderr, msg("ingest-waiting", termrender.Escape(h.String())))

@@ -338,6 +338,13 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"watch-bad-debounce":  {"--watch-debounce must be more than 0, got %s", "--watch-debounce debe ser mayor que 0, no %s"},
 	"watch-no-roots":      {"--watch: the index names no folder to watch: run oraculo ingest DIR first", "--watch: el índice no nombra ninguna carpeta que vigilar: ejecuta antes oraculo ingest CARPETA"},
 	"watch-serving":       {"Watching %s: changes reach the next question.", "Vigilando %s: los cambios llegan a la siguiente pregunta."},
+	// An Obsidian vault's own settings (issue 30, item 4).
+	"obsidian-left-out":         {"Left out by the vaults' Obsidian settings, %d notes: %s", "Omitidas por la configuración de Obsidian de las bóvedas, %d notas: %s"},
+	"reason:obsidian-template":  {"templates", "plantillas"},
+	"reason:obsidian-excluded":  {"excluded by Obsidian", "excluidas por Obsidian"},
+	"include:obsidian-template": {"--include-templates indexes the templates", "--include-templates indexa las plantillas"},
+	"include:obsidian-excluded": {"--include-excluded indexes Obsidian's excluded files", "--include-excluded indexa los archivos excluidos en Obsidian"},
+	"obsidian-settings-warning": {"an Obsidian setting not applied: %s", "un ajuste de Obsidian sin aplicar: %s"},
 }
 
 // msg formats a catalog message in the interface language.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/link"
 )
@@ -51,6 +52,7 @@ func printIngestReport(w io.Writer, dbPath string, r *oraculo.IngestReport) {
 		fmt.Fprintln(w, msg("annotate-summary", a.Model, a.Annotated, a.Cached, a.Pending, a.Failed))
 	}
 	printSkipped(w, r.Skipped)
+	printExcluded(w, r.Excluded)
 	if len(r.Repaired) > 0 {
 		fmt.Fprintln(w, msg("repaired", len(r.Repaired)))
 		listProblems(w, r.Repaired, false)
@@ -94,6 +96,9 @@ func listProblems(w io.Writer, ps []oraculo.Problem, reasons bool) {
 			return
 		}
 		text := termrender.Escape(p.Detail)
+		if p.Reason == ingest.ReasonObsidianSettings {
+			text = msg("obsidian-settings-warning", text)
+		}
 		if reasons {
 			text = msg("reason:" + p.Reason)
 			if p.Detail != "" {

@@ -56,6 +56,7 @@ type serveFlags struct {
 	limits        func() (server.Limits, error)
 	watching      *watchOptions
 	followOutside *bool
+	vault         *vaultFlags
 }
 
 func newServeFlags(name string, stderr io.Writer) (*flag.FlagSet, *serveFlags) {
@@ -72,6 +73,7 @@ func newServeFlags(name string, stderr io.Writer) (*flag.FlagSet, *serveFlags) {
 	f.limits = limitFlags(fs)
 	f.watching = watchFlags(fs, "watch the index's folders and update it after each change: the next question sees it")
 	f.followOutside = followLinksFlag(fs)
+	f.vault = newVaultFlags(fs)
 	return fs, f
 }
 
@@ -179,6 +181,8 @@ func (sv *serving) config(ctx context.Context, limits server.Limits) server.Conf
 		// The ingests the server runs (POST /api/ingest, --watch).
 		FollowLinksOutside: *f.followOutside,
 		PrivateFiles:       privateFiles(*f.tokens, *f.index.db),
+		IncludeTemplates:   *f.vault.templates,
+		IncludeExcluded:    *f.vault.excluded,
 	}
 }
 

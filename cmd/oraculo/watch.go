@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"github.com/oraculo/oraculo/server"
 	fswatch "github.com/oraculo/oraculo/watch"
@@ -22,6 +23,9 @@ type watchOptions struct {
 	on       *bool
 	debounce *time.Duration
 	poll     *bool
+	// vault says which of an Obsidian vault's exclusions the watcher
+	// overrides, as the ingests it runs do.
+	vault ingest.VaultOptions
 }
 
 // watchFlags registers the watching flags on fs; what is the command's
@@ -48,7 +52,7 @@ func init() {
 
 // config is the watcher's configuration the flags ask for.
 func (o *watchOptions) config(roots []string, eng *oraculo.Engine) fswatch.Config {
-	return fswatch.Config{Roots: roots, Debounce: *o.debounce, Poll: *o.poll, Ignore: []string{eng.DBPath()}}
+	return fswatch.Config{Roots: roots, Debounce: *o.debounce, Poll: *o.poll, Ignore: []string{eng.DBPath()}, Vault: o.vault}
 }
 
 // validate refuses a debounce that is not a duration worth waiting.
@@ -65,6 +69,7 @@ func (o *watchOptions) validate() error {
 func followIngest(ctx context.Context, eng *oraculo.Engine, roots []string, opts oraculo.IngestOptions, wo *watchOptions, asJSON bool, stdout, stderr io.Writer) error {
 	opts.Progress = nil // one line per update instead
 	var out sync.Mutex  // the update and the fallback's warning both print
+	wo.vault = opts.Vault()
 	cfg := wo.config(roots, eng)
 	cfg.OnPolling = func(reason error) {
 		out.Lock()

@@ -8,7 +8,8 @@
 // drive the engine itself over the store: a note added and a note edited
 // after the first ingest are embedded and found by the dense path (the
 // class of bug the engine once had, when it read a setting only SQLite
-// kept, is what that scenario guards).
+// kept, is what that scenario guards), and an Obsidian vault's templates
+// and excluded files stay out of the index.
 package storetest
 
 import (
@@ -46,6 +47,7 @@ func Run(t *testing.T, open Open) {
 	}
 	t.Run("engine later notes", func(t *testing.T) { laterNotes(t, open) })
 	t.Run("engine timeline", func(t *testing.T) { timeline(t, open(t)) })
+	t.Run("engine obsidian vault", func(t *testing.T) { obsidianVault(t, open(t)) })
 }
 
 // root is the folder every scenario's notes come from.

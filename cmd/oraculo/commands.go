@@ -353,6 +353,19 @@ var commands = []command{
 		action: parsed(newDoctorFlags, cmdDoctor),
 	},
 	{
+		name:  "health",
+		usage: [2]string{"health [--addr 127.0.0.1:8080]   (asks a running serve whether it answers: exit 0 or 1)", "health [--addr 127.0.0.1:8080]   (pregunta a un serve en marcha si responde: sale con 0 o 1)"},
+		doc: commandDoc{
+			synopsis: [2]string{"health [options]", "health [opciones]"},
+			about: [2]string{
+				"Asks the server that oraculo serve runs whether it can answer (GET /healthz: the index open), for a container's HEALTHCHECK or a service manager, where there is no curl. It reads serve's section of the config file too, so both agree on the address. Exits 0 when the server says ok, 1 when it says otherwise or does not answer within 5s.",
+				"Pregunta al servidor que ejecuta oraculo serve si puede responder (GET /healthz: el índice abierto), para el HEALTHCHECK de un contenedor o un gestor de servicios, donde no hay curl. Lee también la sección de serve del archivo de configuración, para que ambos coincidan en la dirección. Sale con 0 cuando el servidor dice ok, con 1 cuando dice otra cosa o no responde en 5 s.",
+			},
+			examples: []string{"oraculo health", "oraculo health --addr 0.0.0.0:8080"},
+		},
+		action: parsed(newHealthFlags, cmdHealth),
+	},
+	{
 		name:       "token",
 		usage:      [2]string{"token  add NAME --role player|dm | list | remove NAME | rotate-links   [--tokens FILE]", "token  add NOMBRE --role player|dm | list | remove NOMBRE | rotate-links   [--tokens ARCHIVO]"},
 		verbsUsage: "token-usage",

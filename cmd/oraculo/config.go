@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/oraculo/oraculo"
 )
@@ -27,10 +24,13 @@ import (
 //	  addr: 0.0.0.0:8080
 //	  cors: app://obsidian.md
 //
-// A flag given on the command line wins over the file. A value the flag
-// refuses is an error naming the file and the key; a key that no flag of
-// the command has is named in a warning and left out (the file serves
-// every command).
+// A flag given on the command line wins over the file, and the file over
+// the flags' defaults. A key at the top that the command lacks is left for
+// the commands that have it (the file serves every command); a key that
+// no command has, a key under the command's name that it lacks, a value
+// the flag refuses and a key set twice are errors naming the file, the
+// line and the key, with the key meant when one is near. API keys are not
+// read from the file (secretKeys).
 
 // ConfigFileName is the config file looked for beside the index.
 const ConfigFileName = "oraculo.yaml"
@@ -53,7 +53,9 @@ func configPath(fs *flag.FlagSet) (string, bool) {
 }
 
 // applyConfig sets the flags of fs that the command line left unset from
-// the config file; it returns the warnings to print.
+// the config file; it returns the warnings to print. A mistake in the
+// file (a key no command has, a value of the wrong kind, a key set twice)
+// is an error naming the file, the line and the key.
 func applyConfig(fs *flag.FlagSet) ([]string, error) {
 	path, named := configPath(fs)
 	data, err := os.ReadFile(path)
@@ -63,72 +65,38 @@ func applyConfig(fs *flag.FlagSet) ([]string, error) {
 		}
 		return nil, usageError{fmt.Errorf("config file %s: %w", path, err)}
 	}
-	var doc map[string]any
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, usageError{fmt.Errorf("config file %s: %v", path, err)}
-	}
-	cmd := fs.Name()[strings.LastIndexByte(fs.Name(), ' ')+1:]
-	values := map[string]any{}
-	var warnings []string
-	for k, v := range doc {
-		if section, ok := v.(map[string]any); ok {
-			if k == cmd {
-				for sk, sv := range section {
-					values[sk] = sv // the command's own section wins
-				}
-			}
-			continue
-		}
-		if _, set := values[k]; !set {
-			values[k] = v
-		}
+	settings, err := readConfig(path, data, commandWords(fs))
+	if err != nil {
+		return nil, usageError{err}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		f := fs.Lookup(k)
+	var warnings []string
+	for _, s := range settings {
+		at := fmt.Sprintf("%s:%d", path, s.line)
+		f := fs.Lookup(s.key)
 		switch {
-		case k == "as":
+		case s.key == "as":
 			// The role is decided before the flags are read: a file that
 			// asked for a player's view must not quietly get the DM's.
-			return nil, usageError{errors.New(msg("config-key-as", path))}
-		case k == "ui-lang" || k == "config" || k == "db" && !named:
-			warnings = append(warnings, msg("config-key-here", path, k))
+			return nil, usageError{errors.New(msg("config-key-as", at))}
+		case s.key == "ui-lang" || s.key == "config" || s.key == "db" && !named:
+			warnings = append(warnings, msg("config-key-here", at, s.key))
 		case f == nil:
-			// A flag of another command is for that one; anything else is
-			// a mistake worth naming.
-			if !knownFlags[k] {
-				warnings = append(warnings, msg("config-key-unknown", path, k))
+			if !leftForOthers(fs, s) {
+				return nil, usageError{unknownKey(fs, at, s)}
 			}
-		case given[k]:
+		case given[s.key]:
 		default:
-			if err := fs.Set(k, scalar(values[k])); err != nil {
-				return nil, usageError{fmt.Errorf("config file %s: %s: %v", path, k, err)}
+			if err := fs.Set(s.key, s.value); err != nil {
+				return nil, usageError{badValue(at, f, s.value, err)}
 			}
 		}
+	}
+	if w := exposedPassword(path, settings); w != "" {
+		warnings = append(warnings, w)
 	}
 	return warnings, nil
-}
-
-// scalar is a YAML value as a flag reads it: lists joined by commas.
-func scalar(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case []any:
-		parts := make([]string, len(x))
-		for i, p := range x {
-			parts[i] = fmt.Sprint(p)
-		}
-		return strings.Join(parts, ",")
-	default:
-		return fmt.Sprint(x)
-	}
 }
 
 // knownFlags are the flags of every command (TestConfigKnownFlags keeps

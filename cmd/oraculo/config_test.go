@@ -51,10 +51,13 @@ func TestConfigFile(t *testing.T) {
 	if n, _ := hits("--k", "1", "puente Galerna archiduque Harbin"); n != 1 {
 		t.Errorf("the command line's k: %d hits", n)
 	}
-	write("k: 1\nkk: 3\naddr: 0.0.0.0:9\n")
-	_, errOut := hits("puente")
-	if !strings.Contains(errOut, cfg) || !strings.Contains(errOut, `"kk"`) || strings.Contains(errOut, "addr") {
-		t.Errorf("unknown keys: %q", errOut)
+	write("k: 1\naddr: 0.0.0.0:9\n")
+	if n, errOut := hits("puente Galerna archiduque Harbin"); n != 1 || errOut != "" {
+		t.Errorf("a key of another command (addr, serve's) is left for it: %d hits, %q", n, errOut)
+	}
+	write("k: 1\nkk: 3\n")
+	if _, errOut, code := runCLI(t, "", "search", "--db", db, "puente"); code != 2 || !strings.Contains(errOut, cfg+":2: ") || !strings.Contains(errOut, `"kk"`) {
+		t.Errorf("a key no command has: exit %d, %q", code, errOut)
 	}
 	write("as: player\n")
 	if _, errOut, code := runCLI(t, "", "search", "--db", db, "puente"); code != 2 || !strings.Contains(errOut, "--as") {

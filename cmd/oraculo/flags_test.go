@@ -96,7 +96,7 @@ func TestErrorsTranslated(t *testing.T) {
 // under --ui-lang es.
 func TestCommandHelp(t *testing.T) {
 	for _, c := range [][]string{{"ingest"}, {"search"}, {"ask"}, {"chat"}, {"show"}, {"chunks"}, {"stats"}, {"eval"}, {"bench"},
-		{"compendium", "list"}, {"mcp"}, {"serve"}, {"doctor"}, {"token", "add"}, {"token", "list"}, {"token", "remove"},
+		{"compendium", "list"}, {"mcp"}, {"serve"}, {"doctor"}, {"health"}, {"token", "add"}, {"token", "list"}, {"token", "remove"},
 		{"memory", "add"}, {"memory", "list"}, {"memory", "show"}, {"memory", "verify"}, {"memory", "supersede"}, {"memory", "forget"}} {
 		name := strings.Join(c, " ")
 		if name == "compendium list" {
@@ -141,7 +141,7 @@ func TestCommandHelp(t *testing.T) {
 		return m
 	}
 	for _, c := range [][]string{{"ingest"}, {"search"}, {"ask"}, {"chat"}, {"show"}, {"chunks"}, {"stats"}, {"eval"}, {"bench"},
-		{"compendium", "list"}, {"mcp"}, {"serve"}, {"doctor"}, {"token", "add"},
+		{"compendium", "list"}, {"mcp"}, {"serve"}, {"doctor"}, {"health"}, {"token", "add"},
 		{"memory", "add"}, {"memory", "list"}, {"memory", "supersede"}} {
 		en, _, _ := runCLI(t, "", append(c, "-h", "--ui-lang", "en")...)
 		es, _, _ := runCLI(t, "", append(c, "-h", "--ui-lang", "es")...)

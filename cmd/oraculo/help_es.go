@@ -4,7 +4,7 @@ package main
 // where a flag means something else in one command, else by flag
 // (TestCommandHelp checks that none is missing).
 var flagUsageES = map[string]string{
-	"addr":                   "dirección en la que escuchar",
+	"addr":                   "dirección en la que escuchar ($ORACULO_ADDR fija el valor por defecto: la imagen de un contenedor escucha en 0.0.0.0:8080)",
 	"annotate-workers":       "fragmentos que el modelo de chat anota a la vez",
 	"answers":                "responder además a cada pregunta: Recall@8 tras la reordenación, acierto al abstenerse, validez de las citas",
 	"as":                     "leer como dm (todo, por defecto), player (nunca una nota solo para el DM) o player:NOMBRE (un jugador con su propio ámbito de memoria)",
@@ -15,7 +15,7 @@ var flagUsageES = map[string]string{
 	"chat-timeout":           "espera máxima por una respuesta, por rápido que escriba el modelo (por defecto: $ORACULO_CHAT_TIMEOUT, si no 2m)",
 	"chat-url":               "URL base del servidor de chat (por defecto: $ORACULO_CHAT_URL; ollama: $OLLAMA_HOST o http://127.0.0.1:11434)",
 	"compare":                "comparar dos informes escritos con --json: oraculo eval --compare A.json B.json",
-	"config":                 "archivo de configuración que fija cualquiera de estas opciones (por defecto $ORACULO_CONFIG, si no oraculo.yaml junto al índice)",
+	"config":                 "archivo YAML que fija cualquiera de estas opciones (clave: valor, arriba o bajo el nombre de la orden); la línea de órdenes manda sobre él (por defecto $ORACULO_CONFIG, si no oraculo.yaml junto al índice)",
 	"cors":                   "orígenes cuyas páginas pueden llamar a la API desde un navegador, separados por comas (p. ej. app://obsidian.md,https://chat.example.org; * para cualquiera); los tokens siguen haciendo falta",
 	"db":                     "archivo del índice (por defecto $ORACULO_DB o .oraculo/oraculo.db)",
 	"diagnose":               "decir a qué fallo apuntan las cifras, y por qué",

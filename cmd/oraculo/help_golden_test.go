@@ -27,7 +27,7 @@ var helpGoldenCalls = func() [][]string {
 			out = append(out, append(append([]string{}, c...), "--ui-lang", ui))
 		}
 		for _, c := range [][]string{{"ingest"}, {"search"}, {"ask"}, {"chat"}, {"show"}, {"chunks"}, {"stats"}, {"eval"},
-			{"bench"}, {"compendium"}, {"timeline"}, {"mcp"}, {"serve"}, {"doctor"},
+			{"bench"}, {"compendium"}, {"timeline"}, {"mcp"}, {"serve"}, {"doctor"}, {"health"},
 			{"token", "add"}, {"token", "list"}, {"token", "remove"}, {"token", "rotate-links"},
 			{"memory", "add"}, {"memory", "list"}, {"memory", "show"}, {"memory", "verify"}, {"memory", "supersede"}, {"memory", "forget"}} {
 			out = append(out, append(c, "-h", "--ui-lang", ui))
@@ -42,6 +42,7 @@ var helpGoldenCalls = func() [][]string {
 func TestHelpGolden(t *testing.T) {
 	t.Setenv("ORACULO_DB", t.TempDir()+"/none.db")
 	t.Setenv("ORACULO_CONFIG", "")
+	t.Setenv("ORACULO_ADDR", "")
 	var b strings.Builder
 	for _, args := range helpGoldenCalls {
 		out, errOut, code := runCLI(t, "", args...)

@@ -205,7 +205,7 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	db := fs.String("db", "", "index file (default $ORACULO_DB or "+oraculo.DefaultDBPath+")")
 	fs.String("ui-lang", "", "language of messages: es or en (default: locale)")
 	fs.String("as", "", "read as dm (everything, the default), player (never a DM-only note) or player:NAME (a player with their own memory scope)")
-	fs.String("config", "", "config file setting any of these flags (default $ORACULO_CONFIG, else oraculo.yaml beside the index)")
+	fs.String("config", "", "YAML file setting any of these flags (key: value, at the top or under the command's name); the command line wins over it (default $ORACULO_CONFIG, else oraculo.yaml beside the index)")
 	return fs, db
 }
 

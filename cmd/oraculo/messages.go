@@ -212,7 +212,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-answers-cite":           {"  citation validity %.3f (%d of %d citations name delivered evidence); answers with a valid citation %.3f", "  validez de las citas %.3f (%d de %d citas nombran evidencia entregada); respuestas con una cita válida %.3f"},
 	"bad-role":                    {"--as must be dm or player, not %q", "--as debe ser dm o player, no %q"},
 	"mcp-args":                    {"mcp takes no arguments, only flags: %q", "mcp no acepta argumentos, solo opciones: %q"},
-	"config-key-unknown":          {"%s: %q is no option of any command (left out)", "%s: «%s» no es una opción de ninguna orden (ignorada)"},
+	"config-key-unknown":          {"%s: %q is no option of any command", "%s: «%s» no es una opción de ninguna orden"},
 	"config-key-as":               {"%s: \"as\" cannot be set in a config file: give --as on the command line", "%s: «as» no puede fijarse en un archivo de configuración: usa --as en la línea de órdenes"},
 	"config-key-here":             {"%s: %q is read before the file: give it on the command line (left out)", "%s: «%s» se lee antes que el archivo: dalo en la línea de órdenes (ignorada)"},
 	"did-you-mean":                {"did you mean %s?", "¿querías decir %s?"},

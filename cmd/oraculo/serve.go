@@ -62,7 +62,7 @@ type serveFlags struct {
 func newServeFlags(name string, stderr io.Writer) (*flag.FlagSet, *serveFlags) {
 	fs, ix := newIndexFlags(name, stderr)
 	f := &serveFlags{index: ix}
-	f.addr = fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	f.addr = fs.String("addr", defaultAddr(), "address to listen on ($ORACULO_ADDR sets the default: a container's image listens on 0.0.0.0:8080)")
 	f.tokens = fs.String("tokens", "", "tokens file (default $ORACULO_TOKENS, else tokens.yaml beside the index when it exists); without one only the local user is served, on loopback")
 	f.askTimeout = fs.Duration("ask-timeout", server.DefaultAskTimeout, "longest time one answer may take")
 	f.ingestTimeout = fs.Duration("ingest-timeout", server.DefaultIngestTimeout, "longest time a background ingest (POST /api/ingest) may take before it is cancelled")

@@ -14,6 +14,10 @@ import (
 // their variables, else the machine's defaults; a flag beats its
 // variable, --queue 0 is no queue, and a bound below one is refused.
 func TestLimitFlags(t *testing.T) {
+	// The messages are English's: another test may have left the
+	// interface in Spanish.
+	defer func(was string) { lang = was }(lang)
+	lang = "en"
 	d := server.DefaultLimits()
 	tests := []struct {
 		name    string

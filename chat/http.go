@@ -121,9 +121,10 @@ func (ep *endpoint) route(base *url.URL, path string, d deadlines, client *http.
 
 // decoder reads the body of a 2xx answer, passing the reply to emit piece
 // by piece (a whole answer in one piece): its text, and the reasoning the
-// server sent apart, if any. An error it returns that is not a
-// *serverError describes a malformed answer.
-type decoder func(body io.Reader, emit func(text, reasoning string)) error
+// server sent apart, if any; and the token counts the server reported, if
+// any, to count. An error it returns that is not a *serverError describes
+// a malformed answer.
+type decoder func(body io.Reader, emit func(text, reasoning string), count func(Usage)) error
 
 // serverError is an error the server wrote in a 2xx answer or a stream.
 type serverError struct{ httpx.APIError }
@@ -181,12 +182,13 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 	}
 	for attempt := 0; ; attempt++ {
 		rf := newReasoningFilter(show, req.OnThinking)
+		var used *Usage
 		err := ep.attempt(ctx, callCtx, body, stream, whole, func(text, reasoning string) {
 			if reasoning != "" {
 				rf.reasoning()
 			}
 			rf.write(text)
-		})
+		}, func(u Usage) { used = &u })
 		if err == nil {
 			rf.close()
 		}
@@ -195,6 +197,9 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 				"a thinking model may have spent the tokens on reasoning, or MaxTokens is too small", nil)
 		}
 		if err == nil {
+			if used != nil && req.OnUsage != nil {
+				req.OnUsage(*used)
+			}
 			return reply.String(), nil
 		}
 		if delivered || attempt >= maxRetries || !retryable(err) {
@@ -260,7 +265,7 @@ func retryable(err error) bool {
 
 // attempt sends the request once and decodes a 2xx answer. Every failure
 // is an *Error.
-func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream, whole decoder, emit func(text, reasoning string)) error {
+func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream, whole decoder, emit func(text, reasoning string), count func(Usage)) error {
 	reqCtx, cancel := context.WithCancelCause(callCtx)
 	defer cancel(nil)
 	var wd *watchdog
@@ -300,7 +305,7 @@ func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream
 			wd.piece()
 		}
 		emit(text, reasoning)
-	})
+	}, count)
 	switch {
 	case r.err != nil:
 		return ep.transportError(parent, callCtx, reqCtx, r.err, true)

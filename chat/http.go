@@ -181,17 +181,7 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 		stream = nil
 	}
 	for attempt := 0; ; attempt++ {
-		rf := newReasoningFilter(show, req.OnThinking)
-		var used *Usage
-		err := ep.attempt(ctx, callCtx, body, stream, whole, func(text, reasoning string) {
-			if reasoning != "" {
-				rf.reasoning()
-			}
-			rf.write(text)
-		}, func(u Usage) { used = &u })
-		if err == nil {
-			rf.close()
-		}
+		used, err := ep.filtered(ctx, callCtx, body, stream, whole, show, req.OnThinking)
 		if err == nil && strings.TrimSpace(reply.String()) == "" {
 			err = ep.newError(ErrResponse, http.StatusOK, "the reply is empty",
 				"a thinking model may have spent the tokens on reasoning, or MaxTokens is too small", nil)
@@ -213,6 +203,24 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 			return "", werr
 		}
 	}
+}
+
+// filtered sends the request once (see [endpoint.attempt]), passing the
+// reply to show without the model's reasoning (see reasoningFilter), and
+// returns the token counts the server reported, nil for none.
+func (ep *endpoint) filtered(parent, callCtx context.Context, body []byte, stream, whole decoder, show func(string), onThinking func()) (*Usage, error) {
+	rf := newReasoningFilter(show, onThinking)
+	var used *Usage
+	err := ep.attempt(parent, callCtx, body, stream, whole, func(text, reasoning string) {
+		if reasoning != "" {
+			rf.reasoning()
+		}
+		rf.write(text)
+	}, func(u Usage) { used = &u })
+	if err == nil {
+		rf.close()
+	}
+	return used, err
 }
 
 // errNoTime says a retry would start after the request's deadline.

@@ -52,7 +52,7 @@ type usage struct {
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
 	// Unit is "tokens"; Source says whose count it is: "model" (the model
-	// server's), "estimate" (Oráculo's, with the o200k_base tokenizer) or
+	// server's), "estimate" (Oráculo's, with the cl100k_base tokenizer) or
 	// "none" (no chat model was called: zero).
 	Unit   string `json:"oraculo_unit"`
 	Source string `json:"oraculo_source"`

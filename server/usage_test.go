@@ -148,7 +148,7 @@ func TestUsageTokens(t *testing.T) {
 				}
 
 				// A server that counts with its own tokenizer (here: 10% more
-				// tokens than o200k_base): its counts, summed over the calls.
+				// tokens than cl100k_base): its counts, summed over the calls.
 				own := func(c chattest.Call, reply string) (int, int) {
 					p, w := chattest.TokenCounts(c, reply)
 					return p * 11 / 10, w + 1

@@ -134,7 +134,7 @@ type Server struct {
 }
 
 // TokenCounts counts a call's tokens as a server would with its own
-// tokenizer, here o200k_base: the messages with a chat template's
+// tokenizer, here cl100k_base (see package tokens): the messages with a chat template's
 // overhead, and the reply (reasoning included, which the model wrote
 // too).
 func TokenCounts(c Call, reply string) (prompt, completion int) {
@@ -664,19 +664,26 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c 
 		rc.Flush()
 		panic(http.ErrAbortHandler) // closes the connection mid-answer
 	}
+	s.endStream(w, write, c, pieces)
+}
+
+// endStream ends a stream of pieces as the real server does: OpenAI's
+// finishing chunk, then its usage when the request asked (in a chunk
+// without choices) and [DONE]; Ollama's last line, with the counts.
+func (s *Server) endStream(w io.Writer, write func(any), c Call, pieces []piece) {
 	var reply strings.Builder
 	for _, p := range pieces {
 		reply.WriteString(p.text)
 	}
-	if s.openAI {
-		write(openAIChunk(c.Model, map[string]any{}, "stop"))
-		if u := s.openAIUsage(c, reply.String()); u != nil && c.IncludeUsage {
-			last := openAIChunk(c.Model, nil, nil)
-			last["choices"], last["usage"] = []any{}, u
-			write(last)
-		}
-		fmt.Fprint(w, "data: [DONE]\n\n")
+	if !s.openAI {
+		write(s.withCounts(ollamaLine(c.Model, piece{}, "", true, "stop"), c, reply.String()))
 		return
 	}
-	write(s.withCounts(ollamaLine(c.Model, piece{}, "", true, "stop"), c, reply.String()))
+	write(openAIChunk(c.Model, map[string]any{}, "stop"))
+	if u := s.openAIUsage(c, reply.String()); u != nil && c.IncludeUsage {
+		last := openAIChunk(c.Model, nil, nil)
+		last["choices"], last["usage"] = []any{}, u
+		write(last)
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }

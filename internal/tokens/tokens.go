@@ -1,11 +1,15 @@
 // Package tokens estimates how many tokens a chat model reads and writes,
-// with OpenAI's o200k_base encoding (github.com/tiktoken-go/tokenizer,
+// with OpenAI's cl100k_base encoding (github.com/tiktoken-go/tokenizer,
 // whose vocabulary is compiled into the binary: nothing is downloaded).
 //
-// It is an estimate: the user's model (Llama, Qwen, Mistral, Gemma...)
-// has a tokenizer of its own, and its chat template adds a few tokens per
-// message that differ from model to model. Use a server's own counts
-// when it reports them.
+// It is an estimate: the user's model has a tokenizer of its own, and
+// its chat template adds a few tokens per message that differ from model
+// to model. Measured on the sample campaign's notes (Spanish, 37,900
+// words), cl100k_base counts 64,007 tokens where Llama 3's tokenizer
+// counts 63,930 and Qwen3's (Qwen2.5's vocabulary) 64,215, within 0.5%;
+// on English prose (1,550 words) 2,504, 2,503 and 2,547. o200k_base,
+// newer, counts 11% fewer on the Spanish notes, and costs 3 MB more of
+// binary. Use a server's own counts when it reports them.
 package tokens
 
 import (
@@ -15,7 +19,7 @@ import (
 )
 
 // Encoding names the encoding Count uses.
-const Encoding = "o200k_base"
+const Encoding = "cl100k_base"
 
 // Chat-template overhead assumed by [Messages]: the role markers around
 // each message (Llama 3's header and end-of-turn tokens, Qwen's
@@ -28,9 +32,9 @@ const (
 
 // encoder is loaded on first use: building the vocabulary takes tens of
 // milliseconds, which a program that never counts need not spend.
-var encoder = sync.OnceValue(codec.NewO200kBase)
+var encoder = sync.OnceValue(codec.NewCl100kBase)
 
-// Count returns the number of tokens of text in o200k_base. It never
+// Count returns the number of tokens of text in cl100k_base. It never
 // fails: text the encoder cannot read (it can read any bytes) is counted
 // as one token per four bytes.
 func Count(text string) int {

@@ -12,7 +12,7 @@ func TestCount(t *testing.T) {
 		want int
 	}{
 		{"", 0},
-		{"hello world", 2}, // o200k_base: [24912, 2375]
+		{"hello world", 2}, // cl100k_base: [15339, 1917]
 		{"hello world hello world", 4},
 	} {
 		if got := Count(tc.text); got != tc.want {

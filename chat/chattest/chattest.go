@@ -186,6 +186,9 @@ func start(t testing.TB, reply func(Call) string, openAI bool) *Server {
 	if reply == nil {
 		reply = func(Call) string { return "ok" }
 	}
+	// The tokenizer is loaded before the first request, whose time a test
+	// may bound.
+	tokens.Warm()
 	s := &Server{reply: reply, done: make(chan struct{}), openAI: openAI, count: TokenCounts}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = srv.URL

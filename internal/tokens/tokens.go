@@ -34,6 +34,10 @@ const (
 // milliseconds, which a program that never counts need not spend.
 var encoder = sync.OnceValue(codec.NewCl100kBase)
 
+// Warm loads the vocabulary now, unless it is loaded already: the first
+// Count need not wait for it.
+func Warm() { encoder() }
+
 // Count returns the number of tokens of text in cl100k_base. It never
 // fails: text the encoder cannot read (it can read any bytes) is counted
 // as one token per four bytes.

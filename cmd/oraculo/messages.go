@@ -338,6 +338,10 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"watch-bad-debounce":  {"--watch-debounce must be more than 0, got %s", "--watch-debounce debe ser mayor que 0, no %s"},
 	"watch-no-roots":      {"--watch: the index names no folder to watch: run oraculo ingest DIR first", "--watch: el índice no nombra ninguna carpeta que vigilar: ejecuta antes oraculo ingest CARPETA"},
 	"watch-serving":       {"Watching %s: changes reach the next question.", "Vigilando %s: los cambios llegan a la siguiente pregunta."},
+	// The chat model's tokens of an answer (issue 30, item 3).
+	"ask-usage":      {" · %d model tokens (%s)", " · %d tokens del modelo (%s)"},
+	"usage:model":    {"counted by the model server", "contados por el servidor del modelo"},
+	"usage:estimate": {"estimated", "estimados"},
 }
 
 // msg formats a catalog message in the interface language.

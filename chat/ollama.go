@@ -146,21 +146,6 @@ type ollamaResponse struct {
 	EvalCount       *int `json:"eval_count"`
 }
 
-// usage reports the counts r carries, if any, to count.
-func (r ollamaResponse) usage(count func(Usage)) {
-	if r.PromptEvalCount == nil && r.EvalCount == nil {
-		return
-	}
-	u := Usage{PromptTokens: NotReported, CompletionTokens: NotReported}
-	if r.PromptEvalCount != nil {
-		u.PromptTokens = *r.PromptEvalCount
-	}
-	if r.EvalCount != nil {
-		u.CompletionTokens = *r.EvalCount
-	}
-	count(u)
-}
-
 // Chat sends the request and returns the reply; see [Model.Chat].
 func (o *Ollama) Chat(ctx context.Context, req Request, onDelta func(string)) (string, error) {
 	payload := ollamaRequest{
@@ -184,7 +169,7 @@ func decodeOllama(body io.Reader, emit func(text, reasoning string), count func(
 		return err
 	}
 	emit(resp.Message.Content, resp.Message.Thinking)
-	resp.usage(count)
+	reportCounts(resp.PromptEvalCount, resp.EvalCount, count)
 	return nil
 }
 
@@ -198,7 +183,7 @@ func decodeOllamaStream(body io.Reader, emit func(text, reasoning string), count
 		}
 		emit(chunk.Message.Content, chunk.Message.Thinking)
 		if chunk.Done {
-			chunk.usage(count)
+			reportCounts(chunk.PromptEvalCount, chunk.EvalCount, count)
 		}
 		return chunk.Done, nil
 	})

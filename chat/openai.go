@@ -92,17 +92,9 @@ type openAIUsage struct {
 
 // report passes the counts u carries, if any, to count.
 func (u *openAIUsage) report(count func(Usage)) {
-	if u == nil || (u.PromptTokens == nil && u.CompletionTokens == nil) {
-		return
+	if u != nil {
+		reportCounts(u.PromptTokens, u.CompletionTokens, count)
 	}
-	r := Usage{PromptTokens: NotReported, CompletionTokens: NotReported}
-	if u.PromptTokens != nil {
-		r.PromptTokens = *u.PromptTokens
-	}
-	if u.CompletionTokens != nil {
-		r.CompletionTokens = *u.CompletionTokens
-	}
-	count(r)
 }
 
 // openAIMessage is a whole answer's message or a stream chunk's delta.

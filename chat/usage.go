@@ -22,6 +22,22 @@ func (u Usage) Total() int { return u.PromptTokens + u.CompletionTokens }
 // [Request.OnUsage] is given.
 const NotReported = -1
 
+// reportCounts passes to count the counts a server reported, a nil one
+// being one it left out ([NotReported]); nothing when it left out both.
+func reportCounts(prompt, completion *int, count func(Usage)) {
+	if prompt == nil && completion == nil {
+		return
+	}
+	u := Usage{PromptTokens: NotReported, CompletionTokens: NotReported}
+	if prompt != nil {
+		u.PromptTokens = *prompt
+	}
+	if completion != nil {
+		u.CompletionTokens = *completion
+	}
+	count(u)
+}
+
 // Estimate returns the tokens of a call that sent msgs and got reply, as
 // [tokens.Messages] and [tokens.Count] estimate them: the user's model
 // has its own tokenizer.

@@ -55,7 +55,8 @@ type Metered struct {
 	// Calls is how many calls were counted.
 	Calls int
 	// Estimated: some count is an estimate (see [Estimate]), the server
-	// having reported none, or one too small to be the whole prompt.
+	// having reported none, or a prompt count too small to be the whole
+	// prompt.
 	Estimated bool
 }
 
@@ -114,13 +115,18 @@ func (m *Meter) Total() Metered {
 
 // counted is a call's usage: the counts the server reported, and the
 // estimate of those it did not (see [Estimate]); it reports whether any
-// count is estimated. A prompt count under half the estimate is not the
-// whole prompt (Ollama and llama-server have counted only the part not
-// already in their cache): the estimate replaces it.
+// count is estimated. A prompt count under one token per 8 bytes of the
+// messages (every tokenizer counts at least twice that) is not the whole
+// prompt: Ollama and llama-server have counted only the part not already
+// in their cache. The estimate replaces it.
 func counted(reported Usage, msgs []Message, reply string) (Usage, bool) {
 	u, estimated := reported, false
-	if est := Estimate(msgs, ""); u.PromptTokens < 0 || u.PromptTokens*2 < est.PromptTokens {
-		u.PromptTokens, estimated = est.PromptTokens, true
+	size := 0
+	for _, m := range msgs {
+		size += len(m.Content)
+	}
+	if u.PromptTokens < 0 || u.PromptTokens < size/8 {
+		u.PromptTokens, estimated = Estimate(msgs, "").PromptTokens, true
 	}
 	if u.CompletionTokens < 0 {
 		u.CompletionTokens, estimated = tokens.Count(reply), true

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -53,10 +54,12 @@ func TestOnUsage(t *testing.T) {
 }
 
 // TestCounted: the server's counts are kept, those it left out estimated,
-// and a prompt count under half the estimate (the part of the prompt
+// and a prompt count under one token per 8 bytes (the part of the prompt
 // not in the server's cache) replaced by the estimate.
 func TestCounted(t *testing.T) {
 	est := Estimate(conversation, "Los arévacos.")
+	long := []Message{conversation[0], {Role: RoleUser, Content: strings.Repeat("Los arévacos fundaron Numancia junto al Duero. ", 200)}}
+	estLong := Estimate(long, "Los arévacos.")
 	for _, tc := range []struct {
 		name      string
 		reported  Usage
@@ -69,8 +72,14 @@ func TestCounted(t *testing.T) {
 		{"no prompt count", Usage{NotReported, 9}, Usage{est.PromptTokens, 9}, true},
 		{"no reply count", Usage{est.PromptTokens, NotReported}, est, true},
 		{"cached prompt", Usage{1, 9}, Usage{est.PromptTokens, 9}, true},
+		{"a long cached prompt", Usage{40, 9}, Usage{estLong.PromptTokens, 9}, true},
+		{"a long prompt", Usage{estLong.PromptTokens / 2, 9}, Usage{estLong.PromptTokens / 2, 9}, false},
 	} {
-		got, estimated := counted(tc.reported, conversation, "Los arévacos.")
+		msgs := conversation
+		if strings.Contains(tc.name, "long") {
+			msgs = long
+		}
+		got, estimated := counted(tc.reported, msgs, "Los arévacos.")
 		if got != tc.want || estimated != tc.estimated {
 			t.Errorf("%s: counted(%+v) = %+v, %v; want %+v, %v", tc.name, tc.reported, got, estimated, tc.want, tc.estimated)
 		}

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -52,4 +53,20 @@ func TestCountConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// BenchmarkCount counts a session log of the sample campaign (about
+// 7,000 words, the size of an answer's evidence).
+func BenchmarkCount(b *testing.B) {
+	text, err := os.ReadFile("../../examples/campaign/Sesiones/Sesiones 01-12.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	Warm()
+	b.SetBytes(int64(len(text)))
+	var n int
+	for b.Loop() {
+		n = Count(string(text))
+	}
+	b.ReportMetric(float64(n), "tokens")
 }

@@ -34,7 +34,7 @@ func TestMeter(t *testing.T) {
 		}
 		var want chat.Usage
 		for _, c := range srv.Calls() {
-			prompt, completion := chattest.TokenCounts(c, "Los arévacos fundaron Numancia.")
+			prompt, completion := chattest.ByteCounts(c, "Los arévacos fundaron Numancia.")
 			want.PromptTokens += prompt
 			want.CompletionTokens += completion
 		}
@@ -72,7 +72,7 @@ func TestMeterConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	prompt, completion := chattest.TokenCounts(srv.Calls()[0], "ok")
+	prompt, completion := chattest.ByteCounts(srv.Calls()[0], "ok")
 	if got := m.Total(); got != (chat.Metered{Usage: chat.Usage{PromptTokens: 8 * prompt, CompletionTokens: 8 * completion}, Calls: 8}) {
 		t.Errorf("Total = %+v, want 8 calls of %d and %d", got, prompt, completion)
 	}

@@ -74,10 +74,7 @@ type Meter struct {
 }
 
 // NewMeter returns a Meter over model.
-func NewMeter(model Model) *Meter {
-	go tokens.Warm() // while the model is called, for the first estimate
-	return &Meter{model: model}
-}
+func NewMeter(model Model) *Meter { return &Meter{model: model} }
 
 // ID returns the metered model's ID.
 func (m *Meter) ID() string { return m.model.ID() }

@@ -21,8 +21,8 @@
 // Like the real servers, they report the tokens of each call (Ollama's
 // prompt_eval_count and eval_count; an OpenAI-style usage, in a stream's
 // last chunk only when the request asked with stream_options), counted by
-// default with [TokenCounts]; Counts changes the counts or leaves them
-// out.
+// default with [ByteCounts]; Counts changes the counts ([TokenCounts]
+// with a real tokenizer) or leaves them out.
 package chattest
 
 import (
@@ -134,22 +134,39 @@ type Server struct {
 }
 
 // TokenCounts counts a call's tokens as a server would with its own
-// tokenizer, here cl100k_base (see package tokens): the messages with a chat template's
-// overhead, and the reply (reasoning included, which the model wrote
-// too).
+// tokenizer, here cl100k_base (see package tokens): the messages with a
+// chat template's overhead, and the reply (reasoning included, which the
+// model wrote too).
 func TokenCounts(c Call, reply string) (prompt, completion int) {
-	contents := make([]string, len(c.Messages))
-	for i, m := range c.Messages {
-		contents[i] = m.Content
+	return tokens.Messages(contents(c)), tokens.Count(reply)
+}
+
+// ByteCounts counts a call's tokens as one per 4 bytes (rounded up) of
+// each message and of the reply, with the same template overhead as
+// TokenCounts: plausible counts that cost no tokenizing, which a test
+// that bounds a request's time cannot afford on a loaded machine.
+func ByteCounts(c Call, reply string) (prompt, completion int) {
+	prompt = tokens.PerReply
+	for _, m := range contents(c) {
+		prompt += tokens.PerMessage + (len(m)+3)/4
 	}
-	return tokens.Messages(contents), tokens.Count(reply)
+	return prompt, (len(reply) + 3) / 4
+}
+
+// contents are the contents of c's messages.
+func contents(c Call) []string {
+	out := make([]string, len(c.Messages))
+	for i, m := range c.Messages {
+		out[i] = m.Content
+	}
+	return out
 }
 
 // Counts makes the server report count(call, reply) as the tokens of
 // each call, reply being what the model wrote (reasoning included);
 // Counts(nil) makes it report none, as a server that does not count or
 // an Ollama whose prompt was cached leaves them out. By default it
-// reports [TokenCounts].
+// reports [ByteCounts].
 func (s *Server) Counts(count func(c Call, reply string) (prompt, completion int)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -186,10 +203,7 @@ func start(t testing.TB, reply func(Call) string, openAI bool) *Server {
 	if reply == nil {
 		reply = func(Call) string { return "ok" }
 	}
-	// The tokenizer is loaded before the first request, whose time a test
-	// may bound.
-	tokens.Warm()
-	s := &Server{reply: reply, done: make(chan struct{}), openAI: openAI, count: TokenCounts}
+	s := &Server{reply: reply, done: make(chan struct{}), openAI: openAI, count: ByteCounts}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = srv.URL
 	if openAI {

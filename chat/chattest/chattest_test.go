@@ -227,7 +227,7 @@ func TestCountsWire(t *testing.T) {
 	ollama := NewOllama(t, func(c Call) string { return "a b" })
 	openAI := NewOpenAI(t, func(c Call) string { return "a b" })
 	call := Call{Messages: []chat.Message{{Role: chat.RoleUser, Content: "¿quién?"}}}
-	prompt, completion := TokenCounts(call, "a b")
+	prompt, completion := ByteCounts(call, "a b")
 	msgs := `"model":"m","messages":[{"role":"user","content":"¿quién?"}]`
 	ollamaCounts := fmt.Sprintf(`"prompt_eval_count":%d`, prompt)
 	usage := fmt.Sprintf(`"usage":{"completion_tokens":%d,"prompt_tokens":%d,"total_tokens":%d}`, completion, prompt, prompt+completion)
@@ -254,5 +254,12 @@ func TestCountsWire(t *testing.T) {
 	ollama.Counts(nil)
 	if _, _, body := post(t, ollama.URL+"/api/chat", `{`+msgs+`}`); strings.Contains(body, "eval_count") {
 		t.Errorf("Counts(nil): the answer has counts:\n%s", body)
+	}
+	// A real tokenizer's counts: "¿quién?" is more than one token.
+	openAI.Counts(TokenCounts)
+	prompt, completion = TokenCounts(call, "a b")
+	if _, _, body := post(t, openAI.URL+"/chat/completions", `{`+msgs+`}`); prompt <= 8 || completion != 2 ||
+		!strings.Contains(body, fmt.Sprintf(`"prompt_tokens":%d`, prompt)) {
+		t.Errorf("Counts(TokenCounts): %d and %d, the answer:\n%s", prompt, completion, body)
 	}
 }

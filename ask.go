@@ -48,6 +48,17 @@ type ContextInfo = answer.ContextInfo
 // Timings are milliseconds per stage.
 type Timings = answer.Timings
 
+// Usage is the tokens of an answer's chat-model calls (see
+// [answer.Usage]).
+type Usage = answer.Usage
+
+// Sources of an answer's Usage (see [answer.UsageModel]).
+const (
+	UsageModel    = answer.UsageModel
+	UsageEstimate = answer.UsageEstimate
+	UsageNone     = answer.UsageNone
+)
+
 // Ask answers a question from the notes: search, rerank, assemble the
 // evidence, generate (or extract) an answer, and verify its citations.
 // It fails only when the index cannot be read; a chat model that is
@@ -64,6 +75,11 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 	}
 	model, modelCtx, cancel := e.answerModel(ctx, opts)
 	defer cancel()
+	var meter *chat.Meter
+	if model != nil {
+		meter = chat.NewMeter(model)
+		model = meter
+	}
 	notes, err := e.reranked(ctx, modelCtx, a, model)
 	if err == nil {
 		err = e.arc(ctx, a)
@@ -80,6 +96,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts AskOptions) (*An
 		return nil, err
 	}
 	a.Verify(d, ev, terms)
+	if meter != nil {
+		a.Usage = answer.UsageOf(meter.Total())
+	}
 	a.Timings.Since("total", start)
 	return a, nil
 }

@@ -71,7 +71,10 @@ type Answer struct {
 	Rerank     rerank.Info    `json:"rerank"`
 	Warnings   []string       `json:"warnings,omitempty"`
 	Timings    Timings        `json:"timings"`
-	Context    ContextInfo    `json:"context"`
+	// Usage is the tokens of the chat-model calls made for the answer;
+	// Source "none" (zero tokens) for an extractive one.
+	Usage   Usage       `json:"usage"`
+	Context ContextInfo `json:"context"`
 	// Memory lists the entries of long-term memory the answer was shown:
 	// verified ones as evidence (cited as "Memoria: KEY"), the others as
 	// unconfirmed.
@@ -117,7 +120,7 @@ func NewAnswer(question, lang string) *Answer {
 	if lang == "" {
 		lang = analysis.QuestionLang(question)
 	}
-	return &Answer{Question: question, Lang: lang, Timings: Timings{}, Citations: []PublicCitation{}, Removed: []PublicCitation{},
+	return &Answer{Question: question, Lang: lang, Timings: Timings{}, Usage: Usage{Source: UsageNone}, Citations: []PublicCitation{}, Removed: []PublicCitation{},
 		Uncited: []string{}, Segments: []PublicSegment{}, Evidence: []Evidence{}, Memory: []MemoryUse{}}
 }
 

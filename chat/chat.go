@@ -65,6 +65,12 @@ type Request struct {
 	// A front end can show that the model is thinking until the next
 	// delta.
 	OnThinking func()
+	// OnUsage, when not nil, is called once after a reply that came
+	// whole, with the tokens the server says the call read and wrote
+	// (Ollama's prompt_eval_count and eval_count, an OpenAI-style usage),
+	// a count it did not report being [NotReported]; it is not called when
+	// the server reported neither. [Meter] counts with it.
+	OnUsage func(Usage)
 }
 
 // Model is a chat model behind a server.

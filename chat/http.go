@@ -121,9 +121,10 @@ func (ep *endpoint) route(base *url.URL, path string, d deadlines, client *http.
 
 // decoder reads the body of a 2xx answer, passing the reply to emit piece
 // by piece (a whole answer in one piece): its text, and the reasoning the
-// server sent apart, if any. An error it returns that is not a
-// *serverError describes a malformed answer.
-type decoder func(body io.Reader, emit func(text, reasoning string)) error
+// server sent apart, if any; and the token counts the server reported, if
+// any, to count. An error it returns that is not a *serverError describes
+// a malformed answer.
+type decoder func(body io.Reader, emit func(text, reasoning string), count func(Usage)) error
 
 // serverError is an error the server wrote in a 2xx answer or a stream.
 type serverError struct{ httpx.APIError }
@@ -180,21 +181,15 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 		stream = nil
 	}
 	for attempt := 0; ; attempt++ {
-		rf := newReasoningFilter(show, req.OnThinking)
-		err := ep.attempt(ctx, callCtx, body, stream, whole, func(text, reasoning string) {
-			if reasoning != "" {
-				rf.reasoning()
-			}
-			rf.write(text)
-		})
-		if err == nil {
-			rf.close()
-		}
+		used, err := ep.filtered(ctx, callCtx, body, stream, whole, show, req.OnThinking)
 		if err == nil && strings.TrimSpace(reply.String()) == "" {
 			err = ep.newError(ErrResponse, http.StatusOK, "the reply is empty",
 				"a thinking model may have spent the tokens on reasoning, or MaxTokens is too small", nil)
 		}
 		if err == nil {
+			if used != nil && req.OnUsage != nil {
+				req.OnUsage(*used)
+			}
 			return reply.String(), nil
 		}
 		if delivered || attempt >= maxRetries || !retryable(err) {
@@ -208,6 +203,24 @@ func (ep *endpoint) chat(ctx context.Context, req Request, payload any, onDelta 
 			return "", werr
 		}
 	}
+}
+
+// filtered sends the request once (see [endpoint.attempt]), passing the
+// reply to show without the model's reasoning (see reasoningFilter), and
+// returns the token counts the server reported, nil for none.
+func (ep *endpoint) filtered(parent, callCtx context.Context, body []byte, stream, whole decoder, show func(string), onThinking func()) (*Usage, error) {
+	rf := newReasoningFilter(show, onThinking)
+	var used *Usage
+	err := ep.attempt(parent, callCtx, body, stream, whole, func(text, reasoning string) {
+		if reasoning != "" {
+			rf.reasoning()
+		}
+		rf.write(text)
+	}, func(u Usage) { used = &u })
+	if err == nil {
+		rf.close()
+	}
+	return used, err
 }
 
 // errNoTime says a retry would start after the request's deadline.
@@ -260,7 +273,7 @@ func retryable(err error) bool {
 
 // attempt sends the request once and decodes a 2xx answer. Every failure
 // is an *Error.
-func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream, whole decoder, emit func(text, reasoning string)) error {
+func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream, whole decoder, emit func(text, reasoning string), count func(Usage)) error {
 	reqCtx, cancel := context.WithCancelCause(callCtx)
 	defer cancel(nil)
 	var wd *watchdog
@@ -300,7 +313,7 @@ func (ep *endpoint) attempt(parent, callCtx context.Context, body []byte, stream
 			wd.piece()
 		}
 		emit(text, reasoning)
-	})
+	}, count)
 	switch {
 	case r.err != nil:
 		return ep.transportError(parent, callCtx, reqCtx, r.err, true)

@@ -139,6 +139,11 @@ type ollamaResponse struct {
 	} `json:"message"`
 	Done       bool   `json:"done"`
 	DoneReason string `json:"done_reason"`
+	// PromptEvalCount and EvalCount, on the last line, are the tokens the
+	// model read and wrote. Ollama leaves out (or, before 0.30, lowers)
+	// PromptEvalCount when the prompt was in its cache.
+	PromptEvalCount *int `json:"prompt_eval_count"`
+	EvalCount       *int `json:"eval_count"`
 }
 
 // Chat sends the request and returns the reply; see [Model.Chat].
@@ -158,24 +163,28 @@ func (o *Ollama) Chat(ctx context.Context, req Request, onDelta func(string)) (s
 }
 
 // decodeOllama reads a whole answer.
-func decodeOllama(body io.Reader, emit func(text, reasoning string)) error {
+func decodeOllama(body io.Reader, emit func(text, reasoning string), count func(Usage)) error {
 	var resp ollamaResponse
 	if err := readWhole(body, &resp); err != nil {
 		return err
 	}
 	emit(resp.Message.Content, resp.Message.Thinking)
+	reportCounts(resp.PromptEvalCount, resp.EvalCount, count)
 	return nil
 }
 
 // decodeOllamaStream reads a stream of JSON lines up to the one with
 // "done": true.
-func decodeOllamaStream(body io.Reader, emit func(text, reasoning string)) error {
+func decodeOllamaStream(body io.Reader, emit func(text, reasoning string), count func(Usage)) error {
 	done, err := eachLine(body, func(line []byte) (bool, error) {
 		var chunk ollamaResponse
 		if err := decodeJSON(line, &chunk); err != nil {
 			return false, err
 		}
 		emit(chunk.Message.Content, chunk.Message.Thinking)
+		if chunk.Done {
+			reportCounts(chunk.PromptEvalCount, chunk.EvalCount, count)
+		}
 		return chunk.Done, nil
 	})
 	if err == nil && !done {

@@ -55,6 +55,13 @@ type openAIRequest struct {
 	Temperature    float64         `json:"temperature"`
 	MaxTokens      int             `json:"max_tokens,omitempty"`
 	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+	// StreamOptions asks a stream for its usage, in a last chunk.
+	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+}
+
+// streamOptions is {"include_usage": true}.
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 // responseFormat asks for a JSON object: {"type": "json_object"}.
@@ -71,6 +78,23 @@ type openAIResponse struct {
 		// FinishReason is null until a stream's last chunk.
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
+	// Usage is a whole answer's, or a stream's in its last chunk (null in
+	// the others).
+	Usage *openAIUsage `json:"usage"`
+}
+
+// openAIUsage is OpenAI's usage object; prompt_tokens includes the
+// tokens read from a cache.
+type openAIUsage struct {
+	PromptTokens     *int `json:"prompt_tokens"`
+	CompletionTokens *int `json:"completion_tokens"`
+}
+
+// report passes the counts u carries, if any, to count.
+func (u *openAIUsage) report(count func(Usage)) {
+	if u != nil {
+		reportCounts(u.PromptTokens, u.CompletionTokens, count)
+	}
 }
 
 // openAIMessage is a whole answer's message or a stream chunk's delta.
@@ -114,11 +138,14 @@ func (c *OpenAI) Chat(ctx context.Context, req Request, onDelta func(string)) (s
 	if req.JSON {
 		payload.ResponseFormat = &responseFormat{Type: "json_object"}
 	}
+	if payload.Stream {
+		payload.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
 	return c.ep.chat(ctx, req, payload, onDelta, decodeOpenAIStream, decodeOpenAI)
 }
 
 // decodeOpenAI reads a whole answer: choices[0].message.content.
-func decodeOpenAI(body io.Reader, emit func(text, reasoning string)) error {
+func decodeOpenAI(body io.Reader, emit func(text, reasoning string), count func(Usage)) error {
 	var resp openAIResponse
 	if err := readWhole(body, &resp); err != nil {
 		return err
@@ -128,6 +155,7 @@ func decodeOpenAI(body io.Reader, emit func(text, reasoning string)) error {
 	}
 	m := resp.Choices[0].Message
 	emit(m.Content, m.reasoning())
+	resp.Usage.report(count)
 	return nil
 }
 
@@ -136,7 +164,7 @@ func decodeOpenAI(body io.Reader, emit func(text, reasoning string)) error {
 // them; comments, event names and ids are skipped. An error comes as a
 // chunk with an "error" member or, from llama-server, as a line
 // "error: {...}".
-func decodeOpenAIStream(body io.Reader, emit func(text, reasoning string)) error {
+func decodeOpenAIStream(body io.Reader, emit func(text, reasoning string), count func(Usage)) error {
 	finished := false
 	done, err := eachLine(body, func(line []byte) (bool, error) {
 		field, value, _ := bytes.Cut(line, []byte(":"))
@@ -155,7 +183,9 @@ func decodeOpenAIStream(body io.Reader, emit func(text, reasoning string)) error
 		if err := decodeJSON(value, &chunk); err != nil {
 			return false, err
 		}
-		// A chunk without choices carries usage only.
+		// The usage comes in the last chunk, which has no choices (OpenAI,
+		// vLLM), or in the one that finishes (llama-server).
+		chunk.Usage.report(count)
 		if len(chunk.Choices) > 0 {
 			d := chunk.Choices[0].Delta
 			emit(d.Content, d.reasoning())

@@ -46,13 +46,13 @@ func TestOpenAIRequest(t *testing.T) {
 			name: "streamed", key: "sk-test",
 			req: Request{Messages: conversation, MaxTokens: 300}, stream: true,
 			want: map[string]string{"model": `"m"`, "stream": "true", "temperature": "0", "max_tokens": "300",
-				"messages": jsonOf(generic(conversation)), "response_format": ""},
+				"messages": jsonOf(generic(conversation)), "response_format": "", "stream_options": `{"include_usage":true}`},
 		},
 		{
 			name: "whole JSON",
 			req:  Request{Messages: conversation, JSON: true, Temperature: 0.2},
 			want: map[string]string{"stream": "false", "temperature": "0.2", "max_tokens": "",
-				"response_format": `{"type":"json_object"}`},
+				"response_format": `{"type":"json_object"}`, "stream_options": ""},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

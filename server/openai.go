@@ -45,22 +45,30 @@ const (
 	citationText = 600
 )
 
-// usage is OpenAI's usage object. Oráculo cannot see the chat model's
-// tokenizer: it counts words, and says so in Unit.
+// usage is OpenAI's usage object, in tokens of the chat model Oráculo
+// called for the answer (see [answerUsage]).
 type usage struct {
-	PromptTokens     int    `json:"prompt_tokens"`
-	CompletionTokens int    `json:"completion_tokens"`
-	TotalTokens      int    `json:"total_tokens"`
-	Unit             string `json:"oraculo_unit"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	// Unit is "tokens"; Source says whose count it is: "model" (the model
+	// server's), "estimate" (Oráculo's, with the cl100k_base tokenizer) or
+	// "none" (no chat model was called: zero).
+	Unit   string `json:"oraculo_unit"`
+	Source string `json:"oraculo_source"`
 }
 
-func wordUsage(msgs []chatMessage, content string) *usage {
-	prompt := 0
-	for _, m := range msgs {
-		prompt += len(strings.Fields(string(m.Content)))
+// answerUsage is the usage of a's chat-model calls: prompt_tokens counts
+// everything Oráculo sent the model (system prompt, evidence, history,
+// question; the reranking's call too), completion_tokens what it wrote.
+// An extractive answer, or none (nil: a front end's chore answered
+// without the notes), used no model tokens.
+func answerUsage(a *oraculo.Answer) *usage {
+	u := oraculo.Usage{Source: oraculo.UsageNone}
+	if a != nil && a.Usage.Source != "" {
+		u = a.Usage
 	}
-	completion := len(strings.Fields(content))
-	return &usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion, Unit: "words"}
+	return &usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens, Unit: "tokens", Source: u.Source}
 }
 
 // detailed returns the Answer a client asked for in detail, without the
@@ -193,7 +201,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	// A front end's own chores (a title for the chat, tags, follow-up
 	// questions) are answered briefly, without searching the notes.
 	if reply, ok := taskReply(question); ok {
-		s.reply(w, req, base, reply, nil, nil)
+		s.reply(w, req, base, reply, nil, nil, answerUsage(nil))
 		return
 	}
 	ctx, cancel := withTimeout(r, s.cfg.AskTimeout)
@@ -209,7 +217,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		if detail {
 			full = detailed(a)
 		}
-		s.reply(w, req, base, content, &cites, full)
+		s.reply(w, req, base, content, &cites, full, answerUsage(a))
 		return
 	}
 	st, chunk := openStream(w, base)
@@ -253,13 +261,13 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		// under the notice that says why.
 		rest = "\n\n" + content
 	}
-	sendContent(st, req, chunk, rest, content, &cites, full)
+	sendContent(st, req, chunk, rest, &cites, full, answerUsage(a))
 }
 
-// sendContent streams rest, the end of content not sent yet, in pieces,
-// then the last chunk (with the citations and, when asked for, the
-// Answer), the usage of content when asked for, and the end.
-func sendContent(st *stream, req chatCompletionRequest, chunk func(map[string]any, *string) completion, rest, content string, cites *[]sourceCitation, full *oraculo.Answer) {
+// sendContent streams rest, the end of the content not sent yet, in
+// pieces, then the last chunk (with the citations and, when asked for,
+// the Answer), the usage when asked for, and the end.
+func sendContent(st *stream, req chatCompletionRequest, chunk func(map[string]any, *string) completion, rest string, cites *[]sourceCitation, full *oraculo.Answer, use *usage) {
 	for _, p := range pieces(rest, 48) {
 		st.data(chunk(map[string]any{"content": p}, nil))
 	}
@@ -275,7 +283,7 @@ func sendContent(st *stream, req chatCompletionRequest, chunk func(map[string]an
 	st.data(last)
 	if req.StreamOptions.IncludeUsage {
 		u := chunk(nil, nil)
-		u.Choices, u.Usage = []any{}, wordUsage(req.Messages, content)
+		u.Choices, u.Usage = []any{}, use
 		st.data(u)
 	}
 	st.data("[DONE]")
@@ -295,8 +303,9 @@ func openStream(w http.ResponseWriter, base completion) (*stream, func(map[strin
 	return st, chunk
 }
 
-// reply answers with content, whole or streamed as the request asked.
-func (s *Server) reply(w http.ResponseWriter, req chatCompletionRequest, base completion, content string, cites *[]sourceCitation, full *oraculo.Answer) {
+// reply answers with content, whole or streamed as the request asked,
+// with use as its usage.
+func (s *Server) reply(w http.ResponseWriter, req chatCompletionRequest, base completion, content string, cites *[]sourceCitation, full *oraculo.Answer, use *usage) {
 	if cites == nil {
 		cites = &[]sourceCitation{}
 	}
@@ -304,12 +313,12 @@ func (s *Server) reply(w http.ResponseWriter, req chatCompletionRequest, base co
 		c := base
 		c.Object = "chat.completion"
 		c.Choices = []any{messageChoice{Message: map[string]any{"role": "assistant", "content": content}, FinishReason: "stop"}}
-		c.Citations, c.Oraculo, c.Usage = cites, full, wordUsage(req.Messages, content)
+		c.Citations, c.Oraculo, c.Usage = cites, full, use
 		writeJSON(w, http.StatusOK, c)
 		return
 	}
 	st, chunk := openStream(w, base)
-	sendContent(st, req, chunk, content, content, cites, full)
+	sendContent(st, req, chunk, content, cites, full, use)
 }
 
 // conversation splits OpenAI messages into the question (the last

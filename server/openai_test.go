@@ -68,11 +68,11 @@ func TestChatCompletions(t *testing.T) {
 	tokens, player, _ := testTokens(t)
 	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
 	// The reply by default: the text, the sources without their text, the
-	// usage in words, no Answer.
+	// usage in the model's tokens (as the server reported them), no Answer.
 	resp, data := call(t, ts, "POST", "/v1/chat/completions", player, conversationBody(false))
 	wantStatus(t, resp, data, 200)
 	c := decodeJSON[completionBody](t, data)
-	if c.Oraculo != nil || len(c.Citations) != 1 || c.Citations[0].Text != "" || c.Usage == nil || c.Usage.Unit != "words" ||
+	if c.Oraculo != nil || len(c.Citations) != 1 || c.Citations[0].Text != "" || c.Usage == nil || c.Usage.Unit != "tokens" || c.Usage.Source != "model" ||
 		c.Usage.CompletionTokens == 0 || c.Usage.TotalTokens != c.Usage.PromptTokens+c.Usage.CompletionTokens {
 		t.Errorf("the default reply: %s", data)
 	}
@@ -348,7 +348,8 @@ func TestChatCompletionsSmallLinesAndUsage(t *testing.T) {
 			t.Fatalf("detail %v: stream %s", detail, data)
 		}
 		last := chunks[len(chunks)-1]
-		if len(last.Choices) != 0 || last.Usage == nil || last.Usage.CompletionTokens == 0 || last.Usage.Unit != "words" {
+		// Extractive: no model tokens, and the usage says so.
+		if len(last.Choices) != 0 || last.Usage == nil || *last.Usage != (usage{Unit: "tokens", Source: "none"}) {
 			t.Errorf("detail %v: the usage chunk: %+v", detail, last)
 		}
 		if stop := chunks[len(chunks)-2]; (stop.Oraculo != nil) != detail {

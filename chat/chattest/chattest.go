@@ -17,6 +17,12 @@
 // --reasoning-format none, vLLM without a reasoning parser, or a model
 // whose template Ollama cannot parse send it), or apart, with Reason. Cut
 // streams a reply in pieces cut anywhere, tags included.
+//
+// Like the real servers, they report the tokens of each call (Ollama's
+// prompt_eval_count and eval_count; an OpenAI-style usage, in a stream's
+// last chunk only when the request asked with stream_options), counted by
+// default with [ByteCounts]; Counts changes the counts ([TokenCounts]
+// with a real tokenizer) or leaves them out.
 package chattest
 
 import (
@@ -33,6 +39,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oraculo/oraculo/chat"
+	"github.com/oraculo/oraculo/internal/tokens"
 )
 
 // Call is one request a fake server received.
@@ -50,8 +57,11 @@ type Call struct {
 	MaxTokens int
 	// Think: the client asked Ollama for the model's reasoning apart
 	// ("think": true, or a level such as "high").
-	Think  bool
-	Header http.Header
+	Think bool
+	// IncludeUsage: an OpenAI-style stream was asked for its usage
+	// (stream_options.include_usage).
+	IncludeUsage bool
+	Header       http.Header
 	// Body is the request body as sent.
 	Body []byte
 }
@@ -120,6 +130,59 @@ type Server struct {
 	faults int      // requests left to misbehave, -1 for all
 	cut    func(string) []string
 	reason func(Call) string
+	count  func(Call, string) (prompt, completion int) // nil: no counts
+}
+
+// TokenCounts counts a call's tokens as a server would with its own
+// tokenizer, here cl100k_base (see package tokens): the messages with a
+// chat template's overhead, and the reply (reasoning included, which the
+// model wrote too).
+func TokenCounts(c Call, reply string) (prompt, completion int) {
+	return tokens.Messages(contents(c)), tokens.Count(reply)
+}
+
+// ByteCounts counts a call's tokens as one per 4 bytes (rounded up) of
+// each message and of the reply, with the same template overhead as
+// TokenCounts: plausible counts that cost no tokenizing, which a test
+// that bounds a request's time cannot afford on a loaded machine.
+func ByteCounts(c Call, reply string) (prompt, completion int) {
+	prompt = tokens.PerReply
+	for _, m := range contents(c) {
+		prompt += tokens.PerMessage + (len(m)+3)/4
+	}
+	return prompt, (len(reply) + 3) / 4
+}
+
+// contents are the contents of c's messages.
+func contents(c Call) []string {
+	out := make([]string, len(c.Messages))
+	for i, m := range c.Messages {
+		out[i] = m.Content
+	}
+	return out
+}
+
+// Counts makes the server report count(call, reply) as the tokens of
+// each call, reply being what the model wrote (reasoning included);
+// Counts(nil) makes it report none, as a server that does not count or
+// an Ollama whose prompt was cached leaves them out. By default it
+// reports [ByteCounts].
+func (s *Server) Counts(count func(c Call, reply string) (prompt, completion int)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.count = count
+}
+
+// counts returns the counts to report for c and reply, ok false for none.
+func (s *Server) counts(c Call, reply string) (prompt, completion int, ok bool) {
+	s.mu.Lock()
+	count := s.count
+	s.mu.Unlock()
+	if count == nil {
+		return 0, 0, false
+	}
+	prompt, completion = count(c, reply)
+	return prompt, completion, true
 }
 
 // NewOllama starts a fake Ollama whose model replies reply(call) to every
@@ -140,7 +203,7 @@ func start(t testing.TB, reply func(Call) string, openAI bool) *Server {
 	if reply == nil {
 		reply = func(Call) string { return "ok" }
 	}
-	s := &Server{reply: reply, done: make(chan struct{}), openAI: openAI}
+	s := &Server{reply: reply, done: make(chan struct{}), openAI: openAI, count: ByteCounts}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = srv.URL
 	if openAI {
@@ -385,6 +448,9 @@ func decodeCall(r *http.Request, openAI bool) (Call, error) {
 		ResponseFormat struct {
 			Type string `json:"type"`
 		} `json:"response_format"`
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -401,6 +467,7 @@ func decodeCall(r *http.Request, openAI bool) (Call, error) {
 		c.Stream = raw.Stream != nil && *raw.Stream
 		c.JSON = raw.ResponseFormat.Type == "json_object" || raw.ResponseFormat.Type == "json_schema"
 		c.Temperature, c.MaxTokens = raw.Temperature, raw.MaxTokens
+		c.IncludeUsage = raw.StreamOptions.IncludeUsage
 		if len(c.Messages) == 0 {
 			return Call{}, fmt.Errorf("messages must not be empty")
 		}
@@ -493,7 +560,7 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c C
 		json.NewEncoder(w).Encode(map[string]any{
 			"id": "chatcmpl-chattest", "object": "chat.completion", "created": time.Now().Unix(), "model": c.Model,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": msg}},
-			"usage":   map[string]int{"prompt_tokens": 10, "completion_tokens": len(Pieces(text)), "total_tokens": 10 + len(Pieces(text))},
+			"usage":   s.openAIUsage(c, reasoning+text),
 		})
 		return
 	}
@@ -501,7 +568,27 @@ func (s *Server) writeWhole(w http.ResponseWriter, r *http.Request, f Fault, c C
 	if len(c.Messages) == 0 {
 		reason = "load" // an empty conversation only loads the model
 	}
-	json.NewEncoder(w).Encode(ollamaLine(c.Model, piece{text, false}, reasoning, true, reason))
+	json.NewEncoder(w).Encode(s.withCounts(ollamaLine(c.Model, piece{text, false}, reasoning, true, reason), c, reasoning+text))
+}
+
+// openAIUsage is the usage object of a call that wrote reply, nil (JSON
+// null) when the server reports none.
+func (s *Server) openAIUsage(c Call, reply string) map[string]int {
+	prompt, completion, ok := s.counts(c, reply)
+	if !ok {
+		return nil
+	}
+	return map[string]int{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+}
+
+// withCounts adds to Ollama's last line the tokens of a call that wrote
+// reply, unless the server reports none or the call only loaded the
+// model.
+func (s *Server) withCounts(line map[string]any, c Call, reply string) map[string]any {
+	if prompt, completion, ok := s.counts(c, reply); ok && len(c.Messages) > 0 {
+		line["prompt_eval_count"], line["eval_count"] = prompt, completion
+	}
+	return line
 }
 
 // ollamaLine is one object of Ollama's answer: p's text as the message's
@@ -521,7 +608,6 @@ func ollamaLine(model string, p piece, thinking string, done bool, reason string
 	if done {
 		line["done_reason"] = reason
 		line["total_duration"], line["load_duration"] = 1_500_000_000, 2_000_000
-		line["prompt_eval_count"], line["eval_count"] = 26, 42
 	}
 	return line
 }
@@ -595,10 +681,26 @@ func (s *Server) writeStream(w http.ResponseWriter, r *http.Request, f Fault, c 
 		rc.Flush()
 		panic(http.ErrAbortHandler) // closes the connection mid-answer
 	}
-	if s.openAI {
-		write(openAIChunk(c.Model, map[string]any{}, "stop"))
-		fmt.Fprint(w, "data: [DONE]\n\n")
+	s.endStream(w, write, c, pieces)
+}
+
+// endStream ends a stream of pieces as the real server does: OpenAI's
+// finishing chunk, then its usage when the request asked (in a chunk
+// without choices) and [DONE]; Ollama's last line, with the counts.
+func (s *Server) endStream(w io.Writer, write func(any), c Call, pieces []piece) {
+	var reply strings.Builder
+	for _, p := range pieces {
+		reply.WriteString(p.text)
+	}
+	if !s.openAI {
+		write(s.withCounts(ollamaLine(c.Model, piece{}, "", true, "stop"), c, reply.String()))
 		return
 	}
-	write(ollamaLine(c.Model, piece{}, "", true, "stop"))
+	write(openAIChunk(c.Model, map[string]any{}, "stop"))
+	if u := s.openAIUsage(c, reply.String()); u != nil && c.IncludeUsage {
+		last := openAIChunk(c.Model, nil, nil)
+		last["choices"], last["usage"] = []any{}, u
+		write(last)
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }

@@ -218,3 +218,48 @@ func TestThinkingModel(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsWire: the fakes report token counts where the real servers
+// do: Ollama's last line (not when a call only loads the model), an
+// OpenAI-style whole answer, and a stream's last chunk only when the
+// request asked with stream_options; Counts(nil) reports none.
+func TestCountsWire(t *testing.T) {
+	ollama := NewOllama(t, func(c Call) string { return "a b" })
+	openAI := NewOpenAI(t, func(c Call) string { return "a b" })
+	call := Call{Messages: []chat.Message{{Role: chat.RoleUser, Content: "¿quién?"}}}
+	prompt, completion := ByteCounts(call, "a b")
+	msgs := `"model":"m","messages":[{"role":"user","content":"¿quién?"}]`
+	ollamaCounts := fmt.Sprintf(`"prompt_eval_count":%d`, prompt)
+	usage := fmt.Sprintf(`"usage":{"completion_tokens":%d,"prompt_tokens":%d,"total_tokens":%d}`, completion, prompt, prompt+completion)
+	for _, tc := range []struct {
+		name, url, body, want string
+		has                   bool
+	}{
+		{"ollama stream", ollama.URL + "/api/chat", `{` + msgs + `}`, ollamaCounts, true},
+		{"ollama whole", ollama.URL + "/api/chat", `{"stream":false,` + msgs + `}`, ollamaCounts, true},
+		{"ollama load", ollama.URL + "/api/chat", `{"model":"m","messages":[]}`, "prompt_eval_count", false},
+		{"openai whole", openAI.URL + "/chat/completions", `{` + msgs + `}`, usage, true},
+		{"openai stream", openAI.URL + "/chat/completions", `{"stream":true,` + msgs + `}`, `"usage"`, false},
+		{"openai stream with usage", openAI.URL + "/chat/completions",
+			`{"stream":true,"stream_options":{"include_usage":true},` + msgs + `}`, `"choices":[],"created"`, true},
+	} {
+		_, _, body := post(t, tc.url, tc.body)
+		if strings.Contains(body, tc.want) != tc.has {
+			t.Errorf("%s: %q in the answer is %v, want %v:\n%s", tc.name, tc.want, !tc.has, tc.has, body)
+		}
+		if tc.name == "openai stream with usage" && !strings.Contains(body, usage) {
+			t.Errorf("%s: no %s in:\n%s", tc.name, usage, body)
+		}
+	}
+	ollama.Counts(nil)
+	if _, _, body := post(t, ollama.URL+"/api/chat", `{`+msgs+`}`); strings.Contains(body, "eval_count") {
+		t.Errorf("Counts(nil): the answer has counts:\n%s", body)
+	}
+	// A real tokenizer's counts: "¿quién?" is more than one token.
+	openAI.Counts(TokenCounts)
+	prompt, completion = TokenCounts(call, "a b")
+	if _, _, body := post(t, openAI.URL+"/chat/completions", `{`+msgs+`}`); prompt <= 8 || completion != 2 ||
+		!strings.Contains(body, fmt.Sprintf(`"prompt_tokens":%d`, prompt)) {
+		t.Errorf("Counts(TokenCounts): %d and %d, the answer:\n%s", prompt, completion, body)
+	}
+}

@@ -288,7 +288,11 @@ func printAnswer(w io.Writer, a *oraculo.Answer, shown verifiedText) []oraculo.E
 	if !a.Rerank.Reranked && a.Rerank.Fallback != "" {
 		rr += ": " + engineText(a.Rerank.Fallback)
 	}
-	fmt.Fprintln(w, msg("ask-footer", answerMode(a), rr, a.Context.Full, a.Context.Summaries, a.Timings["total"]/1000))
+	footer := msg("ask-footer", answerMode(a), rr, a.Context.Full, a.Context.Summaries, a.Timings["total"]/1000)
+	if a.Usage.Calls > 0 {
+		footer += msg("ask-usage", a.Usage.TotalTokens, msg("usage:"+a.Usage.Source))
+	}
+	fmt.Fprintln(w, footer)
 	return sources
 }
 

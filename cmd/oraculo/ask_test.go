@@ -71,8 +71,13 @@ func TestCLIAskJSON(t *testing.T) {
 	if a["mode"] != "generated" || strings.Contains(a["answer"].(string), "Sesión 99") || len(removed) != 1 {
 		t.Errorf("generated answer: %v", a)
 	}
+	// The model's tokens, as the (fake) Ollama counted them.
+	if u, _ := a["usage"].(map[string]any); u == nil || u["source"] != "model" || u["prompt_tokens"].(float64) < 50 ||
+		u["total_tokens"].(float64) != u["prompt_tokens"].(float64)+u["completion_tokens"].(float64) {
+		t.Errorf("generated answer's usage: %v", a["usage"])
+	}
 	out, _, code = runCLI(t, "", "ask", "--db", db, "--chat", "ollama", "--chat-url", srv.URL, "--chat-model", "fake", "¿Quién cayó en el puente?")
-	if code != 0 || !strings.Contains(out, "Removed citations") || !strings.Contains(out, "Sources:") {
+	if code != 0 || !strings.Contains(out, "Removed citations") || !strings.Contains(out, "Sources:") || !strings.Contains(out, "model tokens (counted by the model server)") {
 		t.Errorf("ask (text):\n%s", out)
 	}
 

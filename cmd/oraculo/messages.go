@@ -359,6 +359,10 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"limit-at-least-1":    {"--%s %d: want at least 1", "--%s %d: debe ser al menos 1"},
 	"limit-env-duration":  {"$ORACULO_QUEUE_WAIT=%q: want a duration such as 500ms", "$ORACULO_QUEUE_WAIT=«%s»: debe ser una duración como 500ms"},
 	"limit-wait-positive": {"--queue-wait %v: want a duration above zero", "--queue-wait %v: debe ser una duración mayor que cero"},
+	// The chat model's tokens of an answer (issue 30, item 3).
+	"ask-usage":      {" · %d model tokens (%s)", " · %d tokens del modelo (%s)"},
+	"usage:model":    {"counted by the model server", "contados por el servidor del modelo"},
+	"usage:estimate": {"estimated", "estimados"},
 }
 
 // msg formats a catalog message in the interface language.

@@ -209,6 +209,7 @@ func (s *Server) routes() {
 	m.Handle("POST /api/ingest", s.auth(s.dmOnly(s.startIngest)))
 	m.Handle("GET /api/ingest", s.auth(s.dmOnly(s.ingestStatus)))
 	m.Handle("POST /v1/chat/completions", s.auth(s.shed(s.openAIClass, s.chatCompletions)))
+	m.Handle("POST /v1/responses", s.auth(s.shed(s.openAIClass, s.responses)))
 	m.Handle("GET /v1/models", s.auth(s.models))
 	m.Handle("GET /v1/models/{id}", s.auth(s.model))
 	m.HandleFunc("GET /c/{id}", s.passagePage)

@@ -145,8 +145,9 @@ func runNodeClient(t *testing.T, script string, pkgs ...string) []byte {
 // AI SDK's default OpenAI provider (createOpenAI, generateText and
 // streamText), from testdata/js-clients/responses.mjs: each answers with
 // the verified text, its citations as links and url_citation annotations
-// (the AI SDK's sources); an unknown model is a 404 model_not_found and
-// tools a 400, as the openai client reads them.
+// (the AI SDK's sources); a conversation goes on by previous_response_id
+// and by the AI SDK's item references; an unknown model is a 404
+// model_not_found and tools a 400, as the openai client reads them.
 func TestResponsesNodeClient(t *testing.T) {
 	outb := runNodeClient(t, "responses.mjs", "openai", "ai", "@ai-sdk/openai")
 	type refusal struct {
@@ -185,6 +186,14 @@ func TestResponsesNodeClient(t *testing.T) {
 			Annotations         []urlCitation
 			Citations           []sourceCitation
 		} `json:"stream"`
+		Next struct {
+			Status, Text, Previous string
+			Store                  bool
+		} `json:"next"`
+		AIFollowUp struct {
+			Text       string   `json:"text"`
+			InputTypes []string `json:"inputTypes"`
+		} `json:"aiFollowUp"`
 		UnknownModel     refusal  `json:"unknownModel"`
 		UnknownModelChat refusal  `json:"unknownModelChat"`
 		Tools            refusal  `json:"tools"`
@@ -202,6 +211,14 @@ func TestResponsesNodeClient(t *testing.T) {
 	}
 	checkAnnotations(t, p.Text, p.Annotations)
 	checkPassageLinks(t, p.Text, "Norkiel", true)
+	// The conversation goes on from a kept response, by its id and (the
+	// AI SDK's way) by a reference to its answer.
+	if n := out.Next; n.Status != "completed" || n.Previous != p.ID || n.Store || !strings.Contains(n.Text, "cripta") {
+		t.Errorf("previous_response_id: %+v", n)
+	}
+	if f := out.AIFollowUp; strings.Join(f.InputTypes, " ") != "user item_reference user" || !strings.Contains(f.Text, "Norkiel") {
+		t.Errorf("the AI SDK's follow-up: %+v", f)
+	}
 	st := out.Stream
 	types := make([]string, len(st.Events))
 	for i, e := range st.Events {

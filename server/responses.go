@@ -21,10 +21,10 @@ import (
 // given to the model, like a chat completion's system messages: Oráculo
 // answers with its own instructions (answer from the notes, cite every
 // sentence, in the question's language), which a client's could
-// contradict. Oráculo stores no response: store is accepted, true or
-// false, and the response says "store": false; previous_response_id is
-// refused (the client sends the conversation in input). Model and tools
-// are checked as a chat completion's (see checkRequest); other fields
+// contradict. Unless store is false, the response's conversation is kept
+// for a while (see responseMemory): previous_response_id goes on with it,
+// and an item_reference in input names its answer. Model and tools are
+// checked as a chat completion's (see checkRequest); other fields
 // (temperature, max_output_tokens, text...) are ignored.
 type responseRequest struct {
 	Model              string            `json:"model"`
@@ -125,10 +125,11 @@ func newResponseUsage(u *usage) *responseUsage {
 // responseCall is what answering a response needs besides the answer.
 type responseCall struct {
 	req    responseRequest
-	msgs   []chatMessage
+	msgs   []chatMessage  // the conversation, after the previous response's
 	base   responseObject // in progress, without output
 	itemID string         // the output message's id
 	detail bool
+	owner  string // who may refer to the response later
 }
 
 // responses answers POST /v1/responses as chatCompletions answers a chat
@@ -146,27 +147,26 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	model, extractive, rerr := checkRequest(req.Model, req.Tools, req.ToolChoice)
-	if rerr == nil && req.PreviousResponseID != "" {
-		rerr = &requestError{status: http.StatusBadRequest, param: "previous_response_id", code: "unsupported_parameter",
-			message: "Oráculo stores no responses: send the whole conversation in \"input\" instead of previous_response_id."}
-	}
-	var msgs []chatMessage
-	if rerr == nil {
-		msgs, rerr = responseMessages(req.Input)
-	}
 	if rerr != nil {
 		rerr.write(w)
 		return
 	}
-	question, history, err := conversation(msgs)
+	call := responseCall{req: req, detail: req.Oraculo.Detail || r.Header.Get("X-Oraculo-Detail") == "1",
+		owner: infoFrom(r.Context()).user + "\x00" + oraculo.RoleFrom(r.Context())}
+	if call.msgs, rerr = s.responseConversation(call.owner, req); rerr != nil {
+		rerr.write(w)
+		return
+	}
+	question, history, err := conversation(call.msgs)
 	if err != nil {
 		invalidInput(err.Error()).write(w)
 		return
 	}
-	id := infoFrom(r.Context()).id
-	call := responseCall{req: req, msgs: msgs, itemID: "msg_" + id, detail: req.Oraculo.Detail || r.Header.Get("X-Oraculo-Detail") == "1"}
-	call.base = responseObject{ID: "resp_" + id, Object: "response", CreatedAt: time.Now().Unix(), Status: "in_progress",
-		Instructions: req.Instructions, Model: model, Output: []responseMessage{}, Text: map[string]any{"format": map[string]string{"type": "text"}},
+	var respID string
+	respID, call.itemID = newResponseIDs()
+	call.base = responseObject{ID: respID, Object: "response", CreatedAt: time.Now().Unix(), Status: "in_progress",
+		Instructions: req.Instructions, Model: model, Output: []responseMessage{}, PreviousResponseID: nilIfEmpty(req.PreviousResponseID),
+		Store: req.Store == nil || *req.Store, Text: map[string]any{"format": map[string]string{"type": "text"}},
 		ToolChoice: "auto", Tools: []any{}, Truncation: "disabled", Metadata: map[string]string{}}
 	// A front end's own chores are answered briefly, as in a chat.
 	if reply, ok := taskReply(question); ok {
@@ -193,17 +193,34 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	s.respond(w, call, content, cites, full)
 }
 
+// responseConversation is the conversation a request continues: the
+// previous response's, if it names one, then its input, whose item
+// references are resolved.
+func (s *Server) responseConversation(owner string, req responseRequest) ([]chatMessage, *requestError) {
+	var msgs []chatMessage
+	if id := req.PreviousResponseID; id != "" {
+		var ok bool
+		if msgs, ok = s.kept.conversation(owner, id); !ok {
+			return nil, &requestError{status: http.StatusNotFound, param: "previous_response_id", code: "previous_response_not_found",
+				message: fmt.Sprintf("Previous response with id %q not found: Oráculo keeps responses for its caller, in memory, until it restarts or they are many; send the whole conversation in \"input\".", id)}
+		}
+	}
+	input, rerr := responseMessages(req.Input, func(id string) (chatMessage, bool) { return s.kept.answer(owner, id) })
+	return append(msgs, input...), rerr
+}
+
 // respond answers with content, whole or streamed as the request asked.
 func (s *Server) respond(w http.ResponseWriter, call responseCall, content string, cites []sourceCitation, full *oraculo.Answer) {
+	done := s.completed(call, content, cites, full)
 	if !call.req.Stream {
-		writeJSON(w, http.StatusOK, call.completed(content, cites, full))
+		writeJSON(w, http.StatusOK, done)
 		return
 	}
 	rs := startResponseStream(w, call)
 	for _, p := range pieces(content, 48) {
 		rs.delta(p)
 	}
-	rs.finish(call.completed(content, cites, full))
+	rs.finish(done)
 }
 
 // streamResponse answers the question in a stream (see responses).
@@ -225,7 +242,7 @@ func (s *Server) streamResponse(ctx context.Context, w http.ResponseWriter, r *h
 	}
 	// The text is what was streamed: after a chat model that failed
 	// midway, the verified text sent and then the extracted answer.
-	done := call.completed(*sent+rest, cites, full)
+	done := s.completed(call, *sent+rest, cites, full)
 	if b, err := marshal(done); err == nil && len(b) > maxLine {
 		// As in a chat completion's stream: an Answer too large for one
 		// line is left out (a request without stream gets it whole).
@@ -234,10 +251,14 @@ func (s *Server) streamResponse(ctx context.Context, w http.ResponseWriter, r *h
 	rs.finish(done)
 }
 
-// completed is the completed response whose text is content.
-func (c responseCall) completed(content string, cites []sourceCitation, full *oraculo.Answer) responseObject {
+// completed is the completed response whose text is content, kept
+// unless the request said store false.
+func (s *Server) completed(c responseCall, content string, cites []sourceCitation, full *oraculo.Answer) responseObject {
 	if cites == nil {
 		cites = []sourceCitation{}
+	}
+	if c.base.Store {
+		s.kept.keep(c.owner, c.base.ID, c.itemID, append(c.msgs[:len(c.msgs):len(c.msgs)], chatMessage{Role: "assistant", Content: messageText(content)}))
 	}
 	o := c.base
 	o.Status = "completed"
@@ -268,15 +289,24 @@ func annotations(content string, cites []sourceCitation) []urlCitation {
 	return out
 }
 
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // invalidInput is the 400 of an input Oráculo cannot read.
 func invalidInput(msg string) *requestError {
 	return &requestError{status: http.StatusBadRequest, param: "input", code: "invalid_value", message: msg}
 }
 
 // responseItem is an item of a request's input: a message (type
-// "message", or none) with its role and content.
+// "message", or none) with its role and content, or a reference to an
+// earlier answer (type "item_reference").
 type responseItem struct {
 	Type    string          `json:"type"`
+	ID      string          `json:"id"` // an item_reference's
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
 }
@@ -284,10 +314,11 @@ type responseItem struct {
 // responseMessages reads a request's input as chat messages: a string is
 // the user's question; an array holds message items, whose content is a
 // string or input_text/output_text parts (system and developer messages
-// are ignored, as in a chat completion). An item Oráculo cannot read (an
-// item_reference, which needs stored responses; a function call or its
-// output, which need tools) is a 400 that names it.
-func responseMessages(raw json.RawMessage) ([]chatMessage, *requestError) {
+// are ignored, as in a chat completion), and item references to earlier
+// answers, which answer finds. An item Oráculo cannot read (a reference
+// it does not find; a function call or its output, which need tools) is
+// a 400 that names it.
+func responseMessages(raw json.RawMessage, answer func(id string) (chatMessage, bool)) ([]chatMessage, *requestError) {
 	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" {
 		return nil, invalidInput(`"input" is required: the question, or an array of messages ending with it`)
 	}
@@ -304,9 +335,15 @@ func responseMessages(raw json.RawMessage) ([]chatMessage, *requestError) {
 	}
 	msgs := make([]chatMessage, 0, len(items))
 	for i, it := range items {
+		if it.Type == "item_reference" {
+			m, ok := answer(it.ID)
+			if !ok {
+				return nil, invalidInput(fmt.Sprintf("input[%d] refers to %q, which Oráculo does not have (it keeps its answers for their caller, in memory, until it restarts or they are many): send the earlier messages' text", i, it.ID))
+			}
+			msgs = append(msgs, m)
+			continue
+		}
 		switch {
-		case it.Type == "item_reference":
-			return nil, invalidInput(fmt.Sprintf("input[%d] is an item_reference, but Oráculo stores no responses: send the earlier messages' text (with @ai-sdk/openai, providerOptions: {openai: {store: false}})", i))
 		case it.Type != "" && it.Type != "message":
 			return nil, invalidInput(fmt.Sprintf("input[%d] is of type %q: Oráculo reads messages only (it calls no tools)", i, it.Type))
 		case it.Role != "user" && it.Role != "assistant" && it.Role != "system" && it.Role != "developer":

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -289,7 +290,7 @@ func TestResponsesRefusals(t *testing.T) {
 		{"/v1/responses", respBody(map[string]any{"tools": tools}), 400, "tools", "unsupported_parameter"},
 		{"/v1/chat/completions", chatBody(map[string]any{"tool_choice": "required"}), 400, "tool_choice", "unsupported_parameter"},
 		{"/v1/responses", respBody(map[string]any{"tool_choice": map[string]string{"type": "function", "name": "x"}}), 400, "tool_choice", "unsupported_parameter"},
-		{"/v1/responses", respBody(map[string]any{"previous_response_id": "resp_1"}), 400, "previous_response_id", "unsupported_parameter"},
+		{"/v1/responses", respBody(map[string]any{"previous_response_id": "resp_1"}), 404, "previous_response_id", "previous_response_not_found"},
 		{"/v1/responses", respBody(map[string]any{"input": nil}), 400, "input", "invalid_value"},
 		{"/v1/responses", respBody(map[string]any{"input": 7}), 400, "input", "invalid_value"},
 		{"/v1/responses", respBody(map[string]any{"input": []any{}}), 400, "input", "invalid_value"},
@@ -375,5 +376,103 @@ func TestAnnotationsCountCharacters(t *testing.T) {
 		string(runes[anns[1].StartIndex:anns[1].EndIndex]) != "[Sesión 2](http://h/c/def)" || anns[1].EndIndex != utf8.RuneCountInString(text) ||
 		anns[0].Title != "Sesión 1" || anns[1].Title != "Sesión 2 · b.md" || anns[1].URL != "http://h/c/def" {
 		t.Errorf("annotations: %+v", anns)
+	}
+}
+
+// TestResponsesMemory: a response is kept for its caller, who may go on
+// with it by previous_response_id or refer to its answer by
+// item_reference (the model then sees the earlier exchange); another
+// caller, a DM included, finds neither; store false keeps nothing.
+func TestResponsesMemory(t *testing.T) {
+	srv, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
+	eng := testEngine(t, model)
+	tokens, player, dm := testTokens(t)
+	ts, _ := testServer(t, Config{Engine: eng, Tokens: tokens})
+	const first = "¿Qué pasó en el puente de Galerna?"
+	resp, data := call(t, ts, "POST", "/v1/responses", player, map[string]any{"model": "oraculo", "input": first})
+	wantStatus(t, resp, data, 200)
+	b := decodeJSON[responseBody](t, data)
+	answer := b.text(t)
+	if b.Store == nil || !*b.Store {
+		t.Errorf("a response kept by default says store %v", b.Store)
+	}
+	sawEarlier := func(what string) {
+		t.Helper()
+		calls := srv.Calls()
+		var q, a bool
+		for _, m := range calls[len(calls)-1].Messages {
+			q = q || (m.Role == chat.RoleUser && m.Content == first)
+			a = a || (m.Role == chat.RoleAssistant && m.Content == stripSources(answer))
+		}
+		if !q || !a {
+			t.Errorf("%s: the model did not see the earlier exchange: %+v", what, calls[len(calls)-1].Messages)
+		}
+	}
+	byPrevious := map[string]any{"model": "oraculo", "input": "¿Quién cayó en combate?", "previous_response_id": b.ID}
+	byReference := map[string]any{"model": "oraculo", "input": []map[string]any{
+		{"role": "user", "content": first}, {"type": "item_reference", "id": b.Output[0].ID}, {"role": "user", "content": "¿Quién cayó en combate?"}}}
+	for name, body := range map[string]map[string]any{"previous_response_id": byPrevious, "item_reference": byReference} {
+		resp, data = call(t, ts, "POST", "/v1/responses", player, body)
+		wantStatus(t, resp, data, 200)
+		if next := decodeJSON[responseBody](t, data); !strings.Contains(next.text(t), "Norkiel") {
+			t.Errorf("%s: %s", name, data)
+		}
+		sawEarlier(name)
+		// Another caller finds nothing, not even the DM.
+		for _, other := range []string{dm, ""} {
+			resp, data = call(t, ts, "POST", "/v1/responses", other, body)
+			if other == "" {
+				wantStatus(t, resp, data, 401)
+				continue
+			}
+			if resp.StatusCode != 404 && resp.StatusCode != 400 || bytes.Contains(data, []byte("Norkiel")) {
+				t.Errorf("%s: another caller got %d: %s", name, resp.StatusCode, data)
+			}
+		}
+	}
+	// The previous response's id chains: a third turn sees the first.
+	resp, data = call(t, ts, "POST", "/v1/responses", player, byPrevious)
+	wantStatus(t, resp, data, 200)
+	second := decodeJSON[responseBody](t, data)
+	resp, data = call(t, ts, "POST", "/v1/responses", player, map[string]any{"model": "oraculo", "input": "¿y después?", "previous_response_id": second.ID})
+	wantStatus(t, resp, data, 200)
+	sawEarlier("a third turn")
+	// store false: nothing kept.
+	resp, data = call(t, ts, "POST", "/v1/responses", player, map[string]any{"model": "oraculo", "input": first, "store": false})
+	wantStatus(t, resp, data, 200)
+	unkept := decodeJSON[responseBody](t, data)
+	resp, data = call(t, ts, "POST", "/v1/responses", player, map[string]any{"model": "oraculo", "input": "¿y?", "previous_response_id": unkept.ID})
+	wantStatus(t, resp, data, 404)
+	if unkept.Store == nil || *unkept.Store {
+		t.Errorf("store false: the response says store %v", unkept.Store)
+	}
+}
+
+// TestResponseMemoryBounds: the memory forgets its oldest conversations
+// past its size, and does not keep one too large.
+func TestResponseMemoryBounds(t *testing.T) {
+	var m responseMemory
+	big := messageText(strings.Repeat("x", responseMemoryBytes/8))
+	for i := range 9 {
+		m.keep("ana", fmt.Sprintf("resp_%d", i), fmt.Sprintf("msg_%d", i), []chatMessage{{Role: "user", Content: "q"}, {Role: "system", Content: big}, {Role: "assistant", Content: big}})
+	}
+	if _, ok := m.conversation("ana", "resp_0"); ok {
+		t.Errorf("the oldest conversation was kept past the size")
+	}
+	if msgs, ok := m.conversation("ana", "resp_8"); !ok || len(msgs) != 2 {
+		t.Errorf("the newest conversation: %d messages, %v (the system message is not kept)", len(msgs), ok)
+	}
+	if a, ok := m.answer("ana", "msg_8"); !ok || a.Role != "assistant" {
+		t.Errorf("the newest answer: %+v %v", a, ok)
+	}
+	if _, ok := m.answer("ana", "resp_8"); ok {
+		t.Errorf("a response id found as a message's")
+	}
+	if _, ok := m.conversation("bea", "resp_8"); ok {
+		t.Errorf("another caller found a conversation")
+	}
+	m.keep("ana", "resp_huge", "msg_huge", []chatMessage{{Role: "user", Content: messageText(strings.Repeat("x", responseMemoryBytes/2))}})
+	if _, ok := m.conversation("ana", "resp_huge"); ok || m.size > responseMemoryBytes {
+		t.Errorf("a conversation too large was kept (size %d)", m.size)
 	}
 }

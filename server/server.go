@@ -122,6 +122,8 @@ type Server struct {
 	limits Limits
 	gates  [numClasses]*gate
 	probe  healthState
+	// kept are the recent responses of /v1/responses.
+	kept responseMemory
 }
 
 // New returns a server for cfg, with its routes and middleware. Callers

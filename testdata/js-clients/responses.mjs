@@ -11,17 +11,20 @@ const [baseURL, apiKey] = process.argv.slice(2);
 const question = "¿Quién cayó en combate?";
 const out = {};
 
-// Every request's method and path, to show which API each client used.
+// Every request's method and path, to show which API each client used,
+// and the last request's body.
 const paths = [];
+let lastBody = null;
 async function recordingFetch(url, init) {
   paths.push(`${init?.method ?? "GET"} ${new URL(url).pathname}`);
+  lastBody = typeof init?.body === "string" ? JSON.parse(init.body) : null;
   return fetch(url, init);
 }
 
 const client = new OpenAI({ baseURL, apiKey, maxRetries: 0, fetch: recordingFetch });
 
 // responses.create, whole: the SDK's output_text and the annotations.
-const plain = await client.responses.create({ model: "oraculo-extractive", input: question, store: false });
+const plain = await client.responses.create({ model: "oraculo-extractive", input: question });
 const part = plain.output[0].content[0];
 out.plain = {
   id: plain.id,
@@ -32,6 +35,15 @@ out.plain = {
   citations: plain.citations,
   usage: plain.usage,
 };
+
+// The conversation goes on from the response kept on the server.
+const next = await client.responses.create({
+  model: "oraculo-extractive",
+  input: "¿Y qué encontraron en la cripta?",
+  previous_response_id: plain.id,
+  store: false,
+});
+out.next = { status: next.status, text: next.output_text, previous: next.previous_response_id, store: next.store };
 
 // responses.create, streamed: every event's type and sequence number, the
 // text from the deltas, the annotations, the completed response.
@@ -89,6 +101,18 @@ out.aiGenerate = {
   finishReason: generated.finishReason,
   usage: generated.usage,
   paths: [...paths],
+};
+
+// A conversation goes on as a chat front end keeps it: the AI SDK refers
+// to its earlier answer by item_reference (store is true by default).
+const followUp = await generateText({
+  model: openai("oraculo"),
+  messages: [{ role: "user", content: question }, ...generated.response.messages, { role: "user", content: "¿Y quién cayó en combate, entonces?" }],
+  maxRetries: 0,
+});
+out.aiFollowUp = {
+  text: followUp.text,
+  inputTypes: (lastBody?.input ?? []).map((item) => item.type ?? item.role),
 };
 
 paths.length = 0;

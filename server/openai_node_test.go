@@ -150,57 +150,7 @@ func runNodeClient(t *testing.T, script string, pkgs ...string) []byte {
 // model_not_found and tools a 400, as the openai client reads them.
 func TestResponsesNodeClient(t *testing.T) {
 	outb := runNodeClient(t, "responses.mjs", "openai", "ai", "@ai-sdk/openai")
-	type refusal struct {
-		Status int    `json:"status"`
-		Code   string `json:"code"`
-		Param  string `json:"param"`
-	}
-	type source struct {
-		SourceType string `json:"sourceType"`
-		URL        string `json:"url"`
-		Title      string `json:"title"`
-	}
-	type aiResult struct {
-		Text         string   `json:"text"`
-		Deltas       int      `json:"deltas"`
-		Sources      []source `json:"sources"`
-		FinishReason string   `json:"finishReason"`
-		Usage        struct {
-			Output int `json:"outputTokens"`
-		} `json:"usage"`
-		Paths []string `json:"paths"`
-	}
-	var out struct {
-		Plain struct {
-			ID, Status, OutputText, Text string
-			Annotations                  []urlCitation
-			Citations                    []sourceCitation
-			Usage                        map[string]any
-		} `json:"plain"`
-		Stream struct {
-			Events []struct {
-				Type string `json:"type"`
-				Seq  int    `json:"seq"`
-			} `json:"events"`
-			Text, CompletedText string
-			Annotations         []urlCitation
-			Citations           []sourceCitation
-		} `json:"stream"`
-		Next struct {
-			Status, Text, Previous string
-			Store                  bool
-		} `json:"next"`
-		AIFollowUp struct {
-			Text       string   `json:"text"`
-			InputTypes []string `json:"inputTypes"`
-		} `json:"aiFollowUp"`
-		UnknownModel     refusal  `json:"unknownModel"`
-		UnknownModelChat refusal  `json:"unknownModelChat"`
-		Tools            refusal  `json:"tools"`
-		AIGenerate       aiResult `json:"aiGenerate"`
-		AIStream         aiResult `json:"aiStream"`
-		AIStreamError    string   `json:"aiStreamError"`
-	}
+	var out responsesClientOutput
 	if err := json.Unmarshal(outb, &out); err != nil {
 		t.Fatalf("the client printed %q: %v", outb, err)
 	}
@@ -235,21 +185,29 @@ func TestResponsesNodeClient(t *testing.T) {
 		t.Errorf("streamed text:\n%s\nwant:\n%s", got, wantContent)
 	}
 	checkAnnotations(t, st.Text, st.Annotations)
-	for name, r := range map[string]refusal{"unknown model": out.UnknownModel, "unknown model (chat)": out.UnknownModelChat} {
-		if r != (refusal{404, "model_not_found", "model"}) {
+	for name, r := range map[string]nodeRefusal{"unknown model": out.UnknownModel, "unknown model (chat)": out.UnknownModelChat} {
+		if r != (nodeRefusal{404, "model_not_found", "model"}) {
 			t.Errorf("%s: %+v", name, r)
 		}
 	}
-	if out.Tools != (refusal{400, "unsupported_parameter", "tools"}) {
+	if out.Tools != (nodeRefusal{400, "unsupported_parameter", "tools"}) {
 		t.Errorf("tools: %+v", out.Tools)
 	}
+	checkAISDK(t, out)
+}
+
+// checkAISDK checks what the AI SDK saw: generateText's text is the
+// verified answer and streamText's has it, both from /v1/responses, each
+// source the URL of a citation link in the text.
+func checkAISDK(t *testing.T, out responsesClientOutput) {
+	t.Helper()
 	if got := passageLink.ReplaceAllString(out.AIGenerate.Text, "[$1]"); got != wantContent {
 		t.Errorf("generateText:\n%s\nwant:\n%s", got, wantContent)
 	}
 	if out.AIStreamError != "" || !strings.Contains(out.AIStream.Text, "Norkiel") || out.AIStream.Deltas < 2 {
 		t.Errorf("streamText: %+v (error %q)", out.AIStream, out.AIStreamError)
 	}
-	for name, r := range map[string]aiResult{"generateText": out.AIGenerate, "streamText": out.AIStream} {
+	for name, r := range map[string]aiSDKResult{"generateText": out.AIGenerate, "streamText": out.AIStream} {
 		if len(r.Paths) != 1 || r.Paths[0] != "POST /v1/responses" || r.FinishReason != "stop" || r.Usage.Output == 0 || len(r.Sources) < 2 {
 			t.Errorf("%s: %+v", name, r)
 		}
@@ -259,4 +217,60 @@ func TestResponsesNodeClient(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nodeRefusal is an error as the openai client reads it.
+type nodeRefusal struct {
+	Status int    `json:"status"`
+	Code   string `json:"code"`
+	Param  string `json:"param"`
+}
+
+// aiSDKResult is what generateText or streamText gave.
+type aiSDKResult struct {
+	Text    string `json:"text"`
+	Deltas  int    `json:"deltas"`
+	Sources []struct {
+		SourceType string `json:"sourceType"`
+		URL        string `json:"url"`
+		Title      string `json:"title"`
+	} `json:"sources"`
+	FinishReason string `json:"finishReason"`
+	Usage        struct {
+		Output int `json:"outputTokens"`
+	} `json:"usage"`
+	Paths []string `json:"paths"`
+}
+
+// responsesClientOutput is what responses.mjs prints.
+type responsesClientOutput struct {
+	Plain struct {
+		ID, Status, OutputText, Text string
+		Annotations                  []urlCitation
+		Citations                    []sourceCitation
+		Usage                        map[string]any
+	} `json:"plain"`
+	Stream struct {
+		Events []struct {
+			Type string `json:"type"`
+			Seq  int    `json:"seq"`
+		} `json:"events"`
+		Text, CompletedText string
+		Annotations         []urlCitation
+		Citations           []sourceCitation
+	} `json:"stream"`
+	Next struct {
+		Status, Text, Previous string
+		Store                  bool
+	} `json:"next"`
+	AIFollowUp struct {
+		Text       string   `json:"text"`
+		InputTypes []string `json:"inputTypes"`
+	} `json:"aiFollowUp"`
+	UnknownModel     nodeRefusal `json:"unknownModel"`
+	UnknownModelChat nodeRefusal `json:"unknownModelChat"`
+	Tools            nodeRefusal `json:"tools"`
+	AIGenerate       aiSDKResult `json:"aiGenerate"`
+	AIStream         aiSDKResult `json:"aiStream"`
+	AIStreamError    string      `json:"aiStreamError"`
 }

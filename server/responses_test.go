@@ -261,47 +261,7 @@ func mustJSON(t *testing.T, v any) []byte {
 func TestResponsesRefusals(t *testing.T) {
 	eng := testEngine(t)
 	ts, _ := testServer(t, Config{Engine: eng})
-	chatBody := func(extra map[string]any) map[string]any {
-		b := map[string]any{"model": ModelIDExtractive, "messages": []map[string]string{{"role": "user", "content": "¿Quién cayó en combate?"}}}
-		for k, v := range extra {
-			b[k] = v
-		}
-		return b
-	}
-	respBody := func(extra map[string]any) map[string]any {
-		b := map[string]any{"model": ModelIDExtractive, "input": "¿Quién cayó en combate?"}
-		for k, v := range extra {
-			b[k] = v
-		}
-		return b
-	}
-	tools := []map[string]any{{"type": "function", "name": "weather", "parameters": map[string]any{}}}
-	type refusal struct {
-		path   string
-		body   map[string]any
-		status int
-		param  string
-		code   string
-	}
-	cases := []refusal{
-		{"/v1/chat/completions", chatBody(map[string]any{"model": "gpt-4o"}), 404, "model", "model_not_found"},
-		{"/v1/responses", respBody(map[string]any{"model": "gpt-4o"}), 404, "model", "model_not_found"},
-		{"/v1/chat/completions", chatBody(map[string]any{"tools": tools}), 400, "tools", "unsupported_parameter"},
-		{"/v1/responses", respBody(map[string]any{"tools": tools}), 400, "tools", "unsupported_parameter"},
-		{"/v1/chat/completions", chatBody(map[string]any{"tool_choice": "required"}), 400, "tool_choice", "unsupported_parameter"},
-		{"/v1/responses", respBody(map[string]any{"tool_choice": map[string]string{"type": "function", "name": "x"}}), 400, "tool_choice", "unsupported_parameter"},
-		{"/v1/responses", respBody(map[string]any{"previous_response_id": "resp_1"}), 404, "previous_response_id", "previous_response_not_found"},
-		{"/v1/responses", respBody(map[string]any{"input": nil}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": 7}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": []any{}}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": "  "}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"type": "item_reference", "id": "msg_1"}, {"role": "user", "content": "¿y?"}}}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"type": "function_call_output", "call_id": "c", "output": "x"}}}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"role": "tool", "content": "x"}}}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"role": "user", "content": 3}}}), 400, "input", "invalid_value"},
-		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"role": "user", "content": "hola"}, {"role": "assistant", "content": "hola"}}}), 400, "input", "invalid_value"},
-	}
-	for _, c := range cases {
+	for _, c := range refusals() {
 		for _, stream := range []bool{false, true} {
 			c.body["stream"] = stream
 			resp, data := call(t, ts, "POST", c.path, "", c.body)
@@ -336,6 +296,56 @@ func TestResponsesRefusals(t *testing.T) {
 	}
 	resp, data = call(t, ts, "POST", "/v1/responses", "", "not json", "Content-Type", "text/plain")
 	wantStatus(t, resp, data, 415)
+}
+
+// chatBody is an extractive chat completion request, with extra fields.
+func chatBody(extra map[string]any) map[string]any {
+	b := map[string]any{"model": ModelIDExtractive, "messages": []map[string]string{{"role": "user", "content": "¿Quién cayó en combate?"}}}
+	for k, v := range extra {
+		b[k] = v
+	}
+	return b
+}
+
+// respBody is an extractive Responses API request, with extra fields.
+func respBody(extra map[string]any) map[string]any {
+	b := map[string]any{"model": ModelIDExtractive, "input": "¿Quién cayó en combate?"}
+	for k, v := range extra {
+		b[k] = v
+	}
+	return b
+}
+
+// refusal is a request that is refused, and how.
+type refusal struct {
+	path   string
+	body   map[string]any
+	status int
+	param  string
+	code   string
+}
+
+// refusals are the requests the OpenAI endpoints refuse.
+func refusals() []refusal {
+	tools := []map[string]any{{"type": "function", "name": "weather", "parameters": map[string]any{}}}
+	return []refusal{
+		{"/v1/chat/completions", chatBody(map[string]any{"model": "gpt-4o"}), 404, "model", "model_not_found"},
+		{"/v1/responses", respBody(map[string]any{"model": "gpt-4o"}), 404, "model", "model_not_found"},
+		{"/v1/chat/completions", chatBody(map[string]any{"tools": tools}), 400, "tools", "unsupported_parameter"},
+		{"/v1/responses", respBody(map[string]any{"tools": tools}), 400, "tools", "unsupported_parameter"},
+		{"/v1/chat/completions", chatBody(map[string]any{"tool_choice": "required"}), 400, "tool_choice", "unsupported_parameter"},
+		{"/v1/responses", respBody(map[string]any{"tool_choice": map[string]string{"type": "function", "name": "x"}}), 400, "tool_choice", "unsupported_parameter"},
+		{"/v1/responses", respBody(map[string]any{"previous_response_id": "resp_1"}), 404, "previous_response_id", "previous_response_not_found"},
+		{"/v1/responses", respBody(map[string]any{"input": nil}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": 7}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": []any{}}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": "  "}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"type": "item_reference", "id": "msg_1"}, {"role": "user", "content": "¿y?"}}}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"type": "function_call_output", "call_id": "c", "output": "x"}}}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"role": "tool", "content": "x"}}}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"role": "user", "content": 3}}}), 400, "input", "invalid_value"},
+		{"/v1/responses", respBody(map[string]any{"input": []map[string]any{{"role": "user", "content": "hola"}, {"role": "assistant", "content": "hola"}}}), 400, "input", "invalid_value"},
+	}
 }
 
 // TestResponsesRoles: through /v1/responses, whole or streamed, a player
@@ -396,18 +406,7 @@ func TestResponsesMemory(t *testing.T) {
 	if b.Store == nil || !*b.Store {
 		t.Errorf("a response kept by default says store %v", b.Store)
 	}
-	sawEarlier := func(what string) {
-		t.Helper()
-		calls := srv.Calls()
-		var q, a bool
-		for _, m := range calls[len(calls)-1].Messages {
-			q = q || (m.Role == chat.RoleUser && m.Content == first)
-			a = a || (m.Role == chat.RoleAssistant && m.Content == stripSources(answer))
-		}
-		if !q || !a {
-			t.Errorf("%s: the model did not see the earlier exchange: %+v", what, calls[len(calls)-1].Messages)
-		}
-	}
+	sawEarlier := func(what string) { t.Helper(); checkSawExchange(t, srv, what, first, stripSources(answer)) }
 	byPrevious := map[string]any{"model": "oraculo", "input": "¿Quién cayó en combate?", "previous_response_id": b.ID}
 	byReference := map[string]any{"model": "oraculo", "input": []map[string]any{
 		{"role": "user", "content": first}, {"type": "item_reference", "id": b.Output[0].ID}, {"role": "user", "content": "¿Quién cayó en combate?"}}}
@@ -445,6 +444,21 @@ func TestResponsesMemory(t *testing.T) {
 	wantStatus(t, resp, data, 404)
 	if unkept.Store == nil || *unkept.Store {
 		t.Errorf("store false: the response says store %v", unkept.Store)
+	}
+}
+
+// checkSawExchange checks that the model's last call had the exchange
+// (question, answer) in its history.
+func checkSawExchange(t *testing.T, srv *chattest.Server, what, question, answer string) {
+	t.Helper()
+	calls := srv.Calls()
+	var q, a bool
+	for _, m := range calls[len(calls)-1].Messages {
+		q = q || (m.Role == chat.RoleUser && m.Content == question)
+		a = a || (m.Role == chat.RoleAssistant && m.Content == answer)
+	}
+	if !q || !a {
+		t.Errorf("%s: the model did not see the earlier exchange: %+v", what, calls[len(calls)-1].Messages)
 	}
 }
 

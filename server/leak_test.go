@@ -21,11 +21,12 @@ import (
 
 // TestSampleLeak is the leak test over HTTP: with the sample campaign's
 // DM/ folder, hundreds of player requests (questions aimed at the secrets
-// in their own words, through search, ask, streamed ask and the
-// OpenAI-compatible endpoint; every compendium lookup; every DM-only chunk
-// id and note path) return no DM-only text, label, id or file. The chat
-// model is a fake that repeats the evidence it was shown. Under -short and
-// -race, the questions are aimed at every eighth secret.
+// in their own words, through search, ask, streamed ask, the chat
+// completions endpoint and the Responses API, whole and streamed; every
+// compendium lookup; every DM-only chunk id and note path) return no
+// DM-only text, label, id or file. The chat model is a fake that repeats
+// the evidence it was shown. Under -short and -race, the questions are
+// aimed at every eighth secret.
 func TestSampleLeak(t *testing.T) {
 	ctx := context.Background()
 	eng, secrets := leakSetup(t, "../examples/campaign")
@@ -49,11 +50,13 @@ func TestSampleLeak(t *testing.T) {
 		resp, data := call(t, ts, "POST", "/api/search", player, map[string]any{"question": q, "k": 20})
 		wantStatus(t, resp, data, 200)
 		leaks("search "+q, stripQuestion(data, q))
-		switch i % 3 {
+		switch i % 4 {
 		case 0:
 			resp, data = call(t, ts, "POST", "/api/ask", player, map[string]any{"question": q})
 		case 1:
 			resp, data = call(t, ts, "POST", "/api/ask", player, map[string]any{"question": q, "stream": true})
+		case 2:
+			resp, data = call(t, ts, "POST", "/v1/responses", player, map[string]any{"model": "oraculo", "input": q, "stream": i%8 == 2})
 		default:
 			resp, data = call(t, ts, "POST", "/v1/chat/completions", player, map[string]any{"model": "oraculo",
 				"messages": []map[string]string{{"role": "user", "content": q}}})

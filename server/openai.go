@@ -21,11 +21,15 @@ const (
 )
 
 // chatCompletionRequest is the part of an OpenAI chat completion request
-// Oráculo reads; every other field (temperature, tools...) is ignored.
+// Oráculo reads; other fields (temperature, max_tokens...) are ignored,
+// but tools are refused (see checkRequest): Oráculo answers from the
+// notes and calls no client function.
 type chatCompletionRequest struct {
-	Model    string        `json:"model"`
-	Messages []chatMessage `json:"messages"`
-	Stream   bool          `json:"stream"`
+	Model      string            `json:"model"`
+	Messages   []chatMessage     `json:"messages"`
+	Stream     bool              `json:"stream"`
+	Tools      []json.RawMessage `json:"tools"`
+	ToolChoice json.RawMessage   `json:"tool_choice"`
 	// StreamOptions.IncludeUsage asks for a last chunk with the usage.
 	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
@@ -96,7 +100,8 @@ type chatMessage struct {
 }
 
 // messageText is a message's content: a string, null, or an array of
-// parts whose "text" parts are joined (images and the like are ignored).
+// parts whose text parts ("text"; the Responses API's "input_text" and
+// "output_text") are joined (images and the like are ignored).
 type messageText string
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -117,7 +122,7 @@ func (t *messageText) UnmarshalJSON(b []byte) error {
 	}
 	var texts []string
 	for _, p := range parts {
-		if p.Type == "text" {
+		if p.Type == "text" || p.Type == "input_text" || p.Type == "output_text" {
 			texts = append(texts, p.Text)
 		}
 	}
@@ -186,16 +191,17 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req, false) {
 		return
 	}
+	model, extractive, rerr := checkRequest(req.Model, req.Tools, req.ToolChoice)
+	if rerr != nil {
+		rerr.write(w)
+		return
+	}
 	question, history, err := conversation(req.Messages)
 	if err != nil {
 		writeError(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	model := ModelID
-	opts := oraculo.AskOptions{History: history}
-	if req.Model == ModelIDExtractive {
-		model, opts.Extractive = ModelIDExtractive, true
-	}
+	opts := oraculo.AskOptions{History: history, Extractive: extractive}
 	detail := req.Oraculo.Detail || r.Header.Get("X-Oraculo-Detail") == "1"
 	base := completion{ID: "chatcmpl-" + infoFrom(r.Context()).id, Created: time.Now().Unix(), Model: model}
 	// A front end's own chores (a title for the chat, tags, follow-up
@@ -221,36 +227,50 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, chunk := openStream(w, base)
-	// The verified text is sent as it grows, a sentence at a time, from
-	// the first valid citation on; sent is what the client has.
-	sent := ""
-	verified := func(segs []oraculo.Segment) {
-		text := s.links.Text(s.linkCtx(r), segs)
-		if !strings.HasPrefix(text, sent) {
-			return // cannot happen (see answer.Settled): wait for the whole
-		}
-		for _, p := range pieces(text[len(sent):], 48) {
-			st.data(chunk(map[string]any{"content": p}, nil))
-		}
-		sent = text
-	}
+	verified, sent := s.verifiedText(r, func(p string) { st.data(chunk(map[string]any{"content": p}, nil)) })
 	a, err := s.runAsk(ctx, question, opts, relay{verified: verified, ping: func() { st.comment("keep-alive") }})
 	if err != nil {
 		st.data(openAIError(http.StatusInternalServerError, s.streamError(r, err)))
 		st.data("[DONE]")
 		return
 	}
-	content, cites := s.completionContent(r, a, detail, s.noteLinks(r, a))
+	_, rest, cites := s.streamedContent(r, a, detail, *sent)
+	var full *oraculo.Answer
+	if detail {
+		full = detailed(a)
+	}
+	sendContent(st, req, chunk, rest, &cites, full, answerUsage(a))
+}
+
+// verifiedText returns a relay's verified callback for a stream, which
+// passes each new piece of the verified text to send as the text grows,
+// a sentence at a time, from the first valid citation on; *sent is what
+// the client has.
+func (s *Server) verifiedText(r *http.Request, send func(piece string)) (func([]oraculo.Segment), *string) {
+	sent := new(string)
+	return func(segs []oraculo.Segment) {
+		text := s.links.Text(s.linkCtx(r), segs)
+		if !strings.HasPrefix(text, *sent) {
+			return // cannot happen (see answer.Settled): wait for the whole
+		}
+		for _, p := range pieces(text[len(*sent):], 48) {
+			send(p)
+		}
+		*sent = text
+	}, sent
+}
+
+// streamedContent is the content of a streamed answer a (see
+// completionContent), with its citations, and rest, what the client has
+// not been sent yet, sent being what it has.
+func (s *Server) streamedContent(r *http.Request, a *oraculo.Answer, detail bool, sent string) (content, rest string, cites []sourceCitation) {
+	content, cites = s.completionContent(r, a, detail, s.noteLinks(r, a))
 	if sent != "" && !strings.HasPrefix(content, sent) {
 		// The text streamed so far had no links to notes (they are known
 		// once the answer is): its end follows without them too.
 		content, cites = s.completionContent(r, a, detail, nil)
 	}
-	var full *oraculo.Answer
-	if detail {
-		full = detailed(a)
-	}
-	rest := content
+	rest = content
 	switch {
 	case strings.HasPrefix(content, sent):
 		rest = content[len(sent):]
@@ -261,7 +281,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		// under the notice that says why.
 		rest = "\n\n" + content
 	}
-	sendContent(st, req, chunk, rest, &cites, full, answerUsage(a))
+	return content, rest, cites
 }
 
 // sendContent streams rest, the end of the content not sent yet, in
@@ -401,8 +421,8 @@ func stripNotice(text string) string {
 }
 
 // passageLink matches a citation link to a passage page, to turn it back
-// into the citation it was ("[Sesión 3]").
-var passageLink = regexp.MustCompile(`\[([^\]\n]+)\]\(https?://[^)\s]*/c/[^)\s]*\)`)
+// into the citation it was ("[Sesión 3]"): the label is $1, the URL $2.
+var passageLink = regexp.MustCompile(`\[([^\]\n]+)\]\((https?://[^)\s]*/c/[^)\s]*)\)`)
 
 // noteLink matches a name linked to its note's page (see
 // [link.Maker.TextNotes]), to turn it back into the name the model wrote.
@@ -444,10 +464,59 @@ func (s *Server) modelObject(id string) map[string]any {
 func (s *Server) model(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if id != ModelID && id != ModelIDExtractive {
-		writeError(w, r, http.StatusNotFound, fmt.Sprintf("no model %q: the models are %q and %q", id, ModelID, ModelIDExtractive))
+		modelNotFound(id).write(w)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.modelObject(id))
+}
+
+// requestError is an OpenAI client error that names the parameter at
+// fault and has a code, as OpenAI's own do: clients read err.status,
+// err.param and err.code.
+type requestError struct {
+	status               int
+	message, param, code string
+}
+
+// write answers with e in OpenAI's error shape.
+func (e *requestError) write(w http.ResponseWriter) {
+	writeJSON(w, e.status, map[string]any{"error": map[string]any{
+		"message": e.message, "type": "invalid_request_error", "param": e.param, "code": e.code}})
+}
+
+// modelNotFound is the 404 of a model id /v1/models does not list.
+func modelNotFound(id string) *requestError {
+	return &requestError{status: http.StatusNotFound, param: "model", code: "model_not_found",
+		message: fmt.Sprintf("The model %q does not exist: the models are %q and %q (GET /v1/models).", id, ModelID, ModelIDExtractive)}
+}
+
+// checkRequest resolves the model of a chat completion or a response, and
+// refuses what Oráculo cannot do. An empty or omitted model is ModelID
+// (OpenAI requires one; a client that sends none is answered as by the
+// default model); an id /v1/models does not list is a 404
+// model_not_found. Tools are a 400: Oráculo answers from the notes and
+// never calls a client's function, and ignoring them would leave the
+// client waiting for a call that never comes. A tool_choice of "none" or
+// "auto" (with no tools) is accepted.
+func checkRequest(model string, tools []json.RawMessage, toolChoice json.RawMessage) (string, bool, *requestError) {
+	switch model {
+	case "", ModelID:
+		model = ModelID
+	case ModelIDExtractive:
+	default:
+		return "", false, modelNotFound(model)
+	}
+	if len(tools) > 0 {
+		return "", false, &requestError{status: http.StatusBadRequest, param: "tools", code: "unsupported_parameter",
+			message: "Oráculo does not call tools: it answers from the notes, with citations. Send the request without \"tools\"."}
+	}
+	switch strings.TrimSpace(string(toolChoice)) {
+	case "", "null", `"none"`, `"auto"`:
+	default:
+		return "", false, &requestError{status: http.StatusBadRequest, param: "tool_choice", code: "unsupported_parameter",
+			message: "a tool_choice other than \"none\" or \"auto\" needs tools, which Oráculo does not call: send \"none\" or nothing."}
+	}
+	return model, model == ModelIDExtractive, nil
 }
 
 // openAIError is the OpenAI error body.

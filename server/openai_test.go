@@ -176,18 +176,40 @@ func readChunks(t *testing.T, data []byte) (chunks []completionBody, errors []st
 	return chunks, errors, done
 }
 
-func TestChatCompletionsStream(t *testing.T) {
+// slowStream posts body to path, a streamed request, on a server whose
+// chat model waits 100 ms before it answers rawAnswer, with heartbeats
+// every 20 ms, and returns the event stream.
+func slowStream(t *testing.T, path string, body any) []byte {
+	t.Helper()
 	defer func(d time.Duration) { heartbeat = d }(heartbeat)
 	heartbeat = 20 * time.Millisecond
 	srv, model := fakeChat(t, func(chattest.Call) string { return rawAnswer })
 	eng := testEngine(t, model)
 	srv.Fail(chattest.Fault{Delay: 100 * time.Millisecond})
 	ts, _ := testServer(t, Config{Engine: eng})
-	resp, data := call(t, ts, "POST", "/v1/chat/completions", "", conversationBody(true))
+	resp, data := call(t, ts, "POST", path, "", body)
 	wantStatus(t, resp, data, 200)
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		t.Fatalf("Content-Type %q", ct)
 	}
+	return data
+}
+
+// brokenStream posts body to path, a streamed request, on a server whose
+// engine is closed: the stream fails once it started. It returns the
+// event stream.
+func brokenStream(t *testing.T, path string, body any) []byte {
+	t.Helper()
+	broken := testEngine(t)
+	broken.Close()
+	ts, _ := testServer(t, Config{Engine: broken})
+	resp, data := call(t, ts, "POST", path, "", body)
+	wantStatus(t, resp, data, 200)
+	return data
+}
+
+func TestChatCompletionsStream(t *testing.T) {
+	data := slowStream(t, "/v1/chat/completions", conversationBody(true))
 	if !strings.Contains(string(data), ": keep-alive\n\n") {
 		t.Errorf("no heartbeat while waiting: %s", data)
 	}
@@ -223,11 +245,7 @@ func TestChatCompletionsStream(t *testing.T) {
 	checkPassageLinks(t, content.String(), "Norkiel", false)
 
 	// A failure after the stream started: an error chunk, then [DONE].
-	broken := testEngine(t)
-	broken.Close()
-	ts, _ = testServer(t, Config{Engine: broken})
-	resp, data = call(t, ts, "POST", "/v1/chat/completions", "", conversationBody(true))
-	wantStatus(t, resp, data, 200)
+	data = brokenStream(t, "/v1/chat/completions", conversationBody(true))
 	if _, errs, done := readChunks(t, data); !done || len(errs) != 1 {
 		t.Errorf("failed stream: %s", data)
 	}

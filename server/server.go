@@ -126,6 +126,8 @@ type Server struct {
 	limits Limits
 	gates  [numClasses]*gate
 	probe  healthState
+	// kept are the recent responses of /v1/responses.
+	kept responseMemory
 }
 
 // New returns a server for cfg, with its routes and middleware. Callers
@@ -213,6 +215,7 @@ func (s *Server) routes() {
 	m.Handle("POST /api/ingest", s.auth(s.dmOnly(s.startIngest)))
 	m.Handle("GET /api/ingest", s.auth(s.dmOnly(s.ingestStatus)))
 	m.Handle("POST /v1/chat/completions", s.auth(s.shed(s.openAIClass, s.chatCompletions)))
+	m.Handle("POST /v1/responses", s.auth(s.shed(s.openAIClass, s.responses)))
 	m.Handle("GET /v1/models", s.auth(s.models))
 	m.Handle("GET /v1/models/{id}", s.auth(s.model))
 	m.HandleFunc("GET /c/{id}", s.passagePage)

@@ -240,7 +240,8 @@ func (s *Server) askClass(r *http.Request) routeClass {
 	return s.answerClass(req.Extractive)
 }
 
-// openAIClass classes POST /v1/chat/completions by its model.
+// openAIClass classes POST /v1/chat/completions and /v1/responses by
+// their model.
 func (s *Server) openAIClass(r *http.Request) routeClass {
 	var req struct {
 		Model string `json:"model"`

@@ -157,7 +157,7 @@ func TestResponsesNodeClient(t *testing.T) {
 	}
 	p := out.Plain
 	if !strings.HasPrefix(p.ID, "resp_") || p.Status != "completed" || p.OutputText != p.Text || !strings.Contains(p.Text, "Norkiel") ||
-		len(p.Citations) != 1 || p.Citations[0].Label != "Sesión 1" || p.Usage["output_tokens"] == 0.0 {
+		len(p.Citations) != 1 || p.Citations[0].Label != "Sesión 1" || p.Usage["output_tokens"] != 0.0 || p.Usage["oraculo_source"] != "none" { // extractive: no model tokens
 		t.Errorf("responses.create: %+v", p)
 	}
 	checkAnnotations(t, p.Text, p.Annotations)
@@ -209,7 +209,7 @@ func checkAISDK(t *testing.T, out responsesClientOutput) {
 		t.Errorf("streamText: %+v (error %q)", out.AIStream, out.AIStreamError)
 	}
 	for name, r := range map[string]aiSDKResult{"generateText": out.AIGenerate, "streamText": out.AIStream} {
-		if len(r.Paths) != 1 || r.Paths[0] != "POST /v1/responses" || r.FinishReason != "stop" || r.Usage.Output == 0 || len(r.Sources) < 2 {
+		if len(r.Paths) != 1 || r.Paths[0] != "POST /v1/responses" || r.FinishReason != "stop" || (r.Usage.Output == 0) != (name == "streamText") || len(r.Sources) < 2 { // streamText asks the extractive model: no model tokens
 			t.Errorf("%s: %+v", name, r)
 		}
 		for _, s := range r.Sources {

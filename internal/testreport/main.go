@@ -5,7 +5,7 @@
 //
 // CI runs the tests as
 //
-//	go test ./... -json | go run ./internal/testreport
+//	go test ./... -json -timeout 30m | go run ./internal/testreport
 //
 // so that a green run also says what it did not test. The exit status is 1
 // when a test or a package failed (or the stream says nothing), else 0.

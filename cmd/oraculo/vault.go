@@ -25,11 +25,6 @@ func newVaultFlags(fs *flag.FlagSet) *vaultFlags {
 	}
 }
 
-// options are the flags' overrides.
-func (f *vaultFlags) options() ingest.VaultOptions {
-	return ingest.VaultOptions{IncludeTemplates: *f.templates, IncludeExcluded: *f.excluded}
-}
-
 // apply sets the flags' overrides in an ingest's options.
 func (f *vaultFlags) apply(opts *oraculo.IngestOptions) {
 	opts.IncludeTemplates, opts.IncludeExcluded = *f.templates, *f.excluded

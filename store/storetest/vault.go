@@ -82,7 +82,7 @@ func obsidianVault(t *testing.T, s store.Store) {
 	found(t, eng, "basilisco", "")
 
 	// The templates included, then left out again.
-	rep = ingestVault(oraculo.IngestOptions{IncludeTemplates: true}, 2)
+	ingestVault(oraculo.IngestOptions{IncludeTemplates: true}, 2)
 	found(t, eng, "zarzamora", "Plantillas/Sesión.md")
 	if rep = ingestVault(oraculo.IngestOptions{}, 1); rep.Deleted != 1 {
 		t.Errorf("the template left out again: %d removed, want 1", rep.Deleted)

@@ -69,7 +69,7 @@ func parseNote(path, text string) NoteInput {
 
 func TestSampleDump(t *testing.T) {
 	if os.Getenv("DUMP") == "" {
-		t.Skip()
+		t.Skip("prints the sample's compendium for a look: set DUMP=1 to run it")
 	}
 	notes := readVault(t, sampleDir)
 	es, err := Build(notes, nil, Config{})

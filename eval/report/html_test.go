@@ -412,7 +412,7 @@ func TestWriteDir(t *testing.T) {
 func TestWriteSampleReport(t *testing.T) {
 	dir := os.Getenv("ORACULO_EVAL_SAMPLE_DIR")
 	if dir == "" {
-		t.Skip("ORACULO_EVAL_SAMPLE_DIR not set")
+		t.Skip("writes the sample report for a look in a browser: set ORACULO_EVAL_SAMPLE_DIR=/tmp/eval-sample to run it")
 	}
 	lang := os.Getenv("ORACULO_EVAL_SAMPLE_LANG")
 	index, err := WriteDir(dir, sampleReport(), lang)

@@ -108,7 +108,9 @@ func skipReason(lines []string) string {
 			msg = msg[:0]
 			t = strings.TrimSpace(fileLine.ReplaceAllString(l, ""))
 		}
-		msg = append(msg, t)
+		if t != "" {
+			msg = append(msg, t)
+		}
 	}
 	if len(msg) == 0 {
 		return "(no reason given)"
@@ -180,7 +182,7 @@ var hints = []struct {
 	hint string
 }{
 	{regexp.MustCompile(`(?i)-short|short mode|^long:|^builds the binary`), "run without -short"},
-	{regexp.MustCompile(`(?i)evaluation data not found|golden set not present|sample campaign not present|ORACULO_EVAL_SAMPLE_DIR`), "put the evaluation sets at ../shared/eval beside the repository (see README.md)"},
+	{regexp.MustCompile(`(?i)evaluation data not found|golden set not present|sample campaign not present`), "put the evaluation sets at ../shared/eval beside the repository (see README.md)"},
 	{regexp.MustCompile(`(?i)weaviate-server`), "go install github.com/weaviate/weaviate/cmd/weaviate-server@v1.35.2 (CI sets ORACULO_REQUIRE_WEAVIATE=1 to fail instead)"},
 	{regexp.MustCompile(`(?i)chromium`), "apt-get install chromium (CI sets ORACULO_REQUIRE_BROWSER=1 to fail instead)"},
 	{regexp.MustCompile(`(?i)node|npm`), "install node and npm, then the npm ci named above (CI sets ORACULO_REQUIRE_NODE=1 to fail instead)"},

@@ -81,7 +81,7 @@ func TestSkipReason(t *testing.T) {
 	if got != "node is missing (npm ci --prefix js)" {
 		t.Errorf("skipReason = %q", got)
 	}
-	if got := skipReason([]string{"=== RUN   TestY\n", "--- SKIP: TestY (0.00s)\n"}); got != "(no reason given)" {
+	if got := skipReason([]string{"=== RUN   TestY\n", "    y_test.go:3: \n", "--- SKIP: TestY (0.00s)\n"}); got != "(no reason given)" {
 		t.Errorf("skipReason of a bare skip = %q", got)
 	}
 }

@@ -181,6 +181,7 @@ var hints = []struct {
 	re   *regexp.Regexp
 	hint string
 }{
+	{regexp.MustCompile(`(?i)no node was started`), "it checks the nodes the other tests started: run it with them"},
 	{regexp.MustCompile(`(?i)-short|short mode|^long:|^builds the binary`), "run without -short"},
 	{regexp.MustCompile(`(?i)evaluation data not found|golden set not present|sample campaign not present`), "put the evaluation sets at ../shared/eval beside the repository (see README.md)"},
 	{regexp.MustCompile(`(?i)weaviate-server`), "go install github.com/weaviate/weaviate/cmd/weaviate-server@v1.35.2 (CI sets ORACULO_REQUIRE_WEAVIATE=1 to fail instead)"},
@@ -188,7 +189,6 @@ var hints = []struct {
 	{regexp.MustCompile(`(?i)node|npm`), "install node and npm, then the npm ci named above (CI sets ORACULO_REQUIRE_NODE=1 to fail instead)"},
 	{regexp.MustCompile(`(?i)pseudo-terminal`), "run where /dev/ptmx opens (a real or container terminal device)"},
 	{regexp.MustCompile(`(?i)bind-mount|remount`), "run as root where mount(8) may bind-mount (a privileged container or a VM)"},
-	{regexp.MustCompile(`(?i)no node was started`), "it checks the nodes the other tests started: run it with them"},
 }
 
 // hint is how to run tests skipped for why, or "" when the message says it.

@@ -85,3 +85,17 @@ func TestSkipReason(t *testing.T) {
 		t.Errorf("skipReason of a bare skip = %q", got)
 	}
 }
+
+// TestHint: the first matching hint wins, so the narrower ones come first
+// ("no node was started" is Weaviate's, not node's).
+func TestHint(t *testing.T) {
+	for why, want := range map[string]string{
+		"no node was started":                       "it checks the nodes the other tests started: run it with them",
+		"node or the openai package is missing (x)": "install node and npm, then the npm ci named above (CI sets ORACULO_REQUIRE_NODE=1 to fail instead)",
+		"set ORACULO_WATCH_DELAY=1 to measure":      "",
+	} {
+		if got := hint(why); got != want {
+			t.Errorf("hint(%q) = %q, want %q", why, got, want)
+		}
+	}
+}

@@ -43,7 +43,8 @@ func (ix *Index) SyncCompendiumNotes(ctx context.Context) ([]int64, bool, error)
 	return out, pending || len(out) > 0, rows.Err()
 }
 
-// PutNoteFacts stores the facts of notes, pending.
+// PutNoteFacts stores the facts of notes, pending, with their structure;
+// the compendium's sums are stale until UpdateCompendiumSums adds theirs.
 func (ix *Index) PutNoteFacts(ctx context.Context, facts []store.NoteFacts) error {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -53,16 +54,22 @@ func (ix *Index) PutNoteFacts(ctx context.Context, facts []store.NoteFacts) erro
 	if err := bulkWrite(ctx, tx); err != nil {
 		return fmt.Errorf("storing the compendium's notes: %w", err)
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO compendium_notes(doc_id, restricted, matched, facts, lower)
-		SELECT id, restricted, 0, ?, ? FROM documents WHERE id = ?`)
+	st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO compendium_notes(doc_id, restricted, matched, facts, lower, structure)
+		SELECT id, restricted, 0, ?, ?, ? FROM documents WHERE id = ?`)
 	if err != nil {
 		return fmt.Errorf("storing the compendium's notes: %w", err)
 	}
 	defer st.Close()
 	for _, f := range facts {
-		if _, err := st.ExecContext(ctx, f.Data, nonNilBytes(f.Lower), f.DocID); err != nil {
+		if _, err := st.ExecContext(ctx, f.Data, nonNilBytes(f.Lower), nonNilBytes(f.Structure), f.DocID); err != nil {
 			return fmt.Errorf("storing the compendium's notes: %w", err)
 		}
+	}
+	// Until UpdateCompendiumSums adds these notes' sums, the sums are
+	// behind: an update cut short leaves them to be filled anew.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, 'stale')
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, compendiumSumsKey); err != nil {
+		return fmt.Errorf("storing the compendium's notes: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("storing the compendium's notes: %w", err)

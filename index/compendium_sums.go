@@ -45,8 +45,9 @@ func (ix *Index) CompendiumChanges(ctx context.Context) (store.CompendiumChanges
 	if ch.Gone, err = scan(`SELECT doc_id, restricted, facts, lower FROM compendium_gone ORDER BY doc_id`); err != nil {
 		return ch, err
 	}
+	// The flipped notes found through the notes' state index, then read.
 	ch.Flipped, err = scan(`SELECT c.doc_id, d.restricted, c.facts, c.lower FROM compendium_notes c
-		JOIN documents d ON d.id = c.doc_id WHERE d.restricted != c.restricted ORDER BY c.doc_id`)
+		JOIN documents d ON d.id = c.doc_id WHERE c.doc_id IN (` + flippedNotes + `) ORDER BY c.doc_id`)
 	return ch, err
 }
 
@@ -88,23 +89,30 @@ func (ix *Index) UpdateCompendiumSums(ctx context.Context, up store.CompendiumSu
 // where it changed) and structure, for sums filled anew.
 func fillNotes(ctx context.Context, tx *sql.Tx, structures map[int64][]byte) error {
 	for _, q := range []string{`DELETE FROM compendium_names`, `DELETE FROM compendium_lower`, `DELETE FROM compendium_gone`,
-		`UPDATE compendium_notes SET restricted = d.restricted, matched = 0
-		FROM documents d WHERE d.id = compendium_notes.doc_id AND d.restricted != compendium_notes.restricted`} {
+		`DELETE FROM compendium_structure`, `UPDATE compendium_notes SET matched = 0,
+		restricted = (SELECT restricted FROM documents WHERE id = compendium_notes.doc_id)
+		WHERE doc_id IN (` + flippedNotes + `)`} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return err
 		}
 	}
-	st, err := tx.PrepareContext(ctx, `UPDATE compendium_notes SET structure = ? WHERE doc_id = ?`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	for id, s := range structures {
-		if _, err := st.ExecContext(ctx, nonNilBytes(s), id); err != nil {
+		if err := putStructure(ctx, tx, id, s); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// putStructure stores what the compendium reads of a note besides the
+// sums, if anything.
+func putStructure(ctx context.Context, tx *sql.Tx, docID int64, data []byte) error {
+	if len(data) == 0 {
+		_, err := tx.ExecContext(ctx, `DELETE FROM compendium_structure WHERE doc_id = ?`, docID)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO compendium_structure(doc_id, data) VALUES(?, ?)`, docID, data)
+	return err
 }
 
 // changeNotes forgets the notes gone and records the flipped notes'
@@ -197,8 +205,9 @@ func nameFlags(n store.NameSum) int {
 // EachCompendiumNote calls fn with every note whose facts are stored, in
 // path order, with its structure but not its facts.
 func (ix *Index) EachCompendiumNote(ctx context.Context, fn func(store.NoteFacts) error) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, c.structure
-		FROM documents d JOIN compendium_notes c ON c.doc_id = d.id ORDER BY d.root, d.path`)
+	rows, err := ix.db.QueryContext(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, coalesce(s.data, x'')
+		FROM documents d LEFT JOIN compendium_structure s ON s.doc_id = d.id
+		WHERE d.id IN (`+summedNotes+`) ORDER BY d.root, d.path`)
 	if err != nil {
 		return fmt.Errorf("reading the compendium's notes: %w", err)
 	}

@@ -322,8 +322,10 @@ var migrations = []string{
 	// notes removed or rewritten added (kept in compendium_gone by the
 	// trigger until then) and adds the new notes'. What the builder reads
 	// of a note besides (its links, the headings of an entity note) is
-	// kept apart in compendium_notes.structure. The next ingest fills the
-	// sums from every note's stored facts once.
+	// kept apart in compendium_structure, for the notes that have any.
+	// The notes' state is read through an index: the rows, which hold the
+	// facts, take a page or more each.
+	// The next ingest fills the sums from every note's stored facts once.
 	`CREATE TABLE compendium_names (
 		scope    INTEGER NOT NULL,
 		surface  TEXT NOT NULL,
@@ -349,7 +351,11 @@ var migrations = []string{
 		INSERT OR REPLACE INTO compendium_gone(doc_id, restricted, facts, lower)
 		VALUES (old.doc_id, old.restricted, old.facts, old.lower);
 	END;
-	ALTER TABLE compendium_notes ADD COLUMN structure BLOB NOT NULL DEFAULT x'';
+	CREATE TABLE compendium_structure (
+		doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+		data   BLOB NOT NULL
+	);
+	CREATE INDEX compendium_notes_state ON compendium_notes(matched, restricted);
 	INSERT INTO meta(key, value) VALUES('compendium_sums', 'stale')
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value;`,
 }

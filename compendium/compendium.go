@@ -257,7 +257,9 @@ func build(corpus *Corpus, file *File, extra [][]Entity) ([]Entity, error) {
 	}
 	b.addLevel(lvExtra, ex)
 	if c.minMentions >= 0 {
-		b.addHeuristics(v, corpus)
+		if err := b.addHeuristics(corpus); err != nil {
+			return nil, fmt.Errorf("reading the lowercase words: %w", err)
+		}
 	}
 	if file != nil {
 		b.applyFile(file)
@@ -636,38 +638,9 @@ func skippedPath(p string, cfg *settings) bool {
 }
 
 func newVault(c *Corpus) *vault {
-	cfg := c.cfg
-	v := &vault{cfg: cfg, exact: map[string][]*noteInfo{}, byAlias: map[string][]*noteInfo{}}
+	v := &vault{cfg: c.cfg, exact: map[string][]*noteInfo{}, byAlias: map[string][]*noteInfo{}}
 	for i, in := range c.notes {
-		n := &noteInfo{in: in, facts: c.facts[i]}
-		n.stem = strings.TrimSuffix(path.Base(in.Path), path.Ext(in.Path))
-		dirs := strings.Split(path.Dir(in.Path), "/")
-		for i := len(dirs) - 1; i >= 0; i-- {
-			if kind := cfg.folderKinds[Normalize(dirs[i])]; kind != "" && n.kind == "" {
-				n.kind = kind
-			}
-		}
-		if n.kind == "" {
-			for _, t := range in.Tags {
-				t = strings.TrimPrefix(strings.TrimSpace(t), "#")
-				if i := strings.Index(t, "/"); i >= 0 {
-					t = t[:i]
-				}
-				if kind := cfg.tagKinds[Normalize(t)]; kind != "" {
-					n.kind = kind
-					break
-				}
-			}
-		}
-		n.name = cleanName(in.Title)
-		if Normalize(n.name) == "" {
-			n.name = n.stem
-		}
-		n.collection = v.collectionKind(n, in.Aliases)
-		if n.collection != "" {
-			n.kind = "" // a note listing gods is not a god
-		}
-		n.entity = n.kind != "" || len(in.Aliases) > 0
+		n := v.noteInfo(in, c.facts[i])
 		v.notes = append(v.notes, n)
 		for _, s := range []string{n.stem, n.name, strings.TrimSuffix(in.Path, path.Ext(in.Path))} {
 			if k := Normalize(s); k != "" {
@@ -687,6 +660,41 @@ func newVault(c *Corpus) *vault {
 		}
 	}
 	return v
+}
+
+// noteInfo reads what a note is from its path, title, aliases and tags.
+func (v *vault) noteInfo(in NoteInput, f *Facts) *noteInfo {
+	cfg := v.cfg
+	n := &noteInfo{in: in, facts: f}
+	n.stem = strings.TrimSuffix(path.Base(in.Path), path.Ext(in.Path))
+	dirs := strings.Split(path.Dir(in.Path), "/")
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if kind := cfg.folderKinds[Normalize(dirs[i])]; kind != "" && n.kind == "" {
+			n.kind = kind
+		}
+	}
+	if n.kind == "" {
+		for _, t := range in.Tags {
+			t = strings.TrimPrefix(strings.TrimSpace(t), "#")
+			if i := strings.Index(t, "/"); i >= 0 {
+				t = t[:i]
+			}
+			if kind := cfg.tagKinds[Normalize(t)]; kind != "" {
+				n.kind = kind
+				break
+			}
+		}
+	}
+	n.name = cleanName(in.Title)
+	if Normalize(n.name) == "" {
+		n.name = n.stem
+	}
+	n.collection = v.collectionKind(n, in.Aliases)
+	if n.collection != "" {
+		n.kind = "" // a note listing gods is not a god
+	}
+	n.entity = n.kind != "" || len(in.Aliases) > 0
+	return n
 }
 
 // collectionKind returns the kind of the entities listed by a collection

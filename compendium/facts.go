@@ -103,24 +103,14 @@ func mayBeName(k string) bool {
 	return !isStop(k) && !particles[k] && !isNumber(k) && !sessionWords[k] && !calendarWords[k] && !honorifics[k]
 }
 
-// sequences returns the facts' name sequences as the heuristics read them.
-func (f *Facts) sequences(norm func(string) string) []countedSeq {
-	out := make([]countedSeq, len(f.Names))
-	for i, n := range f.Names {
-		parts := strings.Split(n.Surface, " ")
-		ws := make([]word, len(parts))
-		for j, p := range parts {
-			ws[j] = word{text: p, norm: norm(p), particle: particles[p]}
-		}
-		out[i] = countedSeq{sequence{words: ws, start: n.Start, dateCtx: n.Date}, n.Count}
+// sequence returns the stat's name sequence as the heuristics read it.
+func (s *NameStat) sequence(norm func(string) string) sequence {
+	parts := strings.Split(s.Surface, " ")
+	ws := make([]word, len(parts))
+	for j, p := range parts {
+		ws[j] = word{text: p, norm: norm(p), particle: particles[p]}
 	}
-	return out
-}
-
-// countedSeq is a sequence seen n times in a note.
-type countedSeq struct {
-	seq sequence
-	n   int
+	return sequence{words: ws, start: s.Start, dateCtx: s.Date}
 }
 
 // factsVersion is the first byte of MarshalBinary's encoding.
@@ -244,19 +234,50 @@ func (d *decoder) str() string {
 	return s
 }
 
+// NameStat is what a set of notes says of one capitalised sequence (a
+// NameFact without its count): how often it is written, in how many notes,
+// and the sum of those notes' ids, which is the note's id when there is
+// one. Stats add and subtract: a corpus's is the sum of its notes' (see
+// Facts.NameStats), so a caller may keep the sum and, when a note changes,
+// take its old stats away and add its new ones.
+type NameStat struct {
+	Surface         string
+	Start, Date     bool
+	Mentions, Notes int
+	IDSum           uint64
+}
+
+// NameStats returns the facts' names as the stats of one note whose id is
+// id (any number that no other note of the corpus has).
+func (f *Facts) NameStats(id uint64) []NameStat {
+	out := make([]NameStat, len(f.Names))
+	for i, n := range f.Names {
+		out[i] = NameStat{Surface: n.Surface, Start: n.Start, Date: n.Date, Mentions: n.Count, Notes: 1, IDSum: id}
+	}
+	return out
+}
+
+// nameKey is a NameStat's identity.
+type nameKey struct {
+	surface     string
+	start, date bool
+}
+
 // Corpus gathers the notes a compendium is built from, one at a time, so
-// that a caller need not hold every note's text: each note's facts are
-// kept, its lowercase words only as a sum over the notes.
+// that a caller need not hold every note's text: each note's links and
+// headings are kept, its capitalised names and lowercase words only as
+// sums over the notes. A caller that keeps those sums itself feeds them
+// with AddNote, AddNames and LowerFrom instead of Add.
 type Corpus struct {
 	cfg   *settings
 	notes []NoteInput
-	facts []*Facts
+	facts []*Facts // links and headings
+	names map[nameKey]*NameStat
 	lower map[string]int
+	// lowerOf, when set, gives the lowercase counts of the words asked.
+	lowerOf func(words []string) (map[string]int, error)
 	// norms caches Normalize for the words of names.
 	norms map[string]string
-	// need holds the words of names: the only lowercase words that are
-	// ever looked up (nil until AddLower).
-	need map[string]*int
 }
 
 // NewCorpus starts an empty corpus for cfg. The error reports an invalid
@@ -266,44 +287,86 @@ func NewCorpus(cfg Config) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Corpus{cfg: c, lower: map[string]int{}, norms: map[string]string{}}, nil
+	return &Corpus{cfg: c, names: map[nameKey]*NameStat{}, lower: map[string]int{}, norms: map[string]string{}}, nil
 }
 
 // Add adds a note with its facts (nil: read from in.Text). The note's
-// text is not kept; its facts' lowercase words, if any, are added to the
-// corpus's counts. Every Add comes before any AddLower.
+// text is not kept; its names and lowercase words are added to the
+// corpus's sums, the note's id being its rank in the corpus.
 func (c *Corpus) Add(in NoteInput, f *Facts) {
 	if f == nil {
 		f = Extract(in.Text)
 	}
+	if skippedPath(in.Path, c.cfg) {
+		return
+	}
+	c.AddNote(in, f)
+	c.AddNames(f.NameStats(uint64(len(c.notes))))
+	for k, n := range f.Lower {
+		c.lower[k] += n
+	}
+}
+
+// AddNote adds a note with its links and headings, not its names nor its
+// lowercase words (see AddNames, LowerFrom); f may be nil when the note
+// has neither links nor headings that the build reads (ReadsHeadings). A
+// note under a SkipFolders folder is left out.
+func (c *Corpus) AddNote(in NoteInput, f *Facts) {
 	in.Text = ""
 	if skippedPath(in.Path, c.cfg) {
 		return
 	}
-	for k, n := range f.Lower {
-		c.lower[k] += n
+	var kept Facts
+	if f != nil {
+		kept = Facts{Links: f.Links, Headings: f.Headings}
 	}
-	f = &Facts{Links: f.Links, Headings: f.Headings, Names: f.Names}
 	c.notes = append(c.notes, in)
-	c.facts = append(c.facts, f)
+	c.facts = append(c.facts, &kept)
+}
+
+// ReadsHeadings reports whether the build reads the headings of the note:
+// those of a collection note or of a note in an entity folder or with a
+// kind tag. Every other note's headings may be left out of AddNote.
+func (c *Corpus) ReadsHeadings(in NoteInput) bool {
+	v := &vault{cfg: c.cfg}
+	n := v.noteInfo(in, nil)
+	return n.collection != "" || n.kind != ""
+}
+
+// AddNames adds the stats of names to the corpus's (a negative count
+// takes a note's away). A name whose notes reach zero is dropped.
+func (c *Corpus) AddNames(stats []NameStat) {
+	for _, s := range stats {
+		k := nameKey{s.Surface, s.Start, s.Date}
+		t := c.names[k]
+		if t == nil {
+			t = &NameStat{Surface: s.Surface, Start: s.Start, Date: s.Date}
+			c.names[k] = t
+		}
+		t.Mentions += s.Mentions
+		t.Notes += s.Notes
+		t.IDSum += s.IDSum
+		if t.Notes <= 0 {
+			delete(c.names, k)
+		}
+	}
 }
 
 // AddLower adds the lowercase words of a note added without them
-// (MarshalLower's encoding). Only the words that occur in the corpus's
-// names are counted: no other is ever looked up.
+// (MarshalLower's encoding).
 func (c *Corpus) AddLower(data []byte) error {
-	if c.need == nil {
-		c.need = map[string]*int{}
-		for _, f := range c.facts {
-			for _, n := range f.Names {
-				for _, w := range strings.Split(n.Surface, " ") {
-					if k := c.norm(w); c.need[k] == nil {
-						c.need[k] = new(int)
-					}
-				}
-			}
-		}
-	}
+	return eachLower(data, func(w []byte, n int) { c.lower[string(w)] += n })
+}
+
+// UnmarshalLower decodes what MarshalLower encoded.
+func UnmarshalLower(data []byte) (map[string]int, error) {
+	m := map[string]int{}
+	err := eachLower(data, func(w []byte, n int) { m[string(w)] += n })
+	return m, err
+}
+
+// eachLower calls fn with each word and count of MarshalLower's encoding.
+func eachLower(data []byte, fn func(word []byte, n int)) error {
 	for len(data) > 0 {
 		l, n := binary.Uvarint(data)
 		if n <= 0 || l > uint64(len(data)-n) {
@@ -316,11 +379,16 @@ func (c *Corpus) AddLower(data []byte) error {
 			return errFacts
 		}
 		data = data[n:]
-		if p := c.need[string(word)]; p != nil {
-			*p += int(v)
-		}
+		fn(word, int(v))
 	}
 	return nil
+}
+
+// LowerFrom sets where the build reads the lowercase counts of the words
+// it needs (a few of the names' words), added to those added here: for a
+// caller that keeps the corpus's lowercase counts itself.
+func (c *Corpus) LowerFrom(fn func(words []string) (map[string]int, error)) {
+	c.lowerOf = fn
 }
 
 // norm is Normalize, cached.
@@ -333,15 +401,22 @@ func (c *Corpus) norm(w string) string {
 	return k
 }
 
-// lowerCounts returns the lowercase words counted.
-func (c *Corpus) lowerCounts() map[string]int {
-	for k, p := range c.need {
-		if *p > 0 {
-			c.lower[k] += *p
+// lowerCounts returns the lowercase counts of words.
+func (c *Corpus) lowerCounts(words []string) (map[string]int, error) {
+	out := make(map[string]int, len(words))
+	for _, w := range words {
+		if n := c.lower[w]; n != 0 {
+			out[w] = n
 		}
 	}
-	c.need = nil
-	return c.lower
+	if c.lowerOf == nil || len(words) == 0 {
+		return out, nil
+	}
+	more, err := c.lowerOf(words)
+	for w, n := range more {
+		out[w] += n
+	}
+	return out, err
 }
 
 // Build extracts the compendium from the corpus, the user's file (may be

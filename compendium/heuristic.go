@@ -1,6 +1,7 @@
 package compendium
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -10,26 +11,35 @@ import (
 type candidate struct {
 	key      string
 	mentions int
-	notes    map[int]bool
 	dates    int            // mentions in a date context
 	surfaces map[string]int // spellings
+	// The notes it is seen in, as far as the sums of its spellings tell:
+	// the most notes of one spelling, and the notes of the spellings seen
+	// in one note only.
+	maxNotes int
+	singles  map[uint64]bool
 }
 
-// addHeuristics finds capitalised names in the notes (see BuildWith) and
-// adds those that pass the thresholds as aliases or new entities.
-// lower counts the words the notes write in lowercase (see Extract).
-func (b *builder) addHeuristics(v *vault, c *Corpus) {
+// notesAtLeast reports whether the name is seen in m notes or more. It is
+// exact for m <= 2 (the default, and what enrich uses); for a larger m, the
+// notes of two spellings each seen in several notes are not told apart and
+// the count is a lower bound.
+func (c *candidate) notesAtLeast(m int) bool {
+	return c.maxNotes >= m || len(c.singles) >= m
+}
+
+// addHeuristics finds capitalised names in the corpus's sums (see
+// BuildWith) and adds those that pass the thresholds as aliases or new
+// entities.
+func (b *builder) addHeuristics(corp *Corpus) error {
 	known := b.knownKeys()
 	type occ struct {
 		seq  sequence
-		n    int // times seen in the note
-		note int
+		stat *NameStat
 	}
-	var occs []occ
-	for i, n := range v.notes {
-		for _, s := range n.facts.sequences(c.norm) {
-			occs = append(occs, occ{s.seq, s.n, i})
-		}
+	occs := make([]occ, 0, len(corp.names))
+	for _, st := range corp.names {
+		occs = append(occs, occ{st.sequence(corp.norm), st})
 	}
 	// Pass 1: the names seen not at a sentence start.
 	mid := map[string]bool{}
@@ -48,28 +58,43 @@ func (b *builder) addHeuristics(v *vault, c *Corpus) {
 		k := key(ws)
 		c := cands[k]
 		if c == nil {
-			c = &candidate{key: k, notes: map[int]bool{}, surfaces: map[string]int{}}
+			c = &candidate{key: k, surfaces: map[string]int{}}
 			cands[k] = c
 		}
-		c.mentions += o.n
-		c.notes[o.note] = true
-		c.surfaces[surface(ws)] += o.n
+		n := o.stat.Mentions
+		c.mentions += n
+		c.maxNotes = max(c.maxNotes, o.stat.Notes)
+		if o.stat.Notes == 1 {
+			if c.singles == nil {
+				c.singles = map[uint64]bool{}
+			}
+			c.singles[o.stat.IDSum] = true
+		}
+		c.surfaces[surface(ws)] += n
 		if o.seq.dateCtx {
-			c.dates += o.n
+			c.dates += n
 		}
 	}
-	lower := c.lowerCounts()
 	var keep []*candidate
+	var single []string
 	for _, c := range cands {
-		// A single word written in lowercase at least as often as
-		// capitalised is a common noun ("Iglesia" and "iglesia", "Voz").
-		if !strings.Contains(c.key, " ") && lower[c.key] >= c.mentions {
-			continue
-		}
-		if c.mentions >= b.cfg.minMentions && len(c.notes) >= b.cfg.minNotes && c.dates*3 < c.mentions && goodCandidate(c.key) && !b.ban[c.key] {
+		if c.mentions >= b.cfg.minMentions && c.notesAtLeast(b.cfg.minNotes) && c.dates*3 < c.mentions && goodCandidate(c.key) && !b.ban[c.key] {
 			keep = append(keep, c)
+			if !strings.Contains(c.key, " ") {
+				single = append(single, c.key)
+			}
 		}
 	}
+	sort.Strings(single)
+	lower, err := corp.lowerCounts(single)
+	if err != nil {
+		return err
+	}
+	// A single word written in lowercase at least as often as capitalised
+	// is a common noun ("Iglesia" and "iglesia", "Voz").
+	keep = slices.DeleteFunc(keep, func(c *candidate) bool {
+		return !strings.Contains(c.key, " ") && lower[c.key] >= c.mentions
+	})
 	sort.Slice(keep, func(i, j int) bool { return keep[i].key < keep[j].key })
 
 	passing := map[string]bool{}
@@ -107,6 +132,7 @@ func (b *builder) addHeuristics(v *vault, c *Corpus) {
 			r.index(e)
 		}
 	}
+	return nil
 }
 
 // resolver indexes the live entities for the heuristic names.

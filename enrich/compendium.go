@@ -54,6 +54,17 @@ type CompendiumStore interface {
 	EachNoteLower(ctx context.Context, fn func(restricted bool, lower []byte) error) error
 	// UpdateCompendium runs fn in one transaction.
 	UpdateCompendium(ctx context.Context, fn func(store.CompendiumWriter) error) error
+	// CompendiumChanges lists the notes whose part of the sums changed.
+	CompendiumChanges(ctx context.Context) (store.CompendiumChanges, error)
+	// UpdateCompendiumSums changes the stored sums.
+	UpdateCompendiumSums(ctx context.Context, up store.CompendiumSumsUpdate) error
+	// EachCompendiumNote calls fn with every note, its structure but not
+	// its facts.
+	EachCompendiumNote(ctx context.Context, fn func(store.NoteFacts) error) error
+	// CompendiumNames calls fn with the stored sums of the names.
+	CompendiumNames(ctx context.Context, fn func(dmOnly bool, s store.NameSum) error) error
+	// CompendiumLower returns the stored lowercase counts of words.
+	CompendiumLower(ctx context.Context, words []string) (all, dmOnly map[string]int, err error)
 }
 
 // CompendiumOptions say what changed since the stored compendium was built.
@@ -115,6 +126,9 @@ func BuildCompendium(ctx context.Context, s CompendiumStore, opts CompendiumOpti
 	if err != nil {
 		return res, err
 	}
+	if err := syncSums(ctx, s); err != nil {
+		return res, err
+	}
 	missing, pending, err := s.SyncCompendiumNotes(ctx)
 	if err != nil {
 		return res, err
@@ -160,9 +174,18 @@ func BuildCompendium(ctx context.Context, s CompendiumStore, opts CompendiumOpti
 	return res, nil
 }
 
+// sumsFlush is how many sums the facts of new notes may change before
+// they are stored: what a first ingest holds in memory.
+const sumsFlush = 1 << 18
+
 // extractFacts reads the notes ids names, a batch at a time, and stores
-// their facts.
+// their facts and what they add to the sums.
 func extractFacts(ctx context.Context, s CompendiumStore, ids []int64) error {
+	probe, err := compendium.NewCorpus(compendium.Config{})
+	if err != nil {
+		return err
+	}
+	d := newSumsDelta()
 	for len(ids) > 0 {
 		n := min(len(ids), noteBatch)
 		notes, err := s.NoteSourcesOf(ctx, ids[:n])
@@ -171,59 +194,34 @@ func extractFacts(ctx context.Context, s CompendiumStore, ids []int64) error {
 		}
 		ids = ids[n:]
 		facts := make([]store.NoteFacts, len(notes))
+		extracted := make([]*compendium.Facts, len(notes))
 		if err := parallel(ctx, len(notes), func(i int) {
-			f := compendium.Extract(notes[i].Text)
+			nt := &notes[i]
+			f := compendium.Extract(nt.Text)
 			data, _ := f.MarshalBinary() // never fails
-			facts[i] = store.NoteFacts{DocID: notes[i].DocID, Data: data, Lower: f.MarshalLower()}
+			in := noteInput(nt.Path, nt.Title, nt.Metadata)
+			facts[i] = store.NoteFacts{DocID: nt.DocID, Data: data, Lower: f.MarshalLower(), Structure: structureOf(probe, in, f)}
+			extracted[i] = f
 		}); err != nil {
 			return err
 		}
 		if err := s.PutNoteFacts(ctx, facts); err != nil {
 			return err
 		}
+		for i, f := range extracted {
+			d.add(sumsAll, notes[i].DocID, f, f.Lower, 1)
+			if notes[i].Restricted {
+				d.add(sumsDMOnly, notes[i].DocID, f, f.Lower, 1)
+			}
+		}
+		if d.len() >= sumsFlush || len(ids) == 0 {
+			if err := s.UpdateCompendiumSums(ctx, d.update()); err != nil {
+				return err
+			}
+			d = newSumsDelta()
+		}
 	}
 	return nil
-}
-
-// corpora reads the stored facts of every note into the DM's corpus and
-// the players' (without DM-only notes); restricted says whether any note
-// is DM-only.
-func corpora(ctx context.Context, s CompendiumStore) (dm, players *compendium.Corpus, restricted bool, err error) {
-	if dm, err = compendium.NewCorpus(compendium.Config{}); err != nil {
-		return nil, nil, false, err
-	}
-	if players, err = compendium.NewCorpus(compendium.Config{}); err != nil {
-		return nil, nil, false, err
-	}
-	err = s.EachNoteFacts(ctx, func(nf store.NoteFacts) error {
-		f := new(compendium.Facts)
-		if err := f.UnmarshalBinary(nf.Data); err != nil {
-			return fmt.Errorf("reading the compendium's facts of %q: %w", nf.Path, err)
-		}
-		in := noteInput(nf.Path, nf.Title, nf.Metadata)
-		dm.Add(in, f)
-		if nf.Restricted {
-			restricted = true
-		} else {
-			players.Add(in, f)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, false, err
-	}
-	// Then the lowercase words, which the corpora count only for the words
-	// of their names.
-	err = s.EachNoteLower(ctx, func(dmOnly bool, lower []byte) error {
-		if err := dm.AddLower(lower); err != nil {
-			return err
-		}
-		if !dmOnly && restricted {
-			return players.AddLower(lower)
-		}
-		return nil
-	})
-	return dm, players, restricted, err
 }
 
 // scopeUpdate is what storeCompendium does for one scope.

@@ -352,11 +352,13 @@ func TestIncrementalCompendium(t *testing.T) {
 		add()
 	}
 	yaml := filepath.Join(root, CompendiumFile)
+	seen := map[string]bool{}
 	for round := range 12 {
 		opts := CompendiumOptions{Roots: []string{root}, Stamp: "v1", NotesChanged: true}
 		if _, err := BuildCompendium(ctx, ix, opts); err != nil {
 			t.Fatal(err)
 		}
+		checkSums(t, ix, seen)
 		want := fullBuild(t, ix, []string{root})
 		for i, scope := range []string{store.ScopeDM, store.ScopePlayer} {
 			got := stored(t, ix, scope)
@@ -400,7 +402,7 @@ func TestIncrementalCompendium(t *testing.T) {
 			if !ok {
 				continue
 			}
-			switch rng.IntN(4) {
+			switch rng.IntN(5) {
 			case 0:
 				if err := ix.DeleteDocument(ctx, root, p); err != nil {
 					t.Fatal(err)
@@ -410,6 +412,12 @@ func TestIncrementalCompendium(t *testing.T) {
 				n.restricted = !n.restricted
 				notes[p] = n
 				putNote(t, ix, root, n)
+			case 2:
+				// The same note, its visibility decided again in place:
+				// its sums move in or out of the DM-only ones.
+				n.restricted = !n.restricted
+				notes[p] = n
+				flipInPlace(t, ix, p)
 			default:
 				k := rng.IntN(len(n.chunks))
 				n.chunks = slices.Clone(n.chunks)
@@ -421,6 +429,13 @@ func TestIncrementalCompendium(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			add()
 		}
+		if round == 6 {
+			// As after an update cut short, or an index from before the
+			// sums: they are filled anew from every note's facts.
+			if err := ix.SetMeta(ctx, "compendium_sums", "stale"); err != nil {
+				t.Fatal(err)
+			}
+		}
 		switch round % 4 {
 		case 1:
 			os.WriteFile(yaml, []byte("entities:\n  - {name: Caja Negra, kind: item, aliases: [cajas]}\nrename:\n  - {from: Corvo, to: Maese Corvo}\n"), 0o644)
@@ -428,6 +443,85 @@ func TestIncrementalCompendium(t *testing.T) {
 			os.WriteFile(yaml, []byte("ban: [Iglesia]\nmerge:\n  - {into: Garrik, names: [Harbin Wester]}\n"), 0o644)
 		case 3:
 			os.Remove(yaml)
+		}
+	}
+}
+
+// flipInPlace makes the note at path DM-only if it was not, public if it
+// was, without rewriting it (as a change of the DM folders does).
+func flipInPlace(t testing.TB, ix *index.Index, path string) {
+	t.Helper()
+	_, err := ix.Redecide(context.Background(), func(r store.VisibilityRecord) (bool, string, string) {
+		dm := r.DMOnly
+		if r.Path == path {
+			dm = !dm
+		}
+		if dm {
+			return true, "front matter", "test"
+		}
+		return false, "", ""
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkSums fails unless the stored sums are those of the notes stored
+// now, summed from their texts: over every note and over the DM-only ones,
+// a name or word that sums to nothing absent. seen gathers every
+// lowercase word ever written, to look up those that must be gone.
+func checkSums(t testing.TB, ix *index.Index, seen map[string]bool) {
+	t.Helper()
+	ctx := context.Background()
+	notes, err := ix.NoteSources(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newSumsDelta()
+	for _, n := range notes {
+		f := compendium.Extract(n.Text)
+		d.add(sumsAll, n.DocID, f, f.Lower, 1)
+		if n.Restricted {
+			d.add(sumsDMOnly, n.DocID, f, f.Lower, 1)
+		}
+		for w := range f.Lower {
+			seen[w] = true
+		}
+	}
+	var got [2]map[nameKey]store.NameSum
+	got[0], got[1] = map[nameKey]store.NameSum{}, map[nameKey]store.NameSum{}
+	if err := ix.CompendiumNames(ctx, func(dmOnly bool, n store.NameSum) error {
+		scope := sumsAll
+		if dmOnly {
+			scope = sumsDMOnly
+		}
+		got[scope][nameKey{n.Surface, n.Start, n.Date}] = n
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for scope := range got {
+		want := map[nameKey]store.NameSum{}
+		for k, n := range d.names[scope] {
+			want[k] = *n
+		}
+		if !maps.Equal(got[scope], want) {
+			t.Fatalf("scope %d: %d name sums stored, %d summed from the notes, or they differ", scope, len(got[scope]), len(want))
+		}
+	}
+	all, dmOnly, err := ix.CompendiumLower(ctx, slices.Sorted(maps.Keys(seen)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for scope, m := range []map[string]int{all, dmOnly} {
+		want := map[string]int{}
+		for w, n := range d.lower[scope] {
+			if n != 0 {
+				want[w] = n
+			}
+		}
+		if !maps.Equal(m, want) {
+			t.Fatalf("scope %d: %d lowercase sums stored, %d summed from the notes, or they differ", scope, len(m), len(want))
 		}
 	}
 }

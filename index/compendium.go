@@ -12,22 +12,31 @@ import (
 	"github.com/oraculo/oraculo/store"
 )
 
+// The notes whose facts are stored, and those among them whose visibility
+// changed, read from the notes' state index: the rows of compendium_notes,
+// holding the facts, take a page or more each.
+const (
+	summedNotes  = `SELECT +doc_id FROM compendium_notes INDEXED BY compendium_notes_state`
+	flippedNotes = `SELECT f.doc_id FROM compendium_notes f INDEXED BY compendium_notes_state
+		JOIN documents g ON g.id = f.doc_id WHERE g.restricted != f.restricted`
+)
+
 // SyncCompendiumNotes lists, in path order, the notes whose compendium
 // facts are not stored (new or rewritten since: a rewritten note is a new
 // document row, and its facts went with the old one), and marks pending
 // the notes whose visibility changed since their mentions were stored;
 // pending says whether any note is.
 func (ix *Index) SyncCompendiumNotes(ctx context.Context) ([]int64, bool, error) {
-	if _, err := ix.db.ExecContext(ctx, `UPDATE compendium_notes SET restricted = d.restricted, matched = 0
-		FROM documents d WHERE d.id = compendium_notes.doc_id AND d.restricted != compendium_notes.restricted`); err != nil {
+	if _, err := ix.db.ExecContext(ctx, `UPDATE compendium_notes SET matched = 0,
+		restricted = (SELECT restricted FROM documents WHERE id = compendium_notes.doc_id)
+		WHERE doc_id IN (`+flippedNotes+`)`); err != nil {
 		return nil, false, fmt.Errorf("reading the compendium's notes: %w", err)
 	}
 	var pending bool
 	if err := ix.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM compendium_notes WHERE matched = 0)`).Scan(&pending); err != nil {
 		return nil, false, fmt.Errorf("reading the compendium's notes: %w", err)
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT d.id FROM documents d LEFT JOIN compendium_notes c ON c.doc_id = d.id
-		WHERE c.doc_id IS NULL ORDER BY d.root, d.path`)
+	rows, err := ix.db.QueryContext(ctx, `SELECT d.id FROM documents d WHERE d.id NOT IN (`+summedNotes+`) ORDER BY d.root, d.path`)
 	if err != nil {
 		return nil, false, fmt.Errorf("reading the compendium's notes: %w", err)
 	}
@@ -43,7 +52,8 @@ func (ix *Index) SyncCompendiumNotes(ctx context.Context) ([]int64, bool, error)
 	return out, pending || len(out) > 0, rows.Err()
 }
 
-// PutNoteFacts stores the facts of notes, pending.
+// PutNoteFacts stores the facts of notes, pending, with their structure;
+// the compendium's sums are stale until UpdateCompendiumSums adds theirs.
 func (ix *Index) PutNoteFacts(ctx context.Context, facts []store.NoteFacts) error {
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -63,6 +73,15 @@ func (ix *Index) PutNoteFacts(ctx context.Context, facts []store.NoteFacts) erro
 		if _, err := st.ExecContext(ctx, f.Data, nonNilBytes(f.Lower), f.DocID); err != nil {
 			return fmt.Errorf("storing the compendium's notes: %w", err)
 		}
+		if err := putStructure(ctx, tx, f.DocID, f.Structure); err != nil {
+			return fmt.Errorf("storing the compendium's notes: %w", err)
+		}
+	}
+	// Until UpdateCompendiumSums adds these notes' sums, the sums are
+	// behind: an update cut short leaves them to be filled anew.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, 'stale')
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, compendiumSumsKey); err != nil {
+		return fmt.Errorf("storing the compendium's notes: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("storing the compendium's notes: %w", err)
@@ -240,7 +259,8 @@ func (w *compendiumWriter) Chunks(ctx context.Context, after int64, n int, pendi
 	if w.chunks[i] == nil {
 		cond := ""
 		if pending {
-			cond = " AND c.matched = 0"
+			// Through the pending notes' chunks, not every chunk.
+			cond = " AND k.doc_id IN (SELECT doc_id FROM compendium_notes WHERE matched = 0)"
 		}
 		st, err := w.tx.PrepareContext(ctx, `SELECT k.id, d.restricted, coalesce(c.matched = 0, 1), k.text
 			FROM chunks k JOIN documents d ON d.id = k.doc_id LEFT JOIN compendium_notes c ON c.doc_id = k.doc_id
@@ -277,8 +297,10 @@ func (w *compendiumWriter) ClearMentions(ctx context.Context, scope string, chun
 	for i, id := range chunks {
 		ids[i] = strconv.FormatInt(id, 10)
 	}
+	// "+entity_id": through the chunks' index, not a seek for every
+	// entity of the scope and chunk.
 	_, err := w.tx.ExecContext(ctx, `DELETE FROM mentions WHERE chunk_id IN (`+strings.Join(ids, ",")+`)
-		AND entity_id IN (SELECT id FROM entities WHERE scope = ?)`, scope)
+		AND +entity_id IN (SELECT id FROM entities WHERE scope = ?)`, scope)
 	if err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}

@@ -386,6 +386,50 @@ var migrations = []string{
 			notes = notes + (CASE WHEN new.restricted = 0 THEN 1 ELSE -1 END) * (old.session = -1)
 			WHERE public = 1;
 	END;`,
+	// v16 (issue 31, edit: an edit costs the note): the compendium's
+	// corpus-wide sums kept, not summed again from every note's facts at
+	// each update: its capitalised sequences and its lowercase words,
+	// over every note (scope 0) and over the DM-only notes (scope 1, which
+	// the players' compendium takes away). An update takes away what the
+	// notes removed or rewritten added (kept in compendium_gone by the
+	// trigger until then) and adds the new notes'. What the builder reads
+	// of a note besides (its links, the headings of an entity note) is
+	// kept apart in compendium_structure, for the notes that have any.
+	// The notes' state is read through an index: the rows, which hold the
+	// facts, take a page or more each.
+	// The next ingest fills the sums from every note's stored facts once.
+	`CREATE TABLE compendium_names (
+		scope    INTEGER NOT NULL,
+		surface  TEXT NOT NULL,
+		flags    INTEGER NOT NULL,
+		mentions INTEGER NOT NULL,
+		notes    INTEGER NOT NULL,
+		idsum    INTEGER NOT NULL,
+		PRIMARY KEY (scope, surface, flags)
+	) WITHOUT ROWID;
+	CREATE TABLE compendium_lower (
+		scope INTEGER NOT NULL,
+		word  TEXT NOT NULL,
+		count INTEGER NOT NULL,
+		PRIMARY KEY (scope, word)
+	) WITHOUT ROWID;
+	CREATE TABLE compendium_gone (
+		doc_id     INTEGER PRIMARY KEY,
+		restricted INTEGER NOT NULL,
+		facts      BLOB NOT NULL,
+		lower      BLOB NOT NULL
+	);
+	CREATE TRIGGER compendium_notes_gone AFTER DELETE ON compendium_notes BEGIN
+		INSERT OR REPLACE INTO compendium_gone(doc_id, restricted, facts, lower)
+		VALUES (old.doc_id, old.restricted, old.facts, old.lower);
+	END;
+	CREATE TABLE compendium_structure (
+		doc_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+		data   BLOB NOT NULL
+	);
+	CREATE INDEX compendium_notes_state ON compendium_notes(matched, restricted);
+	INSERT INTO meta(key, value) VALUES('compendium_sums', 'stale')
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value;`,
 }
 
 // migrationCode[i], when set, runs after migrations[i], in the same

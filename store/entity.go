@@ -64,6 +64,65 @@ type NoteFacts struct {
 	// Data is all but the lowercase words, Lower those (see
 	// compendium.Facts.MarshalLower).
 	Data, Lower []byte
+	// Structure is what the compendium reads of the note besides the
+	// sums (its links and the headings of an entity note, encoded like
+	// Data), empty for a note with neither.
+	Structure []byte
+	// Sums is what the note adds to the compendium's sums, given to
+	// UpdateCompendiumSums.
+	Sums NoteSums
+}
+
+// NameSum is what some notes say of one capitalised word sequence (see
+// compendium.NameStat): how often they write it, in how many notes, and
+// the sum of those notes' ids.
+type NameSum struct {
+	Surface         string
+	Start, Date     bool
+	Mentions, Notes int
+	IDSum           uint64
+}
+
+// NoteSums are the compendium's corpus-wide sums over some notes, or what
+// notes add to them (negative counts take notes away): their capitalised
+// sequences and their lowercase words, by word.
+type NoteSums struct {
+	Names []NameSum
+	Lower map[string]int
+}
+
+// CompendiumChanges are the notes whose part of the compendium's sums
+// changed since they were stored, besides the notes whose facts are not
+// stored (SyncCompendiumNotes lists those).
+type CompendiumChanges struct {
+	// Stale says that the stored sums cannot be updated (never filled,
+	// or an update was cut short): they must be filled again from every
+	// note's facts (Gone and Flipped are then empty).
+	Stale bool
+	// Gone are the notes removed or rewritten, with the facts and the
+	// visibility they were summed with.
+	Gone []NoteFacts
+	// Flipped are the notes whose visibility changed, with their facts;
+	// Restricted is their visibility now.
+	Flipped []NoteFacts
+}
+
+// CompendiumSumsUpdate changes the compendium's stored sums and the notes
+// they were summed from, in one transaction.
+type CompendiumSumsUpdate struct {
+	// Fill replaces the sums with All and DMOnly, every note being
+	// summed with its visibility now (and its Structure set from
+	// Structures); otherwise All and DMOnly are added to them.
+	Fill bool
+	// All is over every note, DMOnly over the DM-only notes.
+	All, DMOnly NoteSums
+	// Gone are the notes of CompendiumChanges.Gone taken away.
+	Gone []int64
+	// Flipped are the notes of CompendiumChanges.Flipped, whose new
+	// visibility is now summed (their mentions become pending).
+	Flipped []NoteFacts
+	// Structures are every note's Structure, by note, when Fill.
+	Structures map[int64][]byte
 }
 
 // ChunkText is a chunk as the compendium's mention matcher reads it.

@@ -264,6 +264,20 @@ type EntityStore interface {
 	// UpdateCompendium runs fn in one transaction, committed when fn
 	// returns nil.
 	UpdateCompendium(ctx context.Context, fn func(CompendiumWriter) error) error
+	// CompendiumChanges lists the notes whose part of the compendium's
+	// sums changed (removed, or their visibility), with their facts.
+	CompendiumChanges(ctx context.Context) (CompendiumChanges, error)
+	// UpdateCompendiumSums changes the stored sums, in one transaction.
+	UpdateCompendiumSums(ctx context.Context, up CompendiumSumsUpdate) error
+	// EachCompendiumNote calls fn with every note whose facts are
+	// stored, in path order, without its facts but its Structure.
+	EachCompendiumNote(ctx context.Context, fn func(NoteFacts) error) error
+	// CompendiumNames calls fn with the stored sums of the capitalised
+	// sequences, over every note and over the DM-only notes (dmOnly).
+	CompendiumNames(ctx context.Context, fn func(dmOnly bool, s NameSum) error) error
+	// CompendiumLower returns the stored lowercase counts of words, over
+	// every note and over the DM-only notes; a word not written is absent.
+	CompendiumLower(ctx context.Context, words []string) (all, dmOnly map[string]int, err error)
 }
 
 // AnnotationStore keeps the one-or-two-sentence annotations of chunks,

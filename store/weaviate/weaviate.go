@@ -79,6 +79,8 @@ type Store struct {
 	held *sync.Map
 	// counts caches [Store.TermCounts] for one [Store.ChunksVersion].
 	counts *termCounts
+	// sums are the compendium's sums, summed anew at each update.
+	sums *compendiumSums
 }
 
 // tenantName is what Weaviate accepts as a tenant's name.
@@ -118,7 +120,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	s := &Store{
 		client: client, rest: connection.NewConnection(u.Scheme, u.Host, nil, timeout, headers),
 		url: cfg.URL, tenant: tenant, replication: cfg.Replication, readLevel: Consistency, factors: &factors{},
-		held: &sync.Map{}, counts: &termCounts{},
+		held: &sync.Map{}, counts: &termCounts{}, sums: &compendiumSums{},
 	}
 	meta, err := client.Misc().MetaGetter().Do(ctx)
 	if err != nil {

@@ -115,7 +115,16 @@ func TestUpgradeFromV13ReanalysesNotes(t *testing.T) {
 	}
 	eng.Close()
 	ix := openIndex(t, db)
-	for _, q := range []string{`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
+	// The later migrations' objects go too (v15: the sessions table and
+	// its triggers; v16: the compendium's sums), so that they run again.
+	later := []string{
+		`DROP TRIGGER note_sessions_insert`, `DROP TRIGGER note_sessions_delete`, `DROP TRIGGER note_sessions_move`,
+		`DROP TRIGGER note_sessions_visibility`, `DROP TRIGGER units_insert`, `DROP TRIGGER units_delete`,
+		`DROP TRIGGER units_visibility`, `DROP TABLE units`, `DROP TABLE note_sessions`,
+		`DROP TRIGGER compendium_notes_gone`, `DROP TABLE compendium_names`, `DROP TABLE compendium_lower`,
+		`DROP TABLE compendium_gone`, `DROP TABLE compendium_structure`, `DROP INDEX compendium_notes_state`,
+	}
+	for _, q := range append(later, `DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`) {
 		if _, err := ix.DB().Exec(q); err != nil {
 			t.Fatalf("making a schema 13 index: %s: %v", q, err)
 		}

@@ -299,7 +299,9 @@ class Size:
         ok = o["p50_ms"] <= 3 * b["p50_ms"] and o["p95_ms"] <= b["p95_ms"]
         self.row("BM25 + entity against Bleve (es, BM25), same questions", "p50 ≤ 3× Bleve's, p95 ≤ Bleve's",
                  f"Oráculo {o['p50_ms']:.2f} / {o['p95_ms']:.2f} ms, Bleve {b['p50_ms']:.2f} / {b['p95_ms']:.2f} ms "
-                 f"(×{o['p50_ms'] / b['p50_ms']:.1f} at p50; Bleve built in {b.get('build_seconds', 0):.0f} s)",
+                 f"(×{o['p50_ms'] / b['p50_ms']:.1f} at p50; {o['cpu_s']:.1f} / {b['cpu_s']:.1f} CPU-s for the passes; "
+                 f"Bleve built in {b['build']['wall_s']:.0f} s, {b['build']['cpu_s']:.0f} CPU-s, "
+                 f"{b['build']['bytes'] / 1e6:.0f} MB; load {rep['loadavg_before']})",
                  "yes" if ok else "no")
 
     def table(self):

@@ -67,27 +67,37 @@ func synthIndex(ctx context.Context, dir string, size int) (string, build, error
 	return db, b, nil
 }
 
-// bleveDoc is one chunk as Bleve indexes it.
+// bleveDoc is one chunk as Bleve indexes it: its note's title and
+// headings, then its text, in one field (Oráculo's keyword index holds
+// both too).
 type bleveDoc struct {
-	Text     string `json:"text"`
-	Headings string `json:"headings"`
+	Text string `json:"text"`
 }
 
-// bleveMapping indexes a chunk's text and headings with the Spanish
-// analyser, scored by scoring.
-func bleveMapping(scoring string) *mapping.IndexMappingImpl {
+// docOf is the chunk as Bleve indexes it.
+func docOf(ch oraculo.ChunkInfo) bleveDoc {
+	heads := strings.Join(append([]string{ch.Title}, ch.Headings...), " ")
+	return bleveDoc{Text: heads + "\n\n" + ch.Text}
+}
+
+// bleveMapping indexes a chunk's one field with the Spanish analyser,
+// scored by scoring, lean: no term vectors (they serve highlighting),
+// no doc values (sorting), no composite "_all" field (a second copy of
+// the postings); the text is stored only when store is set (--load-text).
+func bleveMapping(scoring string, store bool) *mapping.IndexMappingImpl {
 	im := bleve.NewIndexMapping()
 	im.DefaultAnalyzer = es.AnalyzerName
+	im.DefaultField = "text"
 	im.ScoringModel = bleveindex.BM25Scoring
 	if scoring == "tfidf" {
 		im.ScoringModel = bleveindex.TFIDFScoring
 	}
 	doc := bleve.NewDocumentMapping()
-	for _, name := range []string{"text", "headings"} {
-		f := bleve.NewTextFieldMapping()
-		f.Analyzer = es.AnalyzerName
-		doc.AddFieldMappingsAt(name, f)
-	}
+	f := bleve.NewTextFieldMapping()
+	f.Analyzer = es.AnalyzerName
+	f.Store, f.IncludeTermVectors, f.DocValues, f.IncludeInAll = store, false, false, false
+	doc.AddFieldMappingsAt("text", f)
+	doc.Dynamic = false
 	im.DefaultMapping = doc
 	return im
 }
@@ -97,16 +107,15 @@ const bleveBatch = 1000
 
 // buildBleve indexes the chunks (id, text and headings of each) in a new
 // Bleve index at dir, timed, and merges it into one segment.
-func buildBleve(ctx context.Context, dir, scoring string, chunks []oraculo.ChunkInfo) (bleve.Index, build, error) {
+func buildBleve(ctx context.Context, dir, scoring string, store bool, chunks []oraculo.ChunkInfo) (bleve.Index, build, error) {
 	c := startClock()
-	idx, err := bleve.New(dir, bleveMapping(scoring))
+	idx, err := bleve.New(dir, bleveMapping(scoring, store))
 	if err != nil {
 		return nil, build{}, fmt.Errorf("creating the Bleve index %q: %w", dir, err)
 	}
 	batch := idx.NewBatch()
 	for i, ch := range chunks {
-		headings := strings.Join(append([]string{ch.Title}, ch.Headings...), " ")
-		if err := batch.Index(ch.ID, bleveDoc{Text: ch.Text, Headings: headings}); err != nil {
+		if err := batch.Index(ch.ID, docOf(ch)); err != nil {
 			idx.Close()
 			return nil, build{}, fmt.Errorf("indexing chunk %q: %w", ch.ID, err)
 		}
@@ -160,22 +169,24 @@ func segments(idx bleve.Index) int {
 	return int(n)
 }
 
-// openOrBuildBleve opens the Bleve index at dir when it exists, else
-// builds it from the chunks.
-func openOrBuildBleve(ctx context.Context, dir, scoring string, chunks []oraculo.ChunkInfo) (bleve.Index, build, error) {
+// openOrBuildBleve opens the Bleve index at dir when it exists (built
+// with the same scoring and the same number of chunks), else builds it
+// from the chunks.
+func openOrBuildBleve(ctx context.Context, dir, scoring string, store bool, chunks []oraculo.ChunkInfo) (bleve.Index, build, error) {
 	if _, err := os.Stat(dir); err == nil {
 		idx, err := bleve.Open(dir)
 		if err != nil {
 			return nil, build{}, fmt.Errorf("opening the Bleve index %q: %w", dir, err)
 		}
 		n, err := idx.DocCount()
-		if err != nil || int(n) != len(chunks) {
+		m, ok := idx.Mapping().(*mapping.IndexMappingImpl)
+		if err != nil || int(n) != len(chunks) || !ok || (m.ScoringModel == bleveindex.BM25Scoring) != (scoring == "bm25") {
 			idx.Close()
-			return nil, build{}, fmt.Errorf("the Bleve index %q holds %d documents, the Oráculo index %d chunks (%v): remove it", dir, n, len(chunks), err)
+			return nil, build{}, fmt.Errorf("the Bleve index %q (%d documents) is not one of the Oráculo index's %d chunks scored by %s: remove it", dir, n, len(chunks), scoring)
 		}
 		return idx, build{Docs: int(n)}, nil
 	}
-	return buildBleve(ctx, dir, scoring, chunks)
+	return buildBleve(ctx, dir, scoring, store, chunks)
 }
 
 // dirBytes is the size of the files under dir.

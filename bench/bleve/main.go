@@ -71,7 +71,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.rounds, "rounds", 3, "timed passes over the questions per engine, alternated")
 	fs.StringVar(&c.scoring, "scoring", "bm25", "Bleve's scoring: bm25 or tfidf")
 	fs.StringVar(&c.paths, "paths", "bm25,entity", "Oráculo's retrieval paths")
-	fs.BoolVar(&c.loadText, "load-text", false, "Bleve returns each hit's stored text, as Oráculo's hits carry theirs")
+	fs.BoolVar(&c.loadText, "load-text", false, "Bleve stores each chunk's text and returns each hit's, as Oráculo's hits carry theirs")
 	fs.BoolVar(&c.asJSON, "json", false, "print the report as JSON")
 	if err := fs.Parse(args); err != nil {
 		return c, fmt.Errorf("%w: %w", errUsage, err)

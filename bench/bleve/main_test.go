@@ -25,7 +25,7 @@ func TestBleveFindsTheChunk(t *testing.T) {
 		{ID: "c", Title: "Notas", Text: "Los guardias esperaban con antorchas en el río."},
 	}
 	for _, scoring := range []string{"bm25", "tfidf"} {
-		idx, b, err := buildBleve(context.Background(), filepath.Join(t.TempDir(), "ix"), scoring, chunks)
+		idx, b, err := buildBleve(context.Background(), filepath.Join(t.TempDir(), "ix"), scoring, false, chunks)
 		if err != nil {
 			t.Fatal(err)
 		}

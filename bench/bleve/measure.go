@@ -60,7 +60,7 @@ func measure(ctx context.Context, c config, stderr io.Writer) (report, error) {
 	}
 	defer done()
 	fmt.Fprintf(stderr, "indexing %d chunks in Bleve at %s\n", len(chunks), bdir)
-	idx, bb, err := openOrBuildBleve(ctx, bdir, c.scoring, chunks)
+	idx, bb, err := openOrBuildBleve(ctx, bdir, c.scoring, c.loadText, chunks)
 	if err != nil {
 		return rep, err
 	}

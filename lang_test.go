@@ -115,7 +115,11 @@ func TestUpgradeFromV13ReanalysesNotes(t *testing.T) {
 	}
 	eng.Close()
 	ix := openIndex(t, db)
-	for _, q := range []string{`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
+	for _, q := range []string{
+		// Undo v15 (the table of each note's sessions, issue 31), then v14.
+		`DROP TRIGGER note_sessions_insert`, `DROP TRIGGER note_sessions_delete`, `DROP TRIGGER note_sessions_move`,
+		`DROP TRIGGER note_sessions_visibility`, `DROP TABLE units`, `DROP TABLE note_sessions`,
+		`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
 		if _, err := ix.DB().Exec(q); err != nil {
 			t.Fatalf("making a schema 13 index: %s: %v", q, err)
 		}

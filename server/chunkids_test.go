@@ -91,7 +91,7 @@ func TestChunkIDsOfBeforeTheMigration(t *testing.T) {
 // toRootedChunkIDs rewrites the index at db as the program before ids
 // relative to the notes folder left it: every chunk id holds the folder
 // (store.RootedChunkUID, the code of then), memory sources name chunks by
-// those ids, no alias table, no note languages (schema 14's), schema 12. It returns the old id of each new.
+// those ids, no alias table, no note languages (schema 14's), no table of each note's sessions (15's), schema 12. It returns the old id of each new.
 func toRootedChunkIDs(t *testing.T, db string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
@@ -125,7 +125,9 @@ func toRootedChunkIDs(t *testing.T, db string) map[string]string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ix.DB().ExecContext(ctx, `DROP TABLE IF EXISTS chunk_aliases; DROP INDEX IF EXISTS documents_lang; ALTER TABLE documents DROP COLUMN lang; DELETE FROM meta WHERE key = 'lang_chosen'; PRAGMA user_version = 12`); err != nil {
+	if _, err := ix.DB().ExecContext(ctx, `DROP TRIGGER IF EXISTS note_sessions_insert; DROP TRIGGER IF EXISTS note_sessions_delete; DROP TRIGGER IF EXISTS note_sessions_move;
+		DROP TRIGGER IF EXISTS note_sessions_visibility; DROP TABLE IF EXISTS units; DROP TABLE IF EXISTS note_sessions;
+		DROP TABLE IF EXISTS chunk_aliases; DROP INDEX IF EXISTS documents_lang; ALTER TABLE documents DROP COLUMN lang; DELETE FROM meta WHERE key = 'lang_chosen'; PRAGMA user_version = 12`); err != nil {
 		t.Fatal(err)
 	}
 	return old

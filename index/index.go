@@ -333,6 +333,8 @@ var migrations = []string{
 	// chunk, text and all, to its note (1.3 s at 300k chunks). Triggers
 	// keep it at every write of a chunk and of a note's visibility,
 	// whoever writes; a chunk whose note is missing counts as DM-only.
+	// (Writers insert and delete chunks: an INSERT OR REPLACE would
+	// delete without firing the delete trigger.)
 	`CREATE TABLE note_sessions (
 		session    INTEGER NOT NULL,
 		doc_id     INTEGER NOT NULL,

@@ -183,3 +183,56 @@ func TestMigrationToV15NoteSessions(t *testing.T) {
 	}
 	checkSessions(t, ix, "migrated, then a note deleted", []int{6}, nil)
 }
+
+// BenchmarkNoteSessionsWrite: what keeping note_sessions and units costs
+// a write of notes (10 sessions of 1 chunk each, as the synthetic vault's),
+// into a new index ("new") or over the same notes ("replace"), against
+// the same write with their triggers dropped.
+func BenchmarkNoteSessionsWrite(b *testing.B) {
+	var ds []*store.DocumentRecord
+	for i := range 200 {
+		ss := make([]int, 10)
+		for j := range ss {
+			ss[j] = i*10 + j + 1
+		}
+		ds = append(ds, sessionNote(fmt.Sprintf("n%d.md", i), i%7 == 0, ss...))
+	}
+	for _, replace := range []bool{false, true} {
+		for _, keep := range []bool{true, false} {
+			b.Run(fmt.Sprintf("replace=%v/triggers=%v", replace, keep), func(b *testing.B) {
+				ctx := context.Background()
+				for i := range b.N {
+					b.StopTimer()
+					ix := benchIndex(b, keep, i)
+					if replace {
+						if _, err := ix.ReplaceDocuments(ctx, ds); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.StartTimer()
+					if _, err := ix.ReplaceDocuments(ctx, ds); err != nil {
+						b.Fatal(err)
+					}
+					ix.Close()
+				}
+			})
+		}
+	}
+}
+
+// benchIndex opens a new index, without note_sessions' triggers unless keep.
+func benchIndex(b *testing.B, keep bool, i int) *Index {
+	ix, err := Open(context.Background(), filepath.Join(b.TempDir(), fmt.Sprint(i, ".db")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if keep {
+		return ix
+	}
+	for _, tr := range []string{"note_sessions_insert", "note_sessions_delete", "note_sessions_move", "note_sessions_visibility"} {
+		if _, err := ix.db.Exec(`DROP TRIGGER ` + tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return ix
+}

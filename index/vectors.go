@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -162,30 +163,32 @@ func (ix *Index) LoadVectors(ctx context.Context, model string) (v *store.Vector
 // (the rows LoadVectors would return, without reading a vector), and how
 // many chunks have none.
 func (ix *Index) VectorIDs(ctx context.Context, model string) (ids []int64, missing int, err error) {
-	tx, err := ix.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing the vectors of %q: %w", model, err)
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT k.id FROM chunks k
-		JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ? ORDER BY k.id`, model)
+	// One pass over two covering indexes, sorted here: ordered by id,
+	// SQLite scans the chunks table, text and all (2-3 s at 100k chunks),
+	// and counting the chunks without a vector apart walks them again
+	// (issue 31, part 3).
+	rows, err := ix.db.QueryContext(ctx, `SELECT k.id, e.hash IS NOT NULL FROM chunks k
+		LEFT JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ?`, model)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing the vectors of %q: %w", model, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var has bool
+		if err := rows.Scan(&id, &has); err != nil {
 			return nil, 0, fmt.Errorf("listing the vectors of %q: %w", model, err)
 		}
-		ids = append(ids, id)
+		if has {
+			ids = append(ids, id)
+		} else {
+			missing++
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("listing the vectors of %q: %w", model, err)
 	}
-	if missing, err = missingVectors(ctx, tx, model); err != nil {
-		return nil, 0, err
-	}
+	slices.Sort(ids)
 	return ids, missing, nil
 }
 

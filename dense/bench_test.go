@@ -103,12 +103,12 @@ func (rs *realSet) others(hits []vector.Hit, r, k int) []vector.Hit {
 // recall searches g as the dense path does (retrieve.FixedDepth
 // neighbours, the first benchK kept) and returns the recall@10 against
 // the exact neighbours and the latencies.
-func (rs *realSet) recall(b *testing.B, g vector.Searcher) (float64, []time.Duration) {
+func (rs *realSet) recall(b *testing.B, search func([]float32, int) ([]vector.Hit, error)) (float64, []time.Duration) {
 	got := make([][]vector.Hit, len(rs.queries))
 	lat := make([]time.Duration, len(rs.queries))
 	for i, r := range rs.queries {
 		t0 := time.Now()
-		hits, err := g.Search(rs.row(r), retrieve.FixedDepth)
+		hits, err := search(rs.row(r), retrieve.FixedDepth)
 		lat[i] = time.Since(t0)
 		if err != nil {
 			b.Fatal(err)
@@ -158,7 +158,7 @@ func BenchmarkGraphBuild(b *testing.B) {
 	b.StopTimer()
 	for _, ef := range []int{64, 200, 400} {
 		g.SetEfSearch(ef)
-		rec, lat := rs.recall(b, g)
+		rec, lat := rs.recall(b, g.Search)
 		b.ReportMetric(rec, fmt.Sprintf("recall@10-ef%d", ef))
 		b.ReportMetric(ms(lat[len(lat)*95/100]), fmt.Sprintf("p95-ms-ef%d", ef))
 	}
@@ -167,7 +167,8 @@ func BenchmarkGraphBuild(b *testing.B) {
 
 // BenchmarkGraphSearch maps the graph ingest stored for a real index (as
 // serve does) and reports the searches' recall@10 against an exact scan,
-// their p50 and p95, and the memory of the mapping that they left
+// their p50 and p95, the same of the graph-free scan of the codes
+// ([vector.HNSW.ScanCodes], "scan-"), and the memory of the mapping that they left
 // resident, per vector (from /proc/self/smaps): what a serving process
 // keeps of the graph.
 func BenchmarkGraphSearch(b *testing.B) {
@@ -183,12 +184,16 @@ func BenchmarkGraphSearch(b *testing.B) {
 	var rec float64
 	var lat []time.Duration
 	for range b.N {
-		rec, lat = rs.recall(b, g)
+		rec, lat = rs.recall(b, g.Search)
 	}
 	b.StopTimer()
 	b.ReportMetric(rec, "recall@10")
 	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
 	b.ReportMetric(ms(lat[len(lat)*95/100]), "p95-ms")
+	rec, lat = rs.recall(b, g.ScanCodes)
+	b.ReportMetric(rec, "scan-recall@10")
+	b.ReportMetric(ms(lat[len(lat)/2]), "scan-p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*95/100]), "scan-p95-ms")
 	b.Logf("%d vectors, EfSearch %d", g.Len(), g.EfSearch())
 	if kb, ok := mappedRSS(b, ".hnsw"); ok {
 		b.ReportMetric(float64(kb)*1024/float64(g.Len()), "resident-B/vector")

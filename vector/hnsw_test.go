@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -433,4 +434,49 @@ func TestHNSWConcurrentSearch(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestHNSWScanCodes checks the graph-free scan of the codes: on the
+// uniform set, which defeats the graph, and the clustered one, in memory
+// and mapped from a file, it finds the exact neighbours (recall@10 at
+// least 0.99) with their exact scores, and k ≥ Len returns every vector.
+func TestHNSWScanCodes(t *testing.T) {
+	for _, s := range recallSets(t) {
+		h := builtHNSW(t)[s.name]
+		path := filepath.Join(t.TempDir(), "g.hnsw")
+		saveTo(t, h, path)
+		g, err := MapHNSW(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, data := h.Matrix()
+		rowOf := make(map[int64]int, len(ids))
+		for i, id := range ids {
+			rowOf[id] = i
+		}
+		for name, x := range map[string]*HNSW{"memory": h, "mapped": g} {
+			got := make([][]Hit, 0, setQueries)
+			for qi := range setQueries {
+				q := row(s.queries, s.dims, qi)
+				hits, err := x.ScanCodes(q, 10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, hit := range hits {
+					if want := Dot(q, row(data, s.dims, rowOf[hit.ID])); hit.Score != want {
+						t.Fatalf("%s %s: id %d scored %v, Dot %v", s.name, name, hit.ID, hit.Score, want)
+					}
+				}
+				checkSorted(t, hits)
+				got = append(got, hits)
+			}
+			if rec := Recall(s.exact, got, 10); rec < 0.99 {
+				t.Errorf("%s %s: recall@10 of the codes scan %.3f", s.name, name, rec)
+			}
+		}
+		all, err := g.ScanCodes(row(s.queries, s.dims, 0), h.Len()+5)
+		if err != nil || len(all) != h.Len() {
+			t.Fatalf("%s: k above Len: %d hits, %v", s.name, len(all), err)
+		}
+	}
 }

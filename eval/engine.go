@@ -109,48 +109,56 @@ func CheckANN(ctx context.Context, eng *oraculo.Engine, questions []string, k in
 	if !slices.Contains(st.Retrieval.Paths, retrieve.PathDense) {
 		return nil, nil
 	}
-	nearest := func(q string, mode oraculo.VectorSearch) (map[string]bool, int, error) {
+	nearest := func(q string, mode oraculo.VectorSearch) ([]string, error) {
 		hits, err := eng.Search(ctx, q, oraculo.SearchOptions{K: k, Paths: []string{retrieve.PathDense}, Vectors: mode, NoPrior: true, NoAnalysis: true})
-		ids := make(map[string]bool, len(hits))
-		for _, h := range hits {
-			ids[h.ID] = true
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ID
 		}
-		return ids, len(hits), err
+		return ids, err
 	}
-	var total float64
+	var total, total10 float64
 	queries := 0
 	for _, q := range questions {
-		exact, n, err := nearest(q, oraculo.VectorsExact)
+		exact, err := nearest(q, oraculo.VectorsExact)
 		if errors.Is(err, embed.ErrResponse) {
 			continue // the model has no usable vector for this question
 		}
 		if err != nil {
 			return nil, err
 		}
-		approx, _, err := nearest(q, oraculo.VectorsApprox)
+		approx, err := nearest(q, oraculo.VectorsApprox)
 		if err != nil {
 			return nil, err
 		}
 		queries++
-		if n == 0 {
-			total++
-			continue
-		}
-		found := 0
-		for id := range exact {
-			if approx[id] {
-				found++
-			}
-		}
-		total += float64(found) / float64(n)
+		total += overlap(exact, approx, len(exact))
+		total10 += overlap(exact, approx, 10)
 	}
 	check := &ANNCheck{Model: st.Retrieval.DenseModel, Vectors: st.Retrieval.DenseVectors, Queries: queries, K: k, InUse: st.Retrieval.Graph}
 	opts := vector.HNSWOptions{}.WithDefaults()
 	check.Index = fmt.Sprintf("hnsw M=%d ef=%d", opts.M, opts.EfSearch)
 	if queries > 0 {
 		check.Recall = total / float64(queries)
+		check.Recall10 = total10 / float64(queries)
 	}
 	return check, nil
+}
+
+// overlap is the share of the first n of exact that the first n of approx
+// holds (1 when exact is empty).
+func overlap(exact, approx []string, n int) float64 {
+	exact, approx = exact[:min(n, len(exact))], approx[:min(n, len(approx))]
+	if len(exact) == 0 {
+		return 1
+	}
+	found := 0
+	for _, id := range exact {
+		if slices.Contains(approx, id) {
+			found++
+		}
+	}
+	return float64(found) / float64(len(exact))
 }
 
 func retrievedOf(hits []oraculo.Hit) []Retrieved {

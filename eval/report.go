@@ -45,6 +45,9 @@ type ANNCheck struct {
 	Queries int     `json:"queries"`
 	K       int     `json:"k"`
 	Recall  float64 `json:"recall"`
+	// Recall10 is the same recall over the first 10 neighbours of each
+	// search (at most K): what the dense path keeps near the top.
+	Recall10 float64 `json:"recall_at_10"`
 	// InUse says whether search uses the approximate index at this size
 	// (below the threshold it scans exactly, and the check shows what the
 	// index would lose when the notes grow).

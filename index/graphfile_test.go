@@ -110,8 +110,22 @@ func TestGraphFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("truncated")
-	// A graph stored in the first format (an index built before it) is
-	// decoded and written in the mappable one.
+	// A graph stored in the second format, without codes (an index built
+	// before them), is decoded and written in the mappable one.
+	if err := ix.SaveGraph(ctx, "m", h.Len(), toVersion2(t, saved)); err != nil {
+		t.Fatal(err)
+	}
+	if files := graphFiles(t, ix); len(files) != 0 {
+		t.Fatalf("a second-format graph was written as a file: %v", files)
+	}
+	g2, err := ix.MapGraph(ctx, "m")
+	if err != nil || g2 == nil || g2.Len() != h.Len() {
+		t.Fatalf("mapping a second-format graph: %v", err)
+	}
+	if files := graphFiles(t, ix); len(files) != 1 {
+		t.Fatalf("files: %v", files)
+	}
+	// So is one in the first format.
 	if err := ix.SaveGraph(ctx, "m", h.Len(), toVersion1(t, saved)); err != nil {
 		t.Fatal(err)
 	}
@@ -226,14 +240,29 @@ func equalHits(a, b []vector.Hit) bool {
 	return true
 }
 
-// toVersion1 rewrites a saved graph in the first format: the same header
-// without the upper count and padding, each node's id and level together.
-func toVersion1(t *testing.T, v2 []byte) []byte {
+// toVersion2 rewrites a saved graph (version 3) in the second format: the
+// same without the codes and their scales.
+func toVersion2(t *testing.T, v3 []byte) []byte {
 	t.Helper()
 	le := binary.LittleEndian
-	if le.Uint32(v2[8:]) != 2 {
-		t.Fatal("not a version 2 graph")
+	if le.Uint32(v3[8:]) != 3 {
+		t.Fatal("not a version 3 graph")
 	}
+	dims := int(le.Uint32(v3[12:]))
+	n := int(le.Uint64(v3[8+4+5*4+8+8:]))
+	end := len(v3) - 4 - n*((dims+31)&^31) - 4*n
+	out := append([]byte(nil), v3[:end]...)
+	le.PutUint32(out[8:], 2)
+	return le.AppendUint32(out, crc32.Checksum(out, crc32.MakeTable(crc32.Castagnoli)))
+}
+
+// toVersion1 rewrites a saved graph in the first format: the same header
+// without the upper count and padding, each node's id and level together,
+// and no codes.
+func toVersion1(t *testing.T, v3 []byte) []byte {
+	t.Helper()
+	le := binary.LittleEndian
+	v2 := toVersion2(t, v3)
 	const fixed1 = 8 + 4 + 5*4 + 8 + 8 + 8 + 8 + 4
 	n := int(le.Uint64(v2[8+4+5*4+8+8:]))
 	out := append([]byte(nil), v2[:fixed1]...)

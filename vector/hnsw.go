@@ -2,6 +2,7 @@ package vector
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -91,11 +92,19 @@ type HNSW struct {
 	locks *[lockStripes]sync.Mutex
 	epMu  sync.Mutex
 
-	// Used only during an AddBatch that walks on int8 codes (see
-	// [HNSW.AddBatch]): every node's codes, cstride apiece, and scales.
+	// Every node's int8 codes, cstride apiece (dims rounded up to 32, the
+	// padding zero), and scales: insertions and searches walk the graph on
+	// them and rescore only the candidates they keep on the float32
+	// vectors (see [HNSW.Search]).
 	codes   []int8
 	cscale  []float32
 	cstride int
+	// file, when set, is the mapped file the vectors lie in at vecsAt:
+	// a search reads the few vectors it rescores from it with ReadAt
+	// rather than through the mapping, so that they do not stay in the
+	// process's resident memory (see [MapHNSW]).
+	file   io.ReaderAt
+	vecsAt int64
 }
 
 // NewHNSW returns an empty HNSW index of vectors with dims dimensions. Zero
@@ -114,8 +123,13 @@ func NewHNSW(dims int, opts HNSWOptions) *HNSW {
 		ml:      1 / math.Log(float64(o.M)),
 		rng:     o.Seed,
 		entry:   -1,
+		cstride: codeStride(dims),
 	}
 }
+
+// codeStride is the bytes of one node's int8 codes: dims rounded up to the
+// 32 lanes of the AVX2 kernel.
+func codeStride(dims int) int { return (max(dims, 0) + 31) &^ 31 }
 
 // WithDefaults returns the options an index built with o uses: zero or
 // negative fields replaced by the defaults, values clamped to the limits (M
@@ -231,6 +245,8 @@ type scratch struct {
 	exact   []item // candidates rescored with Dot after a walk on codes
 	pr      []item // pruning candidates
 	kept    []item // pruning result
+	qcodes  []int8 // a query's codes
+	row     []float32
 }
 
 func (h *HNSW) getScratch() *scratch {
@@ -454,12 +470,10 @@ func (h *HNSW) Add(id int64, v []float32) error {
 // goroutines). It checks every vector and id first and inserts none if one
 // is bad. vecs[i] is the vector of ids[i]; the vectors are copied.
 //
-// A large batch (at least 1,000 vectors and an eighth of the graph after
-// it) walks the graph on int8 codes of every node, made for the batch and
-// dropped after it (n·dims bytes meanwhile): the walks that find each new
-// node's candidates read a quarter of the bytes that [Dot] would, while the
-// neighbours are still chosen, and links pruned, on exact float32 scores.
-// Searches always score with Dot.
+// Insertions, like searches, walk the graph on the nodes' int8 codes: the
+// walks that find each new node's candidates read a quarter of the bytes
+// that [Dot] would, while the neighbours are chosen, and links pruned, on
+// exact float32 scores.
 func (h *HNSW) AddBatch(ids []int64, vecs [][]float32) error {
 	if len(ids) != len(vecs) {
 		return fmt.Errorf("vector: %d ids for %d vectors", len(ids), len(vecs))
@@ -497,10 +511,6 @@ func (h *HNSW) AddBatch(ids []int64, vecs [][]float32) error {
 	w := h.workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
-	}
-	if len(ids) >= codesMinBatch && 8*len(ids) >= len(h.ids) {
-		h.buildCodes(w)
-		defer func() { h.codes, h.cscale = nil, nil }()
 	}
 	sc := h.getScratch()
 	next := first
@@ -542,18 +552,11 @@ func (h *HNSW) AddBatch(ids []int64, vecs [][]float32) error {
 	return nil
 }
 
-// codesMinBatch is the fewest vectors an AddBatch walks the graph on int8
-// codes for (if they are also at least an eighth of the graph after it):
-// quantising every node costs about as much as inserting a few hundred.
-const codesMinBatch = 1000
-
-// buildCodes quantises every node to int8 codes (w goroutines), which the
-// insertions then score with instead of the float32 vectors: a quarter of
-// the memory traffic of [Dot] on the graph walks that dominate a build.
+// buildCodes quantises every node to int8 codes (w goroutines): those of
+// a graph saved before they were (version 1 or 2).
 func (h *HNSW) buildCodes(w int) {
 	n := len(h.ids)
-	cs := (h.dims + 31) &^ 31
-	h.cstride = cs
+	cs := h.cstride
 	h.codes = make([]int8, n*cs)
 	h.cscale = make([]float32, n)
 	var wg sync.WaitGroup
@@ -577,6 +580,8 @@ func (h *HNSW) grow(extra int) {
 	h.levels = slices.Grow(h.levels, extra)
 	h.upper = slices.Grow(h.upper, extra)
 	h.links0 = slices.Grow(h.links0, extra*(h.m0+1))
+	h.codes = slices.Grow(h.codes, extra*h.cstride)
+	h.cscale = slices.Grow(h.cscale, extra)
 }
 
 // appendNode stores a node's vector, id, level and empty links, not yet
@@ -588,6 +593,9 @@ func (h *HNSW) appendNode(id int64, v []float32) uint32 {
 	h.vecs = append(h.vecs, v...)
 	h.levels = append(h.levels, lv)
 	h.links0 = append(h.links0, make([]uint32, h.m0+1)...)
+	o := len(h.codes)
+	h.codes = append(h.codes, make([]int8, h.cstride)...)
+	h.cscale = append(h.cscale, quantizeI8(h.codes[o:o+h.dims], v))
 	var up []uint32
 	if lv > 0 {
 		up = make([]uint32, int(lv)*(h.m+1))
@@ -736,6 +744,13 @@ func (h *HNSW) writePruned(sc *scratch, s []uint32, all []item, c int) {
 // Search returns the k vectors most similar to q, best first, ties broken
 // by smaller id; fewer only if the index holds fewer. k = 0 returns no hit;
 // k < 0, wrong dimensions or a non-finite q are errors.
+//
+// The walk scores the nodes' int8 codes against the query's; the
+// max(k, EfSearch) candidates it keeps are then rescored with [Dot] on
+// their float32 vectors, so the scores returned are exact. A search reads
+// n·dims bytes of codes at most, never the float32 vectors of the nodes it
+// only passes by: of a graph mapped from a file, only the codes and links
+// the walks touch stay resident.
 func (h *HNSW) Search(q []float32, k int) ([]Hit, error) {
 	if err := checkQuery(h.dims, q, k); err != nil {
 		return nil, err
@@ -753,9 +768,9 @@ func (h *HNSW) Search(q []float32, k int) ([]Hit, error) {
 	}
 	sc := h.getScratch()
 	defer h.pool.Put(sc)
+	p := h.queryProbe(sc, q)
 	ep := uint32(h.entry)
-	p := probe{v: q} // exact scores, whatever the build used
-	cur := item{Dot(q, h.vec(ep)), ep}
+	cur := item{h.sim(&p, ep), ep}
 	for l := h.maxLevel; l > 0; l-- {
 		cur = h.greedy(sc, &p, cur, l)
 	}
@@ -766,9 +781,109 @@ func (h *HNSW) Search(q []float32, k int) ([]Hit, error) {
 	}
 	hits := make([]Hit, len(sc.res))
 	for i, it := range sc.res {
-		// The walk scored with the same Dot: these scores are exact.
-		hits[i] = Hit{ID: h.ids[it.n], Score: it.s}
+		s := it.s
+		if p.c != nil {
+			s = Dot(q, h.rescoreVec(sc, it.n))
+		}
+		hits[i] = Hit{ID: h.ids[it.n], Score: s}
 	}
 	sortHits(hits)
 	return hits[:k:k], nil
+}
+
+// queryProbe returns what a search walks with: q's int8 codes when the
+// graph has codes (in sc, reused), else q itself.
+func (h *HNSW) queryProbe(sc *scratch, q []float32) probe {
+	if h.codes == nil {
+		return probe{v: q}
+	}
+	if cap(sc.qcodes) < h.cstride {
+		sc.qcodes = make([]int8, h.cstride)
+	}
+	c := sc.qcodes[:h.cstride]
+	clear(c)
+	return probe{v: q, c: c, cs: quantizeI8(c[:h.dims], q)}
+}
+
+// rescoreVec returns node i's float32 vector to rescore a candidate: read
+// from the graph's file when it is mapped (into sc, not through the
+// mapping), else where it lies.
+func (h *HNSW) rescoreVec(sc *scratch, i uint32) []float32 {
+	if h.file == nil {
+		return h.vec(i)
+	}
+	if cap(sc.row) < h.dims {
+		sc.row = make([]float32, h.dims)
+	}
+	row := sc.row[:h.dims]
+	off := h.vecsAt + int64(i)*int64(4*h.dims)
+	if _, err := h.file.ReadAt(asBytes(row), off); err != nil {
+		return h.vec(i) // the mapping holds the same bytes
+	}
+	return row
+}
+
+// scanOversample is how many candidates per hit [HNSW.ScanCodes] rescores.
+const scanOversample = 4
+
+// ScanCodes returns the k vectors most similar to q as [HNSW.Search] does,
+// best first with exact scores, but without the graph: it scores every
+// node's int8 codes against the query's (on every core), then rescores the
+// 4·k best with [Dot] on their float32 vectors (read from the file of a
+// mapped graph). It reads n·dims bytes of codes per search, a quarter of
+// an exact scan's, and its recall does not depend on the data's structure,
+// where a graph walk's does (vectors with little structure, such as the
+// hashing embedder's, defeat it).
+func (h *HNSW) ScanCodes(q []float32, k int) ([]Hit, error) {
+	if err := checkQuery(h.dims, q, k); err != nil {
+		return nil, err
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	n := len(h.ids)
+	k = min(k, n)
+	if k == 0 {
+		return []Hit{}, nil
+	}
+	if h.codes == nil {
+		return scanFloat(h.vecs, h.ids, h.dims, q, k), nil
+	}
+	sc := h.getScratch()
+	defer h.pool.Put(sc)
+	p := h.queryProbe(sc, q)
+	cands := h.scanCodes(&p, min(n, scanOversample*k))
+	t := newTopK(k)
+	for _, c := range cands {
+		t.push(Hit{ID: c.ID, Score: Dot(q, h.rescoreVec(sc, h.byID[c.ID]))})
+	}
+	sortHits(t.h)
+	return t.h, nil
+}
+
+// scanCodes returns the nc nodes whose codes score best against p, with
+// their approximate scores.
+func (h *HNSW) scanCodes(p *probe, nc int) []Hit {
+	n := len(h.ids)
+	w := workers(n, h.cstride/4) // integer kernel: ~4x the elements per unit of work
+	heaps := make([]*topK, w)
+	var wg sync.WaitGroup
+	for i := range w {
+		lo, hi := i*n/w, (i+1)*n/w
+		heaps[i] = newTopK(min(nc, hi-lo))
+		wg.Add(1)
+		go func(t *topK) {
+			defer wg.Done()
+			for r := lo; r < hi; r++ {
+				s := h.sim(p, uint32(r))
+				if t.full() {
+					if wst := t.worst(); s < wst.Score || (s == wst.Score && h.ids[r] > wst.ID) {
+						continue
+					}
+				}
+				t.push(Hit{ID: h.ids[r], Score: s})
+			}
+		}(heaps[i])
+	}
+	wg.Wait()
+	return mergeTops(heaps, nc)
 }

@@ -9,15 +9,16 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"unsafe"
 )
 
-// The saved form of an HNSW index, all little-endian. Version 2 lays every
+// The saved form of an HNSW index, all little-endian. Version 3 lays every
 // array out at an offset aligned for its type, so that [MapHNSW] can use a
 // memory-mapped file in place, without copying or decoding it:
 //
-//	magic "ORVHNSW\x00", version u32 = 2
+//	magic "ORVHNSW\x00", version u32 = 3
 //	dims, M, M0, EfConstruction, EfSearch u32; mL f64; level PRNG state u64
 //	n u64; entry i64 (-1 when empty); top level u32
 //	upper u64: how many u32 the upper-layer links take
@@ -27,17 +28,20 @@ import (
 //	n·dims f32 vectors
 //	n·(M0+1) u32 layer-0 links (count, then M0 slots)
 //	for each node with level > 0, in node order: level·(M+1) u32
+//	n·S i8 codes (S = dims rounded up to 32, the padding zero)
+//	n f32 code scales
 //	CRC-32C (Castagnoli) of every byte above, u32
 //
-// Version 1 (still read by LoadHNSW) had no upper count nor padding, and
-// each node's id and level together after the header.
+// Version 2 (still read by LoadHNSW, which makes the codes) had no codes
+// nor scales; version 1 also had no upper count nor padding, and each
+// node's id and level together after the header.
 //
 // LoadHNSW checks every field and the checksum, so a truncated or corrupt
 // file is an error, never a panic or a graph that fails later.
 const (
 	hnswMagic   = "ORVHNSW\x00"
-	hnswVersion = 2
-	// hnswHeader is the size of a version 2 header.
+	hnswVersion = 3
+	// hnswHeader is the size of a version 2 or 3 header.
 	hnswHeader = 128
 )
 
@@ -156,6 +160,9 @@ func (h *HNSW) save(w io.Writer, version int) error {
 	for _, up := range h.upper {
 		bw.u32s(up)
 	}
+	if version >= 3 {
+		h.writeCodes(bw)
+	}
 	if bw.err != nil {
 		return fmt.Errorf("saving vector graph: %w", bw.err)
 	}
@@ -167,6 +174,21 @@ func (h *HNSW) save(w io.Writer, version int) error {
 		return fmt.Errorf("saving vector graph: %w", err)
 	}
 	return nil
+}
+
+// writeCodes writes the codes and their scales (made here for a graph that
+// has none, which only a test makes).
+func (h *HNSW) writeCodes(bw *binWriter) {
+	codes, scales := h.codes, h.cscale
+	if len(scales) != len(h.ids) {
+		c := &HNSW{idTable: idTable[uint32]{dims: h.dims, ids: h.ids}, vecs: h.vecs, cstride: codeStride(h.dims)}
+		c.buildCodes(1)
+		codes, scales = c.codes, c.cscale
+	}
+	if len(codes) > 0 {
+		bw.write(unsafe.Slice((*byte)(unsafe.Pointer(&codes[0])), len(codes)))
+	}
+	bw.f32s(scales)
 }
 
 // hnswFixed is the size of the fields of a version 2 header, before its
@@ -298,7 +320,7 @@ func readHeader(br *binReader) header {
 	hd.n64 = br.u64()
 	hd.entry = int64(br.u64())
 	hd.top = int(br.u32())
-	if hd.version == 2 {
+	if hd.version >= 2 {
 		hd.upperCount = br.u64()
 	}
 	return hd
@@ -307,7 +329,7 @@ func readHeader(br *binReader) header {
 // check validates the header's fields.
 func (hd *header) check() error {
 	switch {
-	case hd.version != 1 && hd.version != 2:
+	case hd.version < 1 || hd.version > hnswVersion:
 		return corrupt("unknown version %d", hd.version)
 	case hd.dims < 1 || hd.dims > maxDims:
 		return corrupt("dimensions %d", hd.dims)
@@ -336,7 +358,7 @@ func newFromHeader(hd header) *HNSW {
 	return &HNSW{
 		idTable: idTable[uint32]{dims: hd.dims, byID: make(map[int64]uint32, min(hd.n, 1<<20))},
 		m:       hd.m, m0: hd.m0, efC: hd.efC, efS: hd.efS, ml: hd.ml, rng: hd.rng,
-		entry: hd.entry, maxLevel: hd.top,
+		entry: hd.entry, maxLevel: hd.top, cstride: codeStride(hd.dims),
 	}
 }
 
@@ -437,6 +459,9 @@ func LoadHNSW(r io.Reader) (*HNSW, error) {
 	if br.err != nil {
 		return nil, corrupt("reading links: %v", br.err)
 	}
+	if err := h.readCodes(br, hd.version); err != nil {
+		return nil, err
+	}
 	want := br.crc.Sum32()
 	var tail [4]byte
 	if _, err := io.ReadFull(br.r, tail[:]); err != nil {
@@ -451,13 +476,34 @@ func LoadHNSW(r io.Reader) (*HNSW, error) {
 	return h, nil
 }
 
+// readCodes reads the codes and scales of a version 3 graph, or makes
+// those of an older one.
+func (h *HNSW) readCodes(br *binReader, version int) error {
+	n := len(h.ids)
+	h.cstride = codeStride(h.dims)
+	if version < 3 {
+		h.buildCodes(runtime.GOMAXPROCS(0))
+		return nil
+	}
+	h.codes = make([]int8, 0, n*h.cstride)
+	for i := 0; i < n*h.cstride && br.err == nil; i += 1 << 16 {
+		p := br.read(min(n*h.cstride-i, 1<<16))
+		h.codes = append(h.codes, unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(p))), len(p))...)
+	}
+	h.cscale = br.f32s(nil, n)
+	if br.err != nil {
+		return corrupt("reading codes: %v", br.err)
+	}
+	return checkFinite(h.cscale)
+}
+
 // checkLevels checks that the entry node is on the top level and, for
 // version 2, that the upper links take the room the header says.
 func (h *HNSW) checkLevels(hd header) error {
 	if hd.n > 0 && int(h.levels[hd.entry]) != hd.top {
 		return corrupt("entry node %d is not on the top level", hd.entry)
 	}
-	if hd.version == 2 {
+	if hd.version >= 2 {
 		sum := 0
 		for _, lv := range h.levels {
 			if int(lv) > hd.top {
@@ -501,5 +547,5 @@ func (h *HNSW) SavedSize() int {
 	for _, up := range h.upper {
 		upper += len(up)
 	}
-	return hnswHeader + 8*n + n + pad4(n) + 4*len(h.vecs) + 4*len(h.links0) + 4*upper + 4
+	return hnswHeader + 8*n + n + pad4(n) + 4*len(h.vecs) + 4*len(h.links0) + 4*upper + n*codeStride(h.dims) + 4*n + 4
 }

@@ -15,13 +15,17 @@ import (
 // ErrReadOnly reports an Add to a graph mapped from a file ([MapHNSW]).
 var ErrReadOnly = errors.New("vector: the graph is mapped read-only from a file")
 
-// MapHNSW opens a graph saved by [HNSW.Save] (version 2) in the file at
-// path by mapping the file into memory read-only: the vectors and links
-// are used where they lie, not copied nor decoded, so opening costs no
-// more than checking the header and the links (a few percent of the
+// MapHNSW opens a graph saved by [HNSW.Save] (version 3) in the file at
+// path by mapping the file into memory read-only: the codes, vectors and
+// links are used where they lie, not copied nor decoded, so opening costs
+// no more than checking the header and the links (a few percent of the
 // file), the pages are read only as searches touch them, and processes
-// that map the same file share them. The mapping is released when the
-// graph is no longer reachable.
+// that map the same file share them. A search walks the codes and links
+// and reads the few float32 vectors it rescores from the file, not through
+// the mapping: the resident memory of a searched graph is its codes and
+// links (about 1.2 KB per 1,024-dimension vector), not its vectors. The
+// mapping is released, and the file closed, when the graph is no longer
+// reachable.
 //
 // With verify, the checksum of the whole file and every vector are
 // checked too (reading every page once), as [LoadHNSW] does; without it
@@ -33,7 +37,7 @@ var ErrReadOnly = errors.New("vector: the graph is mapped read-only from a file"
 // gives an error wrapping [ErrCorrupt]. On a big-endian machine, or where
 // files cannot be mapped, the file is read and decoded into memory.
 func MapHNSW(path string, verify bool) (*HNSW, error) {
-	data, unmap, err := mapFile(path)
+	data, file, unmap, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -47,6 +51,9 @@ func MapHNSW(path string, verify bool) (*HNSW, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	h.mapped = true
+	if file != nil {
+		h.file = file
+	}
 	runtime.AddCleanup(h, func(unmap func()) { unmap() }, unmap)
 	return h, nil
 }
@@ -66,7 +73,7 @@ func viewHNSW(data []byte, verify bool) (*HNSW, error) {
 	if br.err != nil {
 		return nil, corrupt("reading header: %v", br.err)
 	}
-	if hd.version != 2 {
+	if hd.version != hnswVersion {
 		return nil, corrupt("version %d cannot be mapped", hd.version)
 	}
 	if err := hd.check(); err != nil {
@@ -89,6 +96,11 @@ func viewHNSW(data []byte, verify bool) (*HNSW, error) {
 	off += 4 * n * (hd.m0 + 1)
 	upperAt := off
 	off += 4 * hd.upper
+	cstride := codeStride(dims)
+	codesAt := off
+	off += n * cstride
+	scalesAt := off
+	off += 4 * n
 	if off+4 != len(data) {
 		return nil, corrupt("the file holds %d bytes, its header says %d", len(data), off+4)
 	}
@@ -100,6 +112,9 @@ func viewHNSW(data []byte, verify bool) (*HNSW, error) {
 	h.levels = data[levelsAt : levelsAt+n : levelsAt+n]
 	h.vecs = castSlice[float32](data, vecsAt, n*dims)
 	h.links0 = castSlice[uint32](data, linksAt, n*(hd.m0+1))
+	h.codes = castSlice[int8](data, codesAt, n*cstride)
+	h.cscale = castSlice[float32](data, scalesAt, n)
+	h.vecsAt = int64(vecsAt)
 	upper := castSlice[uint32](data, upperAt, hd.upper)
 	if err := h.checkLevels(hd); err != nil {
 		return nil, err
@@ -124,6 +139,9 @@ func viewHNSW(data []byte, verify bool) (*HNSW, error) {
 		if err := checkFinite(h.vecs); err != nil {
 			return nil, err
 		}
+		if err := checkFinite(h.cscale); err != nil {
+			return nil, err
+		}
 	}
 	return h, nil
 }
@@ -140,7 +158,7 @@ func checkFinite(v []float32) error {
 // castSlice returns the n values of type T that data holds from byte off
 // (aligned for T: the format aligns every array for its type, and a
 // mapping starts on a page).
-func castSlice[T int64 | uint32 | float32](data []byte, off, n int) []T {
+func castSlice[T int64 | uint32 | float32 | int8](data []byte, off, n int) []T {
 	if n == 0 {
 		return nil
 	}
@@ -180,6 +198,7 @@ func (h *HNSW) Clone() *HNSW {
 		vecs: slices.Clone(h.vecs), levels: slices.Clone(h.levels),
 		links0: slices.Clone(h.links0), upper: make([][]uint32, len(h.upper)),
 		entry: h.entry, maxLevel: h.maxLevel,
+		codes: slices.Clone(h.codes), cscale: slices.Clone(h.cscale), cstride: h.cstride,
 	}
 	for i, up := range h.upper {
 		c.upper[i] = slices.Clone(up)

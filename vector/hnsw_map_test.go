@@ -42,6 +42,9 @@ func TestMapHNSW(t *testing.T) {
 			if g.Len() != h.Len() || g.Dims() != h.Dims() || g.M() != h.M() || g.EfSearch() != h.EfSearch() {
 				t.Fatalf("%s: mapped graph differs in size or options", s.name)
 			}
+			if runtime.GOOS != "windows" && g.file == nil {
+				t.Fatalf("%s: the mapped graph rescores through the mapping, not the file", s.name)
+			}
 			ids, data := h.Matrix()
 			ex, err := NewExactFromMatrix(h.Dims(), ids, data)
 			if err != nil {

@@ -4,8 +4,9 @@ package vector
 
 import "os"
 
-// mapFile reads the file at path: this system's files are not mapped.
-func mapFile(path string) (data []byte, unmap func(), err error) {
+// mapFile reads the file at path: this system's files are not mapped,
+// and file is nil (the data is read already).
+func mapFile(path string) (data []byte, file *os.File, unmap func(), err error) {
 	data, err = os.ReadFile(path)
-	return data, func() {}, err
+	return data, nil, func() {}, err
 }

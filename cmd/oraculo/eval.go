@@ -252,6 +252,7 @@ func printANNAndAnswers(w io.Writer, r *eval.Report) {
 	if a := r.ANN; a != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, msg("eval-ann", a.Index, a.K, a.Recall, a.Queries, a.Model, a.Vectors, inUse(a.InUse)))
+		fmt.Fprintln(w, msg("eval-ann-10", min(10, a.K), a.Recall10))
 	}
 	if a := r.Answers; a != nil {
 		fmt.Fprintln(w)

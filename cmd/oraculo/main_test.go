@@ -340,8 +340,12 @@ func TestCLIDensePath(t *testing.T) {
 		t.Fatalf("dense with --embedder none: exit %d %q", code, errOut)
 	}
 	out, _, code = runCLI(t, "", "eval", "--db", db, "--golden", writeGolden(t))
-	if code != 0 || !strings.Contains(out, "bm25+dense") || !strings.Contains(out, "Approximate vs exact") {
+	if code != 0 || !strings.Contains(out, "bm25+dense") || !strings.Contains(out, "Approximate vs exact") || !strings.Contains(out, "Dense recall@10 of the approximate index against an exact scan: 1.000") {
 		t.Fatalf("eval with the dense path:\n%s", out)
+	}
+	out, _, code = runCLI(t, "", "eval", "--db", db, "--json", "--golden", writeGolden(t))
+	if code != 0 || !strings.Contains(out, `"recall_at_10": 1,`) || !strings.Contains(out, `"recall": 1,`) {
+		t.Fatalf("eval --json with the dense path:\n%s", out)
 	}
 	// An unreachable server: ingest still succeeds, with a warning, and a
 	// search falls back to BM25 with a warning on stderr.

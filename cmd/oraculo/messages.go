@@ -198,6 +198,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"eval-median":                 {"median", "mediana"},
 	"eval-misses":                 {"Misses (%s): %d questions not answered by the first chunk; %d came back outside the top 8, %d not within the top %d. Worst first, with the rank per path:", "Fallos (%s): %d preguntas cuyo primer fragmento no es la fuente; %d volvieron fuera de los 8 primeros, %d ni entre los %d primeros. Los peores primero, con el puesto en cada vía:"},
 	"eval-ann":                    {"Approximate vs exact vector search (%s): recall@%d %.3f over %d questions (%s, %d vectors; %s).", "Búsqueda vectorial aproximada frente a exacta (%s): recall@%d %.3f en %d preguntas (%s, %d vectores; %s)."},
+	"eval-ann-10":                 {"Dense recall@%d of the approximate index against an exact scan: %.3f.", "Recall@%d denso del índice aproximado frente a un recorrido exacto: %.3f."},
 	"eval-ann-in-use":             {"search uses the approximate index", "la búsqueda usa el índice aproximado"},
 	"eval-ann-not-in-use":         {"search scans exactly at this size", "a este tamaño la búsqueda es exacta"},
 	"eval-rank":                   {"rank", "puesto"},

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -205,25 +204,10 @@ func nameFlags(n store.NameSum) int {
 // EachCompendiumNote calls fn with every note whose facts are stored, in
 // path order, with its structure but not its facts.
 func (ix *Index) EachCompendiumNote(ctx context.Context, fn func(store.NoteFacts) error) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, coalesce(s.data, x'')
+	return ix.eachNote(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, coalesce(s.data, x'')
 		FROM documents d LEFT JOIN compendium_structure s ON s.doc_id = d.id
-		WHERE d.id IN (`+summedNotes+`) ORDER BY d.root, d.path`)
-	if err != nil {
-		return fmt.Errorf("reading the compendium's notes: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var f store.NoteFacts
-		var meta string
-		if err := rows.Scan(&f.DocID, &f.Root, &f.Path, &f.Title, &meta, &f.Restricted, &f.Structure); err != nil {
-			return fmt.Errorf("reading the compendium's notes: %w", err)
-		}
-		f.Metadata = json.RawMessage(meta)
-		if err := fn(f); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+		WHERE d.id IN (`+summedNotes+`) ORDER BY d.root, d.path`,
+		func(f *store.NoteFacts) *[]byte { return &f.Structure }, fn)
 }
 
 // CompendiumNames calls fn with the stored sums of the capitalised

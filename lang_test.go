@@ -115,7 +115,12 @@ func TestUpgradeFromV13ReanalysesNotes(t *testing.T) {
 	}
 	eng.Close()
 	ix := openIndex(t, db)
-	for _, q := range []string{`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
+	for _, q := range []string{
+		// Undo v15 (issue 31, edit: the compendium's sums), then v14.
+		`DROP TRIGGER compendium_notes_gone`, `DROP TABLE compendium_names`, `DROP TABLE compendium_lower`,
+		`DROP TABLE compendium_gone`, `DROP TABLE compendium_structure`, `DROP INDEX compendium_notes_state`,
+		`DELETE FROM meta WHERE key = 'compendium_sums'`,
+		`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
 		if _, err := ix.DB().Exec(q); err != nil {
 			t.Fatalf("making a schema 13 index: %s: %v", q, err)
 		}

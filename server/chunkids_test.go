@@ -125,7 +125,10 @@ func toRootedChunkIDs(t *testing.T, db string) map[string]string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ix.DB().ExecContext(ctx, `DROP TABLE IF EXISTS chunk_aliases; DROP INDEX IF EXISTS documents_lang; ALTER TABLE documents DROP COLUMN lang; DELETE FROM meta WHERE key = 'lang_chosen'; PRAGMA user_version = 12`); err != nil {
+	if _, err := ix.DB().ExecContext(ctx, `DROP TRIGGER IF EXISTS compendium_notes_gone; DROP TABLE IF EXISTS compendium_names; DROP TABLE IF EXISTS compendium_lower;
+		DROP TABLE IF EXISTS compendium_gone; DROP TABLE IF EXISTS compendium_structure; DROP INDEX IF EXISTS compendium_notes_state;
+		DELETE FROM meta WHERE key = 'compendium_sums';
+		DROP TABLE IF EXISTS chunk_aliases; DROP INDEX IF EXISTS documents_lang; ALTER TABLE documents DROP COLUMN lang; DELETE FROM meta WHERE key = 'lang_chosen'; PRAGMA user_version = 12`); err != nil {
 		t.Fatal(err)
 	}
 	return old

@@ -196,8 +196,8 @@ func (e *Engine) arc(ctx context.Context, a *Answer) error {
 // told in short (see answer.AsksForRecap) that session's chunks in
 // order, and its recap's events what an extractive answer tells.
 func (e *Engine) recapped(ctx context.Context, v *snapshot.Snapshot, a *Answer) error {
-	known, err := v.Sessions(ctx, isPlayer(ctx))
-	n, ok := answer.AsksForRecap(a.Question, known)
+	known := func() ([]int, error) { return v.Sessions(ctx, isPlayer(ctx)) }
+	n, ok, err := answer.AsksForRecapLazily(a.Question, known)
 	if err != nil || !ok || a.FollowUp {
 		return err
 	}

@@ -121,36 +121,12 @@ func buildBenchIndex(b *testing.B, n int, db string) string {
 	return db
 }
 
-var benchQuestions = []string{
-	"¿qué pasó con el mapa del archiduque?",
-	"¿quién es " + synth.Name(42) + "?",
-	"la cripta custodiada por espectros",
-	"¿dónde encendimos la hoguera después de cruzar el puente?",
-}
+var benchQuestions = synth.Questions
 
-// benchTailQuestions are 200 questions for the latency percentiles: the
-// four above, a third "¿quién es X?", a third made of one common word of
-// the notes (the ones whose every match FTS5 scores) and the rest spans of
-// the sessions themselves; every one has a term the analyser keeps.
+// benchTailQuestions are the 200 questions for the latency percentiles
+// (see [synth.TailQuestions]); every one has a term the analyser keeps.
 func benchTailQuestions(an *analysis.Analyzer) []string {
-	common := strings.Fields(`sesión parte vimos compañía puente lluvia viento río guardias capitán
-		noche templo antiguo montañas ciudad mapa oro hoguera cripta trampas`)
-	qs := append([]string(nil), benchQuestions...)
-	for i := 0; len(qs) < 200; i++ {
-		q := "¿quién es " + synth.Name(i*37%5000) + "?"
-		switch i % 3 {
-		case 1:
-			q = "¿qué pasó con " + common[i/3%len(common)] + "?"
-		case 2:
-			words := strings.Fields(synth.Session(1+i*7%1000, 120))
-			at := 10 + i%(len(words)-20)
-			q = strings.Join(words[at:at+3+i%6], " ")
-		}
-		if index.MatchQuery(an.Terms(q)) != "" {
-			qs = append(qs, q)
-		}
-	}
-	return qs
+	return synth.TailQuestions(func(q string) bool { return index.MatchQuery(an.Terms(q)) != "" })
 }
 
 // reportPercentiles reports the median and 95th percentile of per-query

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/index/indextest"
 )
 
 // mixedVault writes a vault of English and Spanish session notes. The
@@ -115,12 +116,11 @@ func TestUpgradeFromV13ReanalysesNotes(t *testing.T) {
 	}
 	eng.Close()
 	ix := openIndex(t, db)
-	for _, q := range []string{
-		// Undo v15 (issue 31, edit: the compendium's sums), then v14.
-		`DROP TRIGGER compendium_notes_gone`, `DROP TABLE compendium_names`, `DROP TABLE compendium_lower`,
-		`DROP TABLE compendium_gone`, `DROP TABLE compendium_structure`, `DROP INDEX compendium_notes_state`,
-		`DELETE FROM meta WHERE key = 'compendium_sums'`,
-		`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
+	// The later migrations' objects go too, so that they run again.
+	if err := indextest.Undo(ctx, ix.DB(), 14); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP INDEX documents_lang`, `ALTER TABLE documents DROP COLUMN lang`, `DELETE FROM meta WHERE key = 'lang_chosen'`, `PRAGMA user_version = 13`} {
 		if _, err := ix.DB().Exec(q); err != nil {
 			t.Fatalf("making a schema 13 index: %s: %v", q, err)
 		}

@@ -154,14 +154,12 @@ type QueryAnalysis = query.Understanding
 
 // analyse reads the question: explicit filters win; else the sessions it
 // names, resolved against those the caller may see.
+// The sessions are read only when the question names some.
 func (e *Engine) analyse(ctx context.Context, v *snapshot.Snapshot, question string, opts SearchOptions) (QueryAnalysis, error) {
-	known, err := v.Sessions(ctx, isPlayer(ctx))
-	if err != nil {
-		return QueryAnalysis{}, err
-	}
 	ents, err := v.Entities(ctx, isPlayer(ctx))
 	if err != nil {
 		return QueryAnalysis{}, err
 	}
-	return query.Understand(question, known, ents.Named(question), opts.Filter, opts.NoAnalysis), nil
+	known := func() ([]int, error) { return v.Sessions(ctx, isPlayer(ctx)) }
+	return query.UnderstandLazily(question, known, ents.Named(question), opts.Filter, opts.NoAnalysis)
 }

@@ -24,7 +24,26 @@ var recapFiller = setOf("que", "paso", "pasaron", "ocurrio", "sucedio", "hicimos
 // one for "previously". A question that brings a subject of its own
 // ("¿qué pasó con Anika en la sesión 12?") is no recap.
 func AsksForRecap(question string, known []int) (int, bool) {
-	a := query.Analyze(question, "", known)
+	n, ok, _ := AsksForRecapLazily(question, func() ([]int, error) { return known, nil })
+	return n, ok
+}
+
+// AsksForRecapLazily is [AsksForRecap] calling known for the sessions
+// only when the question names some or says "previously". An error of
+// known is returned as is.
+func AsksForRecapLazily(question string, known func() ([]int, error)) (int, bool, error) {
+	var held []int
+	read := func() ([]int, error) {
+		var err error
+		if held == nil {
+			held, err = known()
+		}
+		return held, err
+	}
+	a, err := query.AnalyzeLazily(question, "", read)
+	if err != nil {
+		return 0, false, err
+	}
 	rest := question
 	for _, said := range strings.Split(a.Said, "; ") {
 		rest = strings.Replace(rest, said, " ", 1)
@@ -36,16 +55,19 @@ func AsksForRecap(question string, known []int) (int, bool) {
 			asked = true
 		case recapFiller[w], isStopWord(w):
 		default:
-			return 0, false
+			return 0, false, nil
 		}
 	}
 	switch {
 	case len(a.Sessions) == 1:
-		return a.Sessions[0], true
-	case len(a.Sessions) == 0 && asked && len(known) > 0 && strings.Contains(strings.ToLower(question), "previously"):
-		return known[len(known)-1], true
+		return a.Sessions[0], true, nil
+	case len(a.Sessions) == 0 && asked && strings.Contains(strings.ToLower(question), "previously"):
+		if _, err := read(); err != nil || len(held) == 0 {
+			return 0, false, err
+		}
+		return held[len(held)-1], true, nil
 	}
-	return 0, false
+	return 0, false, nil
 }
 
 // TellMoments writes moments (a recap's events) as an extractive answer:

@@ -28,3 +28,24 @@ func TestAsksForRecap(t *testing.T) {
 		}
 	}
 }
+
+// TestAsksForRecapLazily: the sessions are read only for a question that
+// names some or says "previously", and then once.
+func TestAsksForRecapLazily(t *testing.T) {
+	for _, c := range []struct {
+		question string
+		session  int
+		reads    int
+	}{
+		{"¿Quién cruzó el puente de Galerna?", 0, 0},
+		{"Resúmeme la historia de Cardenio", 0, 0},
+		{"Resumen de la sesión 12", 12, 1},
+		{"Previously on…", 40, 1},
+	} {
+		reads := 0
+		n, ok, err := AsksForRecapLazily(c.question, func() ([]int, error) { reads++; return []int{1, 12, 40}, nil })
+		if err != nil || n != c.session || ok != (c.session > 0) || reads != c.reads {
+			t.Errorf("%q: %d, %v, %v after %d reads; want %d after %d", c.question, n, ok, err, reads, c.session, c.reads)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 )
 
 // compendiumSumsKey is the setting that says the compendium's sums must be
-// filled again (schema v15).
+// filled again (schema v16).
 const compendiumSumsKey = "compendium_sums"
 
 // CompendiumChanges lists the notes removed or rewritten since the

@@ -194,16 +194,11 @@ func (ix *Index) noteSources(ctx context.Context, where string) ([]store.NoteSou
 
 // Units counts what the entity path weighs entities against: the sessions,
 // plus the notes (or parts of notes) outside any session; public counts
-// only what players may see.
+// only what players may see. It reads the two counts kept with the table
+// of each note's sessions (note_sessions), not the chunks.
 func (ix *Index) Units(ctx context.Context, public bool) (int, error) {
 	var n int
-	vis := "1"
-	if public {
-		vis = "d.restricted = 0"
-	}
-	err := ix.db.QueryRowContext(ctx, `SELECT
-		(SELECT count(DISTINCT k.session) FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE k.session IS NOT NULL AND `+vis+`) +
-		(SELECT count(DISTINCT k.doc_id) FROM chunks k JOIN documents d ON d.id = k.doc_id WHERE k.session IS NULL AND `+vis+`)`).Scan(&n)
+	err := ix.db.QueryRowContext(ctx, `SELECT sessions + notes FROM units WHERE public = ?`, public).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("counting sessions and notes: %w", err)
 	}

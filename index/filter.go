@@ -66,14 +66,14 @@ func (ix *Index) FilterChunks(ctx context.Context, f store.Filter) (map[int64]bo
 }
 
 // Sessions returns the session numbers the index holds, ascending; public
-// counts only the sessions of notes players may see.
+// counts only the sessions of notes players may see. It reads the table
+// of each note's sessions (note_sessions), not the chunks.
 func (ix *Index) Sessions(ctx context.Context, public bool) ([]int, error) {
 	vis := ""
 	if public {
-		vis = " AND d.restricted = 0"
+		vis = " AND restricted = 0"
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT k.session FROM chunks k JOIN documents d ON d.id = k.doc_id
-		WHERE k.session IS NOT NULL`+vis+` ORDER BY k.session`)
+	rows, err := ix.db.QueryContext(ctx, `SELECT DISTINCT session FROM note_sessions WHERE session >= 0`+vis+` ORDER BY session`)
 	if err != nil {
 		return nil, fmt.Errorf("listing sessions: %w", err)
 	}

@@ -94,7 +94,7 @@ func TestMigrationToV14NoteLangs(t *testing.T) {
 		if got, err := ix.Meta(ctx, "lang"); err != nil || got != c.wantMt {
 			t.Errorf("setting %q: after the migration %q, %v; want %q", c.setting, got, err, c.wantMt)
 		}
-		if st, err := ix.Stats(ctx); err != nil || st.Schema != len(migrations) || st.Langs[c.wantLang] != 2 {
+		if st, err := ix.Stats(ctx); err != nil || st.Schema != SchemaVersion || st.Langs[c.wantLang] != 2 {
 			t.Errorf("setting %q: stats %+v, %v", c.setting, st, err)
 		}
 		ix.Close()

@@ -62,6 +62,7 @@ func openReadOnly(ctx context.Context, path, why string, plain bool) (*Index, er
 		q := url.Values{}
 		q.Add("_pragma", "foreign_keys(1)")
 		q.Add("_pragma", "busy_timeout(10000)")
+		q.Add("_pragma", mmapPragma)
 		// SQLite reads mode and immutable itself, from the "file:" URI.
 		db, err := sql.Open("sqlite", "file:"+path+"?mode="+mode+"&"+q.Encode())
 		if err != nil {

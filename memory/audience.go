@@ -10,23 +10,29 @@ import (
 // the package's guarantee).
 type audience struct {
 	b        *Book
-	sessions map[int]bool
+	sessions map[int]bool    // the sessions players may see, read at the first entry of a session
 	notes    map[string]bool // note path → players may see all of it
 }
 
-func (b *Book) audience(ctx context.Context) (*audience, error) {
-	a := &audience{b: b, notes: map[string]bool{}, sessions: map[int]bool{}}
-	if !b.Asker.Player {
-		return a, nil
+func (b *Book) audience(context.Context) (*audience, error) {
+	return &audience{b: b, notes: map[string]bool{}}, nil
+}
+
+// playerSession reports whether players may see session n, reading the
+// sessions they may see once, when first asked (most entries are not a
+// session's, and every session is a long list).
+func (a *audience) playerSession(ctx context.Context, n int) (bool, error) {
+	if a.sessions == nil {
+		ss, err := a.b.Sessions(ctx)
+		if err != nil {
+			return false, err
+		}
+		a.sessions = make(map[int]bool, len(ss))
+		for _, s := range ss {
+			a.sessions[s] = true
+		}
 	}
-	ss, err := b.Sessions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range ss {
-		a.sessions[s] = true
-	}
-	return a, nil
+	return a.sessions[n], nil
 }
 
 // sees reports whether the asker may see m.
@@ -40,7 +46,10 @@ func (a *audience) sees(ctx context.Context, m store.Memory) (bool, error) {
 	}
 	switch n, isSession := store.MemorySession(m.Scope); {
 	case m.Scope == store.MemoryCampaign:
-	case isSession && a.sessions[n]:
+	case isSession:
+		if ok, err := a.playerSession(ctx, n); err != nil || !ok {
+			return false, err
+		}
 	default:
 		return false, nil
 	}

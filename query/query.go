@@ -60,30 +60,46 @@ const DefaultRelativeCount = 3
 // references ("la última sesión", "the first three sessions", "la sesión
 // anterior", which means the last one) count positions in known.
 func Analyze(question, lang string, known []int) Analysis {
+	a, _ := AnalyzeLazily(question, lang, func() ([]int, error) { return known, nil })
+	return a
+}
+
+// AnalyzeLazily is [Analyze] calling known for the session numbers only
+// when the question names sessions: most questions do not, and the list
+// of every session is the costliest thing a first search would read. An
+// error of known is returned as is.
+func AnalyzeLazily(question, lang string, known func() ([]int, error)) (Analysis, error) {
 	if lang != "es" && lang != "en" {
 		lang = analysis.QuestionLang(question)
-	}
-	// Sorted and compacted only when needed: the engine passes them
-	// ascending, and a copy sorted for each question cost 1-2 ms at
-	// 100,000 sessions.
-	if !strictlyAscending(known) {
-		known = slices.Compact(slices.Sorted(slices.Values(known)))
 	}
 	toks := tokenize(question)
 	a := Analysis{Kind: KindLookup, State: isState(toks)}
 	if isArc(toks) {
 		a.Kind = KindArc
 	}
-	var said []string
-	var sessions []int
 	ms := readMentions(toks, lang)
+	if len(ms) == 0 {
+		return a, nil
+	}
+	held, err := known()
+	if err != nil {
+		return a, err
+	}
+	// Sorted and compacted only when needed: the engine passes them
+	// ascending, and a copy sorted for each question cost 1-2 ms at
+	// 100,000 sessions.
+	if !strictlyAscending(held) {
+		held = slices.Compact(slices.Sorted(slices.Values(held)))
+	}
 	if len(ms) == 1 && lasting(toks) {
 		// "en la sesión 20, ¿seguía vivo?" asks for the state as it stood
 		// then: everything up to session 20, not only session 20.
 		ms[0] = ms[0].asOf()
 	}
+	var said []string
+	var sessions []int
 	for _, m := range ms {
-		got := m.resolve(known)
+		got := m.resolve(held)
 		if len(got) == 0 {
 			continue
 		}
@@ -97,7 +113,7 @@ func Analyze(question, lang string, known []int) Analysis {
 		a.Sessions = slices.Compact(slices.Sorted(slices.Values(sessions)))
 		a.Said = strings.Join(said, "; ")
 	}
-	return a
+	return a, nil
 }
 
 // readMentions reads every place where toks name sessions as a

@@ -34,12 +34,27 @@ type Understanding struct {
 // see: an explicit filter wins; else, unless noAnalysis, the sessions it
 // names (see [Analyze]). named are the compendium entries it names.
 func Understand(question string, known []int, named []string, filter store.Filter, noAnalysis bool) Understanding {
-	a := Analyze(question, "", known)
+	u, _ := UnderstandLazily(question, func() ([]int, error) { return known, nil }, named, filter, noAnalysis)
+	return u
+}
+
+// UnderstandLazily is [Understand] calling known for the sessions the
+// asker may see only when they decide something: the question names
+// sessions, and no explicit filter or noAnalysis sets them aside (see
+// [AnalyzeLazily]). An error of known is returned as is.
+func UnderstandLazily(question string, known func() ([]int, error), named []string, filter store.Filter, noAnalysis bool) (Understanding, error) {
+	if !filter.IsZero() || noAnalysis {
+		known = func() ([]int, error) { return nil, nil }
+	}
+	a, err := AnalyzeLazily(question, "", known)
+	if err != nil {
+		return Understanding{}, err
+	}
 	u := Understanding{Filters: filter, Kind: a.Kind, Entities: named, State: a.State && !noAnalysis}
 	if filter.IsZero() && !noAnalysis && len(a.Sessions) > 0 {
 		u.Filters, u.Said, u.FromQuestion = store.Filter{Sessions: a.Sessions, UntilSession: a.Until}, a.Said, true
 	}
-	return u
+	return u, nil
 }
 
 // Widened reports whether a search that found nothing should search

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -40,5 +41,39 @@ func TestUnderstandUntil(t *testing.T) {
 	}
 	if u := Understand("¿Sigue vivo Harbin?", known, nil, store.Filter{}, true); u.State || !u.Filters.IsZero() {
 		t.Errorf("no analysis: %+v", u)
+	}
+}
+
+// TestUnderstandLazily: the sessions are read only for a question that
+// names some and when they decide the filter; what is understood is
+// Understand's; an error reading them is the caller's.
+func TestUnderstandLazily(t *testing.T) {
+	known := []int{1, 2, 3, 12}
+	for _, c := range []struct {
+		question   string
+		filter     store.Filter
+		noAnalysis bool
+		reads      int
+	}{
+		{"¿Quién cruzó el puente de Galerna?", store.Filter{}, false, 0},
+		{"¿Qué fue de Harbin? ¿Sigue vivo?", store.Filter{}, false, 0},
+		{"¿Qué pasó en la sesión 12?", store.Filter{}, false, 1},
+		{"¿Qué pasó en las últimas tres sesiones?", store.Filter{}, false, 1},
+		{"What happened up to session 3?", store.Filter{}, false, 1},
+		{"¿Qué pasó en la sesión 12?", store.Filter{Sessions: []int{2}}, false, 0},
+		{"¿Qué pasó en la sesión 12?", store.Filter{}, true, 0},
+	} {
+		reads := 0
+		read := func() ([]int, error) { reads++; return known, nil }
+		got, err := UnderstandLazily(c.question, read, []string{"Harbin"}, c.filter, c.noAnalysis)
+		want := Understand(c.question, known, []string{"Harbin"}, c.filter, c.noAnalysis)
+		if err != nil || reads != c.reads || !slices.Equal(got.Filters.Sessions, want.Filters.Sessions) ||
+			got.Filters.UntilSession != want.Filters.UntilSession || got.Said != want.Said || got.Kind != want.Kind || got.State != want.State {
+			t.Errorf("%q: %+v, %v after %d reads; want %+v after %d", c.question, got, err, reads, want, c.reads)
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := UnderstandLazily("¿Qué pasó en la sesión 12?", func() ([]int, error) { return nil, boom }, nil, store.Filter{}, false); !errors.Is(err, boom) {
+		t.Errorf("an error reading the sessions: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/index/indextest"
 	linkpkg "github.com/oraculo/oraculo/link"
 	"github.com/oraculo/oraculo/store"
 )
@@ -91,7 +92,7 @@ func TestChunkIDsOfBeforeTheMigration(t *testing.T) {
 // toRootedChunkIDs rewrites the index at db as the program before ids
 // relative to the notes folder left it: every chunk id holds the folder
 // (store.RootedChunkUID, the code of then), memory sources name chunks by
-// those ids, no alias table, no note languages (schema 14's), schema 12. It returns the old id of each new.
+// those ids, no alias table, no note languages (schema 14's) nor what later schemas added (indextest.Undo), schema 12. It returns the old id of each new.
 func toRootedChunkIDs(t *testing.T, db string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
@@ -125,10 +126,10 @@ func toRootedChunkIDs(t *testing.T, db string) map[string]string {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ix.DB().ExecContext(ctx, `DROP TRIGGER IF EXISTS compendium_notes_gone; DROP TABLE IF EXISTS compendium_names; DROP TABLE IF EXISTS compendium_lower;
-		DROP TABLE IF EXISTS compendium_gone; DROP TABLE IF EXISTS compendium_structure; DROP INDEX IF EXISTS compendium_notes_state;
-		DELETE FROM meta WHERE key = 'compendium_sums';
-		DROP TABLE IF EXISTS chunk_aliases; DROP INDEX IF EXISTS documents_lang; ALTER TABLE documents DROP COLUMN lang; DELETE FROM meta WHERE key = 'lang_chosen'; PRAGMA user_version = 12`); err != nil {
+	if err := indextest.Undo(ctx, ix.DB(), 14); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.DB().ExecContext(ctx, `DROP TABLE IF EXISTS chunk_aliases; DROP INDEX IF EXISTS documents_lang; ALTER TABLE documents DROP COLUMN lang; DELETE FROM meta WHERE key = 'lang_chosen'; PRAGMA user_version = 12`); err != nil {
 		t.Fatal(err)
 	}
 	return old

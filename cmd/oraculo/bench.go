@@ -155,7 +155,7 @@ func (f *benchFlags) questions(ctx context.Context, eng *oraculo.Engine, rep *be
 		}
 		rep.Questions = benchQuestions{Source: "file", File: *f.questionsFile}
 	} else {
-		if questions, err = questionsFromIndex(ctx, eng, cmp.Or(*f.n, defaultBenchQuestions), *f.seed); err != nil {
+		if questions, err = benchrun.FromIndex(ctx, eng, cmp.Or(*f.n, defaultBenchQuestions), *f.seed); err != nil {
 			return nil, err
 		}
 		rep.Questions = benchQuestions{Source: "generated", Seed: *f.seed}
@@ -216,36 +216,6 @@ func benchIndexOf(ctx context.Context, eng *oraculo.Engine) (benchIndex, error) 
 		Path: st.Path, Bytes: st.Bytes, Documents: st.Documents, Chunks: st.Chunks, Entities: st.Entities,
 		Paths: st.Retrieval.Paths, DenseModel: st.Retrieval.DenseModel, DenseVectors: st.Retrieval.DenseVectors, Graph: st.Retrieval.Graph,
 	}, nil
-}
-
-// questionsFromIndex makes n questions from the chunks and compendium the
-// reader may see (see benchrun.Generate).
-func questionsFromIndex(ctx context.Context, eng *oraculo.Engine, n int, seed uint64) ([]string, error) {
-	chunks, err := eng.Chunks(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.Text
-	}
-	entries, err := eng.Compendium(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name
-	}
-	lang, err := eng.NotesLang(ctx)
-	if err != nil {
-		return nil, err
-	}
-	qs := benchrun.Generate(texts, names, n, lang, seed)
-	if len(qs) == 0 {
-		return nil, fmt.Errorf("index %q has no text to make questions from: %w", eng.DBPath(), oraculo.ErrNotIndexed)
-	}
-	return qs, nil
 }
 
 // cycle repeats qs up to n questions (n 0: qs as they are).

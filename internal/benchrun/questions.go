@@ -2,12 +2,14 @@ package benchrun
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"unicode"
 
+	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/eval"
 )
 
@@ -50,6 +52,38 @@ func loadGolden(path string) ([]string, error) {
 	qs := make([]string, len(golden))
 	for i, g := range golden {
 		qs[i] = g.Question
+	}
+	return qs, nil
+}
+
+// FromIndex makes n questions from the chunks and compendium the
+// engine's reader may see (see [Generate]): those `oraculo bench` times
+// when it is given no file, and the Bleve side-by-side benchmark
+// (bench/bleve) asks both engines.
+func FromIndex(ctx context.Context, eng *oraculo.Engine, n int, seed uint64) ([]string, error) {
+	chunks, err := eng.Chunks(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Text
+	}
+	entries, err := eng.Compendium(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name
+	}
+	lang, err := eng.NotesLang(ctx)
+	if err != nil {
+		return nil, err
+	}
+	qs := Generate(texts, names, n, lang, seed)
+	if len(qs) == 0 {
+		return nil, fmt.Errorf("index %q has no text to make questions from: %w", eng.DBPath(), oraculo.ErrNotIndexed)
 	}
 	return qs, nil
 }

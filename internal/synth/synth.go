@@ -151,3 +151,40 @@ func WriteLinkIndex(dir string, links int) (int64, error) {
 	}
 	return int64(b.Len() + len(other)), nil
 }
+
+// Questions are the four questions every BM25 benchmark of the synthetic
+// notes has asked since the first: an entity, a name, a phrase and a
+// sentence of the sessions.
+var Questions = []string{
+	"¿qué pasó con el mapa del archiduque?",
+	"¿quién es " + Name(42) + "?",
+	"la cripta custodiada por espectros",
+	"¿dónde encendimos la hoguera después de cruzar el puente?",
+}
+
+// TailQuestions are 200 questions for the latency percentiles on the
+// synthetic notes: [Questions], a third "¿quién es X?", a third made of
+// one common word of the notes (the ones whose every match a plain BM25
+// scores) and the rest spans of the sessions themselves. keep, when not
+// nil, drops those a search would have nothing to look for in (no term
+// the analyser keeps).
+func TailQuestions(keep func(question string) bool) []string {
+	common := strings.Fields(`sesión parte vimos compañía puente lluvia viento río guardias capitán
+		noche templo antiguo montañas ciudad mapa oro hoguera cripta trampas`)
+	qs := append([]string(nil), Questions...)
+	for i := 0; len(qs) < 200; i++ {
+		q := "¿quién es " + Name(i*37%5000) + "?"
+		switch i % 3 {
+		case 1:
+			q = "¿qué pasó con " + common[i/3%len(common)] + "?"
+		case 2:
+			words := strings.Fields(Session(1+i*7%1000, 120))
+			at := 10 + i%(len(words)-20)
+			q = strings.Join(words[at:at+3+i%6], " ")
+		}
+		if keep == nil || keep(q) {
+			qs = append(qs, q)
+		}
+	}
+	return qs
+}

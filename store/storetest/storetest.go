@@ -38,6 +38,7 @@ func Run(t *testing.T, open Open) {
 	}{
 		{"documents", documents},
 		{"visibility", visibility},
+		{"sessions", sessions},
 		{"bm25", bm25},
 		{"chunks version", chunksVersion},
 		{"term counts", termCounts},

@@ -32,7 +32,51 @@ func (c *candidate) notesAtLeast(m int) bool {
 // BuildWith) and adds those that pass the thresholds as aliases or new
 // entities.
 func (b *builder) addHeuristics(corp *Corpus) error {
-	known := b.knownKeys()
+	keep, err := b.passing(corp, countCandidates(corp, b.knownKeys()))
+	if err != nil {
+		return err
+	}
+	passing := map[string]bool{}
+	for _, c := range keep {
+		passing[c.key] = true
+	}
+	// Longer names first, so that a head word ("Orden") finds the name it
+	// begins ("Orden del Alba Quebrada") among the new entities too.
+	sort.SliceStable(keep, func(i, j int) bool {
+		return len(strings.Fields(keep[i].key)) > len(strings.Fields(keep[j].key))
+	})
+	r := newResolver(b)
+	for _, c := range keep {
+		k := stripHonorifics(c.key)
+		if r.exact[c.key] != nil || r.exact[k] != nil || k != c.key && passing[k] {
+			continue // a known name, or "Maese Corvo" when "Corvo" is a name too
+		}
+		if e := r.unique(r.stripped[k]); e != nil {
+			r.alias(e, bestSurface(c.surfaces, true)) // "Emeric" for "Lord Emeric"
+			continue
+		}
+		if r.stripped[k] != nil {
+			continue // ambiguous: leave it to the names it may be
+		}
+		if e := r.unique(r.person[k]); e != nil && len(r.owners[k]) == 1 {
+			r.alias(e, bestSurface(c.surfaces, true)) // "Leoric" for "Leoric Valcárcel"
+			continue
+		}
+		if e := r.unique(r.prefix[k]); e != nil {
+			r.alias(e, bestSurface(c.surfaces, true)) // "Orden" for "Orden del Alba Quebrada"
+			continue
+		}
+		b.addLevel(lvHeuristic, []claim{{name: bestSurface(c.surfaces, false), kind: KindOther}})
+		if e := b.byName[c.key]; e != nil {
+			r.index(e)
+		}
+	}
+	return nil
+}
+
+// countCandidates counts the heuristic names of the corpus's sequences:
+// known are the names and aliases of the entities so far.
+func countCandidates(corp *Corpus, known map[string]bool) map[string]*candidate {
 	type occ struct {
 		seq  sequence
 		stat *NameStat
@@ -75,6 +119,11 @@ func (b *builder) addHeuristics(corp *Corpus) error {
 			c.dates += n
 		}
 	}
+	return cands
+}
+
+// passing returns the candidates that pass the thresholds, sorted by key.
+func (b *builder) passing(corp *Corpus, cands map[string]*candidate) ([]*candidate, error) {
 	var keep []*candidate
 	var single []string
 	for _, c := range cands {
@@ -88,7 +137,7 @@ func (b *builder) addHeuristics(corp *Corpus) error {
 	sort.Strings(single)
 	lower, err := corp.lowerCounts(single)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// A single word written in lowercase at least as often as capitalised
 	// is a common noun ("Iglesia" and "iglesia", "Voz").
@@ -96,43 +145,7 @@ func (b *builder) addHeuristics(corp *Corpus) error {
 		return !strings.Contains(c.key, " ") && lower[c.key] >= c.mentions
 	})
 	sort.Slice(keep, func(i, j int) bool { return keep[i].key < keep[j].key })
-
-	passing := map[string]bool{}
-	for _, c := range keep {
-		passing[c.key] = true
-	}
-	// Longer names first, so that a head word ("Orden") finds the name it
-	// begins ("Orden del Alba Quebrada") among the new entities too.
-	sort.SliceStable(keep, func(i, j int) bool {
-		return len(strings.Fields(keep[i].key)) > len(strings.Fields(keep[j].key))
-	})
-	r := newResolver(b)
-	for _, c := range keep {
-		k := stripHonorifics(c.key)
-		if r.exact[c.key] != nil || r.exact[k] != nil || k != c.key && passing[k] {
-			continue // a known name, or "Maese Corvo" when "Corvo" is a name too
-		}
-		if e := r.unique(r.stripped[k]); e != nil {
-			r.alias(e, bestSurface(c.surfaces, true)) // "Emeric" for "Lord Emeric"
-			continue
-		}
-		if r.stripped[k] != nil {
-			continue // ambiguous: leave it to the names it may be
-		}
-		if e := r.unique(r.person[k]); e != nil && len(r.owners[k]) == 1 {
-			r.alias(e, bestSurface(c.surfaces, true)) // "Leoric" for "Leoric Valcárcel"
-			continue
-		}
-		if e := r.unique(r.prefix[k]); e != nil {
-			r.alias(e, bestSurface(c.surfaces, true)) // "Orden" for "Orden del Alba Quebrada"
-			continue
-		}
-		b.addLevel(lvHeuristic, []claim{{name: bestSurface(c.surfaces, false), kind: KindOther}})
-		if e := b.byName[c.key]; e != nil {
-			r.index(e)
-		}
-	}
-	return nil
+	return keep, nil
 }
 
 // resolver indexes the live entities for the heuristic names.

@@ -92,8 +92,15 @@ func (ix *Index) PutNoteFacts(ctx context.Context, facts []store.NoteFacts) erro
 // EachNoteFacts calls fn with the stored facts of every note, in path
 // order; the visibility is the note's as it is now.
 func (ix *Index) EachNoteFacts(ctx context.Context, fn func(store.NoteFacts) error) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, c.facts
-		FROM documents d JOIN compendium_notes c ON c.doc_id = d.id ORDER BY d.root, d.path`)
+	return ix.eachNote(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, c.facts
+		FROM documents d JOIN compendium_notes c ON c.doc_id = d.id ORDER BY d.root, d.path`,
+		func(f *store.NoteFacts) *[]byte { return &f.Data }, fn)
+}
+
+// eachNote calls fn with each note query gives: its id, root, path,
+// title, metadata, visibility and a blob, scanned into where blob says.
+func (ix *Index) eachNote(ctx context.Context, query string, blob func(*store.NoteFacts) *[]byte, fn func(store.NoteFacts) error) error {
+	rows, err := ix.db.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("reading the compendium's notes: %w", err)
 	}
@@ -101,7 +108,7 @@ func (ix *Index) EachNoteFacts(ctx context.Context, fn func(store.NoteFacts) err
 	for rows.Next() {
 		var f store.NoteFacts
 		var meta string
-		if err := rows.Scan(&f.DocID, &f.Root, &f.Path, &f.Title, &meta, &f.Restricted, &f.Data); err != nil {
+		if err := rows.Scan(&f.DocID, &f.Root, &f.Path, &f.Title, &meta, &f.Restricted, blob(&f)); err != nil {
 			return fmt.Errorf("reading the compendium's notes: %w", err)
 		}
 		f.Metadata = json.RawMessage(meta)

@@ -1,10 +1,12 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/oraculo/oraculo/store"
@@ -134,6 +136,14 @@ func changeNotes(ctx context.Context, tx *sql.Tx, up store.CompendiumSumsUpdate)
 // addSums adds sums to a scope's, dropping the names and words that reach
 // zero.
 func addSums(ctx context.Context, tx *sql.Tx, scope int, sums store.NoteSums) error {
+	var empty bool
+	if err := tx.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM compendium_names WHERE scope = ?)
+		AND NOT EXISTS (SELECT 1 FROM compendium_lower WHERE scope = ?)`, scope, scope).Scan(&empty); err != nil {
+		return err
+	}
+	if empty {
+		return insertSums(ctx, tx, scope, sums)
+	}
 	if len(sums.Names) > 0 {
 		up, err := tx.PrepareContext(ctx, `INSERT INTO compendium_names(scope, surface, flags, mentions, notes, idsum) VALUES(?, ?, ?, ?, ?, ?)
 			ON CONFLICT(scope, surface, flags) DO UPDATE SET mentions = mentions + excluded.mentions,
@@ -191,6 +201,53 @@ func addSums(ctx context.Context, tx *sql.Tx, scope int, sums store.NoteSums) er
 	return nil
 }
 
+// sumRows is how many sums one statement of insertSums inserts.
+const sumRows = 200
+
+// insertSums inserts sums into a scope that has none (a first ingest),
+// many rows a statement.
+func insertSums(ctx context.Context, tx *sql.Tx, scope int, sums store.NoteSums) error {
+	// In key order: each row goes at the end of the table.
+	names := slices.Clone(sums.Names)
+	slices.SortFunc(names, func(a, b store.NameSum) int {
+		return cmp.Or(strings.Compare(a.Surface, b.Surface), nameFlags(a)-nameFlags(b))
+	})
+	var rows []any
+	flush := func(table, cols string, n int) error {
+		if len(rows) == 0 {
+			return nil
+		}
+		one := "(" + strings.Repeat("?, ", n-1) + "?)"
+		_, err := tx.ExecContext(ctx, `INSERT INTO `+table+`(`+cols+`) VALUES `+one+strings.Repeat(", "+one, len(rows)/n-1), rows...)
+		rows = rows[:0]
+		return err
+	}
+	for _, x := range names {
+		if x.Notes > 0 {
+			rows = append(rows, scope, x.Surface, nameFlags(x), x.Mentions, x.Notes, int64(x.IDSum))
+		}
+		if len(rows) >= 6*sumRows {
+			if err := flush("compendium_names", "scope, surface, flags, mentions, notes, idsum", 6); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush("compendium_names", "scope, surface, flags, mentions, notes, idsum", 6); err != nil {
+		return err
+	}
+	for _, w := range slices.Sorted(maps.Keys(sums.Lower)) {
+		if n := sums.Lower[w]; n > 0 {
+			rows = append(rows, scope, w, n)
+		}
+		if len(rows) >= 3*sumRows {
+			if err := flush("compendium_lower", "scope, word, count", 3); err != nil {
+				return err
+			}
+		}
+	}
+	return flush("compendium_lower", "scope, word, count", 3)
+}
+
 func nameFlags(n store.NameSum) int {
 	flags := 0
 	if n.Start {
@@ -205,25 +262,10 @@ func nameFlags(n store.NameSum) int {
 // EachCompendiumNote calls fn with every note whose facts are stored, in
 // path order, with its structure but not its facts.
 func (ix *Index) EachCompendiumNote(ctx context.Context, fn func(store.NoteFacts) error) error {
-	rows, err := ix.db.QueryContext(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, coalesce(s.data, x'')
+	return ix.eachNote(ctx, `SELECT d.id, d.root, d.path, d.title, d.metadata, d.restricted, coalesce(s.data, x'')
 		FROM documents d LEFT JOIN compendium_structure s ON s.doc_id = d.id
-		WHERE d.id IN (`+summedNotes+`) ORDER BY d.root, d.path`)
-	if err != nil {
-		return fmt.Errorf("reading the compendium's notes: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var f store.NoteFacts
-		var meta string
-		if err := rows.Scan(&f.DocID, &f.Root, &f.Path, &f.Title, &meta, &f.Restricted, &f.Structure); err != nil {
-			return fmt.Errorf("reading the compendium's notes: %w", err)
-		}
-		f.Metadata = json.RawMessage(meta)
-		if err := fn(f); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+		WHERE d.id IN (`+summedNotes+`) ORDER BY d.root, d.path`,
+		func(f *store.NoteFacts) *[]byte { return &f.Structure }, fn)
 }
 
 // CompendiumNames calls fn with the stored sums of the capitalised

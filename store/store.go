@@ -253,7 +253,8 @@ type EntityStore interface {
 	// reassembled from their chunks, in path order.
 	NoteSourcesOf(ctx context.Context, docIDs []int64) ([]NoteSource, error)
 	// PutNoteFacts stores the facts of notes, pending (their mentions
-	// are not stored yet).
+	// are not stored yet); the compendium's sums are stale until
+	// UpdateCompendiumSums adds the notes' (CompendiumChanges says so).
 	PutNoteFacts(ctx context.Context, facts []NoteFacts) error
 	// EachNoteFacts calls fn with the stored facts of every note, in path
 	// order, without their lowercase words.

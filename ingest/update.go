@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -493,7 +491,7 @@ func chunkRecord(path string, c chunk.Chunk, la LangAnalysis) store.ChunkRecord 
 			Text: c.Text,
 		},
 		HeadingTerms: headingTerms(la.Terms, path, c.Headings),
-		EmbedHash:    textHash(store.EmbedText(c.Headings, c.Text)),
+		EmbedHash:    embedHash(c.Headings, c.Text),
 	}
 	if len(c.Children) == 0 {
 		return cr
@@ -533,10 +531,6 @@ func paragraphTerms(children []chunk.Child, la LangAnalysis) []string {
 	return terms
 }
 
-func textHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:])
-}
 
 // headingTerms is [store.HeadingTerms]: the keyword path reads a chunk's
 // heading terms back with the same function.

@@ -531,7 +531,6 @@ func paragraphTerms(children []chunk.Child, la LangAnalysis) []string {
 	return terms
 }
 
-
 // headingTerms is [store.HeadingTerms]: the keyword path reads a chunk's
 // heading terms back with the same function.
 func headingTerms(terms func(string) []string, path string, headings []string) string {

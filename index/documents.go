@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/oraculo/oraculo/store"
@@ -107,26 +106,21 @@ func (ix *Index) writeDocuments(ctx context.Context, ds []*store.DocumentRecord)
 }
 
 // documentWriter writes notes in one transaction with statements prepared
-// once for all of them; a note's paragraphs and their keyword rows are
-// written many to a statement.
+// once for all of them. Each statement writes one row: a statement of
+// many rows opens a savepoint once FTS5 is written in the transaction,
+// and at a savepoint FTS5 writes the terms it holds in memory to a new
+// segment (paragraphs written 64 to a statement made a fresh ingest spend
+// more in merging those small segments than they saved).
 type documentWriter struct {
-	tx               *sql.Tx
-	insDoc, insChunk *sql.Stmt
-	children, fts    *multiInsert
+	tx                                 *sql.Tx
+	insDoc, insChunk, insChild, insFTS *sql.Stmt
 	// nextChild is the id the next paragraph gets, as SQLite would give
 	// it (one more than the largest), or 0 until it is read again.
 	nextChild int64
-	// childRows and ftsRows are the pending rows of the note being
-	// written, as statement arguments.
-	childRows, ftsRows []any
 }
 
 func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error) {
-	w := &documentWriter{
-		tx:       tx,
-		children: newMultiInsert(`INSERT INTO children(id, chunk_id, ordinal, byte_start, byte_end) VALUES`, 5),
-		fts:      newMultiInsert(`INSERT INTO children_fts(rowid, headings, body) VALUES`, 3),
-	}
+	w := &documentWriter{tx: tx}
 	for _, s := range []struct {
 		stmt **sql.Stmt
 		sql  string
@@ -137,6 +131,8 @@ func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error)
 		{&w.insChunk, `INSERT INTO chunks(uid, doc_id, ordinal, session, headings, label,
 			word_start, word_end, byte_start, byte_end, page_start, page_end, text, hash, embed_hash)
 			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING`},
+		{&w.insChild, `INSERT INTO children(id, chunk_id, ordinal, byte_start, byte_end) VALUES(?, ?, ?, ?, ?)`},
+		{&w.insFTS, `INSERT INTO children_fts(rowid, headings, body) VALUES(?, ?, ?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, s.sql)
 		if err != nil {
@@ -149,13 +145,11 @@ func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error)
 }
 
 func (w *documentWriter) close() {
-	for _, st := range []*sql.Stmt{w.insDoc, w.insChunk} {
+	for _, st := range []*sql.Stmt{w.insDoc, w.insChunk, w.insChild, w.insFTS} {
 		if st != nil {
 			st.Close()
 		}
 	}
-	w.children.close()
-	w.fts.close()
 }
 
 // replace writes one note, its chunks, paragraphs and keyword rows, and
@@ -174,7 +168,6 @@ func (w *documentWriter) replace(ctx context.Context, d *store.DocumentRecord) e
 			return fmt.Errorf("storing %q: %w", d.Path, err)
 		}
 	}
-	w.childRows, w.ftsRows = w.childRows[:0], w.ftsRows[:0]
 	for i := range d.Chunks {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("storing %q: %w", d.Path, err)
@@ -186,16 +179,14 @@ func (w *documentWriter) replace(ctx context.Context, d *store.DocumentRecord) e
 		}
 		for _, ch := range c.Children {
 			id := w.nextChild
+			if _, err := w.insChild.ExecContext(sctx, id, chunkID, ch.Ordinal, ch.ByteStart, ch.ByteEnd); err != nil {
+				return fmt.Errorf("storing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
+			}
+			if _, err := w.insFTS.ExecContext(sctx, id, c.HeadingTerms, ch.Terms); err != nil {
+				return fmt.Errorf("indexing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
+			}
 			w.nextChild++
-			w.childRows = append(w.childRows, id, chunkID, ch.Ordinal, ch.ByteStart, ch.ByteEnd)
-			w.ftsRows = append(w.ftsRows, id, c.HeadingTerms, ch.Terms)
 		}
-	}
-	if err := w.children.exec(sctx, w.tx, w.childRows); err != nil {
-		return fmt.Errorf("storing the paragraphs of %q: %w", d.Path, err)
-	}
-	if err := w.fts.exec(sctx, w.tx, w.ftsRows); err != nil {
-		return fmt.Errorf("indexing the paragraphs of %q: %w", d.Path, err)
 	}
 	return nil
 }
@@ -269,67 +260,6 @@ func (w *documentWriter) insertChunk(ctx context.Context, d *store.DocumentRecor
 		}
 	}
 	return chunkID, err
-}
-
-// maxInsertLog is the log2 of the most rows one statement of a
-// [multiInsert] writes (64: their arguments well under SQLite's limit).
-const maxInsertLog = 6
-
-// multiInsert writes rows into one table many to a statement (one
-// statement per 64 rows rather than one per row: the driver's and
-// database/sql's cost is per statement), with an INSERT of 1, 2, 4, ...
-// 64 rows, each prepared when first used.
-type multiInsert struct {
-	head  string
-	cols  int
-	stmts [maxInsertLog + 1]*sql.Stmt // stmts[k] inserts 1<<k rows
-}
-
-func newMultiInsert(head string, cols int) *multiInsert {
-	return &multiInsert{head: head, cols: cols}
-}
-
-// exec inserts rows, given as the arguments of one row after another, in
-// order.
-func (m *multiInsert) exec(ctx context.Context, tx *sql.Tx, rows []any) error {
-	for n := len(rows) / m.cols; n > 0; {
-		k := 0
-		for k < maxInsertLog && 1<<(k+1) <= n {
-			k++
-		}
-		st, err := m.stmt(ctx, tx, k)
-		if err != nil {
-			return err
-		}
-		if _, err := st.ExecContext(ctx, rows[:m.cols<<k]...); err != nil {
-			return err
-		}
-		rows, n = rows[m.cols<<k:], n-1<<k
-	}
-	return nil
-}
-
-// stmt returns the statement that inserts 1<<k rows, preparing it once.
-func (m *multiInsert) stmt(ctx context.Context, tx *sql.Tx, k int) (*sql.Stmt, error) {
-	if m.stmts[k] != nil {
-		return m.stmts[k], nil
-	}
-	row := "(?" + strings.Repeat(", ?", m.cols-1) + ")"
-	q := m.head + " " + row + strings.Repeat(", "+row, 1<<k-1)
-	st, err := tx.PrepareContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	m.stmts[k] = st
-	return st, nil
-}
-
-func (m *multiInsert) close() {
-	for _, st := range m.stmts {
-		if st != nil {
-			st.Close()
-		}
-	}
 }
 
 // DeleteDocument removes a note and everything derived from it.

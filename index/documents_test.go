@@ -75,7 +75,7 @@ func TestReplaceDocuments(t *testing.T) {
 }
 
 // TestParagraphIDs checks the ids the paragraphs and their keyword rows
-// get, many to a statement: those SQLite gives a row without an id (one
+// get, given by the writer: those SQLite gives a row without an id (one
 // more than the largest), also after a note replaced in the same batch
 // lowered the largest, and each keyword row on its paragraph.
 func TestParagraphIDs(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/index"
+	"github.com/oraculo/oraculo/internal/cpuclock"
 	"github.com/oraculo/oraculo/internal/synth"
 	"github.com/oraculo/oraculo/retrieve"
 )
@@ -28,6 +29,7 @@ func BenchmarkIngest(b *testing.B) {
 	ctx := context.Background()
 	b.SetBytes(size)
 	b.ResetTimer()
+	cpu := cpuclock.Process()
 	for i := range b.N {
 		eng, err := oraculo.Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("i%d.db", i)))
 		if err != nil {
@@ -38,6 +40,7 @@ func BenchmarkIngest(b *testing.B) {
 		}
 		eng.Close()
 	}
+	b.ReportMetric((cpuclock.Process()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // BenchmarkReingestUnchanged measures a re-run over notes that did not

@@ -29,6 +29,8 @@ type Analyzer struct {
 	version   string
 	tokenizer Tokenizer
 	filters   []TokenFilter
+	// chain is the same filters in one pass, for [Analyzer.AppendTerms].
+	chain *termChain
 }
 
 // New returns the analyzer for lang: "es" (or "spanish") or "en" (or
@@ -37,26 +39,16 @@ type Analyzer struct {
 func New(lang string) (*Analyzer, error) {
 	switch strings.ToLower(strings.TrimSpace(lang)) {
 	case "es", "spanish":
-		return newAnalyzer("es", esRevision,
-			lowercaseFilter{},
-			foldFilter{keepEnye: true},
-			lengthFilter{max: MaxTermBytes},
-			stopFilter{words: spanishStopWords},
-			stemFilter{stem: stemSpanish},
-		), nil
+		return newAnalyzer("es", esRevision, &termChain{keepEnye: true, max: MaxTermBytes, stop: spanishStopWords, spanish: true}), nil
 	case "en", "english":
-		return newAnalyzer("en", enRevision,
-			lowercaseFilter{},
-			foldFilter{keepEnye: false},
-			lengthFilter{max: MaxTermBytes},
-			stopFilter{words: englishStopWords},
-			stemFilter{stem: stemEnglish},
-		), nil
+		return newAnalyzer("en", enRevision, &termChain{keepEnye: false, max: MaxTermBytes, stop: englishStopWords}), nil
 	}
 	return nil, fmt.Errorf("%w %q (want \"es\" or \"en\")", ErrUnsupportedLanguage, lang)
 }
 
-func newAnalyzer(lang string, revision int, filters ...TokenFilter) *Analyzer {
+// newAnalyzer is the analyser of lang: the unicode tokenizer, then
+// lowercase, fold, length, stop words and stemming as c says.
+func newAnalyzer(lang string, revision int, c *termChain) *Analyzer {
 	// Terms also depend on the Unicode tables (letter/digit classes, case
 	// mapping, decompositions), which change with the Go toolchain and
 	// golang.org/x/text, so their versions are part of the analyzer version.
@@ -68,7 +60,14 @@ func newAnalyzer(lang string, revision int, filters ...TokenFilter) *Analyzer {
 		lang:      lang,
 		version:   v,
 		tokenizer: unicodeTokenizer{},
-		filters:   filters,
+		filters: []TokenFilter{
+			lowercaseFilter{},
+			foldFilter{keepEnye: c.keepEnye},
+			lengthFilter{max: c.max},
+			stopFilter{words: c.stop},
+			stemFilter{stem: c.stem},
+		},
+		chain: c,
 	}
 }
 

@@ -328,6 +328,37 @@ func (st *spanishStemmer) stem(word string) string {
 		rs = append(rs, r)
 	}
 	n0 := len(rs)
+	if rs = st.stemRunes(rs); len(rs) == n0 {
+		return word
+	}
+	return string(rs)
+}
+
+// appendStem appends the stem of word (as [spanishStemmer.stem] gives it)
+// to dst, without a string of its own.
+func (st *spanishStemmer) appendStem(dst, word []byte) []byte {
+	if utf8.RuneCount(word) <= 2 {
+		return append(dst, word...)
+	}
+	var buf [MaxTermBytes]rune
+	rs := buf[:0]
+	for _, r := range string(word) {
+		rs = append(rs, r)
+	}
+	n0 := len(rs)
+	if rs = st.stemRunes(rs); len(rs) == n0 {
+		return append(dst, word...)
+	}
+	for _, r := range rs {
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
+}
+
+// stemRunes stems the runes of a word of three letters or more, in place:
+// the stem is a prefix of rs (its letters maybe changed), or of the same
+// backing array. A stem as long as the word is the word.
+func (st *spanishStemmer) stemRunes(rs []rune) []rune {
 	r1, r2, rv := spanishRegions(rs)
 
 	// Step 0: attached pronoun after a gerund or an infinitive in RV.
@@ -375,10 +406,7 @@ func (st *spanishStemmer) stem(word string) string {
 
 	// Every operation shortens the word, so an unchanged length means an
 	// unchanged word.
-	if len(rs) == n0 {
-		return word
-	}
-	return string(rs)
+	return rs
 }
 
 // step1 removes a standard suffix from w and reports whether it did.

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -67,6 +68,83 @@ func TestReplaceDocuments(t *testing.T) {
 	cancel()
 	if n, err := ix.ReplaceDocuments(cctx, []*store.DocumentRecord{doc("f.md", []string{"sext"})}); n != 0 || err == nil {
 		t.Errorf("a cancelled write: %d, %v", n, err)
+	}
+	if err := ix.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestParagraphIDs checks the ids the paragraphs and their keyword rows
+// get, given by the writer: those SQLite gives a row without an id (one
+// more than the largest), also after a note replaced in the same batch
+// lowered the largest, and each keyword row on its paragraph.
+func TestParagraphIDs(t *testing.T) {
+	ctx := context.Background()
+	ix := testIndex(t)
+	// note builds a note of chunks of n paragraphs, each with the one
+	// term "<path><chunk>p<paragraph>".
+	note := func(path string, sizes ...int) *store.DocumentRecord {
+		var chunks [][]string
+		for c, n := range sizes {
+			var paras []string
+			for p := range n {
+				paras = append(paras, fmt.Sprintf("%s%dp%d", path, c, p))
+			}
+			chunks = append(chunks, paras)
+		}
+		return doc(path+".md", chunks...)
+	}
+	steps := []struct {
+		batch []*store.DocumentRecord
+		path  string // a note of the batch
+		first int64  // the id of its first paragraph
+	}{
+		{[]*store.DocumentRecord{note("a", 3, 70), note("b", 65)}, "b.md", 74},
+		// z has no paragraph; b is replaced after it: its paragraphs
+		// 74-138 go, and 74 is given again; c's are 76-203.
+		{[]*store.DocumentRecord{note("z"), note("b", 2), note("c", 1, 127)}, "b.md", 74},
+		// a is replaced: the largest id is still c's.
+		{[]*store.DocumentRecord{note("a", 1)}, "a.md", 204},
+		// The same note twice in a batch: the second takes the ids of
+		// the first again.
+		{[]*store.DocumentRecord{note("e", 3), note("e", 2)}, "e.md", 205},
+	}
+	for i, s := range steps {
+		if n, err := ix.ReplaceDocuments(ctx, s.batch); n != len(s.batch) || err != nil {
+			t.Fatalf("step %d: ReplaceDocuments = %d, %v", i, n, err)
+		}
+		var first int64
+		if err := ix.db.QueryRowContext(ctx, `SELECT min(c.id) FROM children c JOIN chunks k ON k.id = c.chunk_id JOIN documents d ON d.id = k.doc_id WHERE d.path = ?`,
+			s.path).Scan(&first); err != nil || first != s.first {
+			t.Errorf("step %d: %s's first paragraph has id %d (%v), want %d", i, s.path, first, err, s.first)
+		}
+	}
+	rows, err := ix.db.QueryContext(ctx, `SELECT c.id, d.path, k.ordinal, c.ordinal FROM children c
+		JOIN chunks k ON k.id = c.chunk_id JOIN documents d ON d.id = k.doc_id ORDER BY c.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id int64
+		var path string
+		var chunkOrd, ord int
+		if err := rows.Scan(&id, &path, &chunkOrd, &ord); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		term := fmt.Sprintf("%s%dp%d", strings.TrimSuffix(path, ".md"), chunkOrd, ord)
+		var got int64
+		if err := ix.db.QueryRowContext(ctx, `SELECT rowid FROM children_fts WHERE children_fts MATCH ?`, term).Scan(&got); err != nil || got != id {
+			t.Errorf("%q: keyword row %d (%v), want %d", term, got, err, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2+128+1+2 {
+		t.Errorf("%d paragraphs stored, want %d", n, 2+128+1+2)
 	}
 	if err := ix.Check(ctx); err != nil {
 		t.Fatal(err)

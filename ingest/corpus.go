@@ -51,9 +51,10 @@ func (c Corpus) stampFor(a *analysis.Analyzer) string {
 // the language its words lean to, Spanish on a tie).
 func (c Corpus) config() Config {
 	cfg := Config{
-		Stamp:    c.Stamp(),
-		Chunking: chunk.Options{MaxWords: c.MaxWords, OverlapWords: c.OverlapWords, Lang: c.Analyzer.Lang()},
-		Terms:    c.Analyzer.Terms,
+		Stamp:       c.Stamp(),
+		Chunking:    chunk.Options{MaxWords: c.MaxWords, OverlapWords: c.OverlapWords, Lang: c.Analyzer.Lang()},
+		Terms:       c.Analyzer.Terms,
+		AppendTerms: c.Analyzer.AppendTerms,
 	}
 	if !c.Auto {
 		return cfg
@@ -68,7 +69,7 @@ func (c Corpus) config() Config {
 		if err != nil {
 			continue // every language of analysis.Languages has an analyser
 		}
-		cfg.Langs[lang] = LangAnalysis{Stamp: c.stampFor(a), Terms: a.Terms}
+		cfg.Langs[lang] = LangAnalysis{Stamp: c.stampFor(a), Terms: a.Terms, AppendTerms: a.AppendTerms}
 	}
 	return cfg
 }

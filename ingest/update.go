@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -25,6 +23,11 @@ type Config struct {
 	Chunking chunk.Options
 	// Terms analyses a text into the terms the keyword index stores.
 	Terms func(text string) []string
+	// AppendTerms, when set, appends the terms of a text, separated by
+	// spaces, to a buffer, as strings.Join(Terms(text), " ") gives them
+	// (see [analysis.Analyzer.AppendTerms]): the paragraphs are analysed
+	// with it, without a string per term.
+	AppendTerms func(dst []byte, text string) []byte
 	// Detect, when set with Langs, recognises each note's language from
 	// its title and text: the note is then cut (its labels), analysed and stamped as
 	// Langs says for that language, and stored with it; Stamp and Terms
@@ -67,8 +70,10 @@ type LangAnalysis struct {
 	// Stamp names the chunking and analysis settings of the language's
 	// notes, as [Config.Stamp] does.
 	Stamp string
-	// Terms analyses a text in the language.
-	Terms func(text string) []string
+	// Terms analyses a text in the language, and AppendTerms, when set,
+	// appends its terms as [Config.AppendTerms] does.
+	Terms       func(text string) []string
+	AppendTerms func(dst []byte, text string) []byte
 }
 
 // analysis returns the language of a note's text and how it is analysed.
@@ -79,7 +84,7 @@ func (c *Config) analysis(text string) (string, LangAnalysis) {
 			return lang, la
 		}
 	}
-	return c.Chunking.Lang, LangAnalysis{Stamp: c.Stamp, Terms: c.Terms}
+	return c.Chunking.Lang, LangAnalysis{Stamp: c.Stamp, Terms: c.Terms, AppendTerms: c.AppendTerms}
 }
 
 // current reports whether a note stored with stamp was cut and analysed
@@ -464,7 +469,7 @@ func (u *update) prepare(f File) prepared {
 		Chunks: make([]store.ChunkRecord, 0, len(chunks)),
 	}
 	for _, c := range chunks {
-		cr := chunkRecord(f.Path, c, la.Terms)
+		cr := chunkRecord(f.Path, c, la)
 		if first, last := note.PageRange(c.ByteStart, c.ByteEnd); first > 0 {
 			cr.PageStart, cr.PageEnd = first, last
 			cr.Label = PageLabel(cr.Label, first, last)
@@ -475,8 +480,8 @@ func (u *update) prepare(f File) prepared {
 }
 
 // chunkRecord is what the store keeps of one chunk: its text, where it
-// lies, and its heading path and paragraphs analysed by terms.
-func chunkRecord(path string, c chunk.Chunk, terms func(string) []string) store.ChunkRecord {
+// lies, and its heading path and paragraphs analysed as la says.
+func chunkRecord(path string, c chunk.Chunk, la LangAnalysis) store.ChunkRecord {
 	cr := store.ChunkRecord{
 		ChunkData: store.ChunkData{
 			UID: store.ChunkUID(path, c.Ordinal, c.Text), Hash: textHash(c.Text),
@@ -485,21 +490,45 @@ func chunkRecord(path string, c chunk.Chunk, terms func(string) []string) store.
 			WordStart: c.WordStart, WordEnd: c.WordEnd, ByteStart: c.ByteStart, ByteEnd: c.ByteEnd,
 			Text: c.Text,
 		},
-		HeadingTerms: headingTerms(terms, path, c.Headings),
-		EmbedHash:    textHash(store.EmbedText(c.Headings, c.Text)),
+		HeadingTerms: headingTerms(la.Terms, path, c.Headings),
+		EmbedHash:    embedHash(c.Headings, c.Text),
 	}
-	for _, ch := range c.Children {
-		cr.Children = append(cr.Children, store.ChildRecord{
-			Ordinal: ch.Ordinal, ByteStart: ch.ByteStart, ByteEnd: ch.ByteEnd,
-			Terms: strings.Join(terms(ch.Text), " "),
-		})
+	if len(c.Children) == 0 {
+		return cr
+	}
+	cr.Children = make([]store.ChildRecord, len(c.Children))
+	terms := paragraphTerms(c.Children, la)
+	for i, ch := range c.Children {
+		cr.Children[i] = store.ChildRecord{Ordinal: ch.Ordinal, ByteStart: ch.ByteStart, ByteEnd: ch.ByteEnd, Terms: terms[i]}
 	}
 	return cr
 }
 
-func textHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:])
+// paragraphTerms are the analysed terms of each paragraph, space-separated:
+// with AppendTerms, all of them in one string.
+func paragraphTerms(children []chunk.Child, la LangAnalysis) []string {
+	terms := make([]string, len(children))
+	if la.AppendTerms == nil {
+		for i, ch := range children {
+			terms[i] = strings.Join(la.Terms(ch.Text), " ")
+		}
+		return terms
+	}
+	size := 0
+	for _, ch := range children {
+		size += len(ch.Text)
+	}
+	buf := make([]byte, 0, size)
+	ends := make([]int, len(children))
+	for i, ch := range children {
+		buf = la.AppendTerms(buf, ch.Text)
+		ends[i] = len(buf)
+	}
+	all, start := string(buf), 0
+	for i, end := range ends {
+		terms[i], start = all[start:end], end
+	}
+	return terms
 }
 
 // headingTerms is [store.HeadingTerms]: the keyword path reads a chunk's

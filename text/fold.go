@@ -33,6 +33,10 @@ func FoldKeepEnye(s string) string { return fold(s, true) }
 // AppendFold appends Fold(s) to dst and returns the extended buffer.
 func AppendFold(dst []byte, s string) []byte { return appendFold(dst, s, false) }
 
+// AppendFoldKeepEnye appends FoldKeepEnye(s) to dst and returns the
+// extended buffer.
+func AppendFoldKeepEnye(dst []byte, s string) []byte { return appendFold(dst, s, true) }
+
 func fold(s string, keepEnye bool) string {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') {

@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"github.com/oraculo/oraculo"
+	"github.com/oraculo/oraculo/ingest"
 	"github.com/oraculo/oraculo/internal/progress"
 	"github.com/oraculo/oraculo/internal/termrender"
 	"golang.org/x/term"
@@ -360,7 +361,11 @@ func cmdIngest(ctx context.Context, f *ingestFlags, dirs []string, s stdio) erro
 		return err
 	}
 	defer eng.Close()
+	// The first ingest may read the whole vault; the later ones of
+	// --watch, a few notes, under the process's usual collector.
+	restoreGC := ingest.TuneGC()
 	rep, err := ingestShowing(ctx, eng, dirs, opts, !*f.quiet, s.err)
+	restoreGC()
 	if err != nil {
 		return err
 	}

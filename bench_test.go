@@ -124,8 +124,6 @@ func buildBenchIndex(b *testing.B, n int, db string) string {
 	return db
 }
 
-var benchQuestions = synth.Questions
-
 // benchTailQuestions are the 200 questions for the latency percentiles
 // (see [synth.TailQuestions]); every one has a term the analyser keeps.
 func benchTailQuestions(an *analysis.Analyzer) []string {

@@ -10,7 +10,8 @@
 # every figure goes to DIR/TAG-N.json. Each timed command's wall time, CPU
 # seconds (user + system) and peak RSS come from wait4, with the 1-minute
 # load average beside; repeated rows ($REPS, default 3) give the median.
-# $PARTS chooses rows (default notes,search,bm25,bleve,dense); a server is
+# $PARTS chooses rows (default notes,search,bm25,bleve,dense; serve alone
+# measures serve's memory on the index a dense part left); a server is
 # started on 127.0.0.1:$PORT (default 18951) for serve's memory.
 # One note of the vault is edited and put back (the edit row).
 exec python3 "$(dirname "$0")/bench_sizes.py" "$@"

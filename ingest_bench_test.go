@@ -2,10 +2,8 @@ package oraculo_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/oraculo/oraculo"
@@ -13,6 +11,7 @@ import (
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/index"
 	"github.com/oraculo/oraculo/ingest"
+	"github.com/oraculo/oraculo/internal/benchrun"
 	"github.com/oraculo/oraculo/internal/cpuclock"
 	"github.com/oraculo/oraculo/internal/synth"
 	"github.com/oraculo/oraculo/store"
@@ -36,36 +35,6 @@ func benchIngestConfig(b *testing.B) ingest.Config {
 	}
 }
 
-// recordWriter keeps the records an ingest would store, in order.
-type recordWriter struct {
-	mu   sync.Mutex
-	docs []*store.DocumentRecord
-}
-
-func (w *recordWriter) DocumentStates(context.Context, string) (map[string]store.DocumentState, error) {
-	return nil, nil
-}
-
-func (w *recordWriter) ReplaceDocument(_ context.Context, d *store.DocumentRecord) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.docs = append(w.docs, d)
-	return nil
-}
-
-func (w *recordWriter) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
-	for _, d := range ds {
-		w.ReplaceDocument(ctx, d)
-	}
-	return len(ds), nil
-}
-
-func (w *recordWriter) DeleteDocument(context.Context, string, string) error { return nil }
-
-func (w *recordWriter) Redecide(context.Context, store.Decider, map[string]string) (int, error) {
-	return 0, nil
-}
-
 // BenchmarkIngestRawFTS5 is the floor BenchmarkIngest is measured
 // against: the paragraphs of the same notes (analysed beforehand, not
 // timed) inserted straight into an FTS5 table like the index's, in one
@@ -78,7 +47,7 @@ func BenchmarkIngestRawFTS5(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	w := &recordWriter{}
+	w := &benchrun.Records{}
 	if _, err := ingest.Update(ctx, w, notes, benchIngestConfig(b)); err != nil {
 		b.Fatal(err)
 	}
@@ -86,37 +55,9 @@ func BenchmarkIngestRawFTS5(b *testing.B) {
 	b.ResetTimer()
 	cpu := cpuclock.Process()
 	for i := range b.N {
-		path := filepath.Join(b.TempDir(), fmt.Sprintf("raw%d.db", i))
-		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
-		if err != nil {
+		if _, err := benchrun.RawFTS5Insert(filepath.Join(b.TempDir(), fmt.Sprintf("raw%d.db", i)), w.Docs); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.Exec(`CREATE VIRTUAL TABLE fts USING fts5(headings, body, tokenize = "ascii", content = '', contentless_delete = 1)`); err != nil {
-			b.Fatal(err)
-		}
-		tx, err := db.Begin()
-		if err != nil {
-			b.Fatal(err)
-		}
-		ins, err := tx.Prepare(`INSERT INTO fts(rowid, headings, body) VALUES(?, ?, ?)`)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var rowid int64
-		for _, d := range w.docs {
-			for _, c := range d.Chunks {
-				for _, ch := range c.Children {
-					rowid++
-					if _, err := ins.Exec(rowid, c.HeadingTerms, ch.Terms); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			b.Fatal(err)
-		}
-		db.Close()
 	}
 	b.ReportMetric((cpuclock.Process()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 }

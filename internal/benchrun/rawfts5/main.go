@@ -13,19 +13,16 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
-
-	_ "modernc.org/sqlite"
 
 	"github.com/oraculo/oraculo"
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/chunk"
 	"github.com/oraculo/oraculo/ingest"
+	"github.com/oraculo/oraculo/internal/benchrun"
 	"github.com/oraculo/oraculo/internal/cpuclock"
 	"github.com/oraculo/oraculo/store"
 	"github.com/oraculo/oraculo/visibility"
@@ -63,7 +60,7 @@ func run(ctx context.Context, vault, scratch string) error {
 		}
 	}()
 	start, cpu := time.Now(), cpuclock.Process()
-	n, err := insert(scratch, docs)
+	n, err := benchrun.RawFTS5Insert(scratch, docs)
 	if err != nil {
 		return err
 	}
@@ -87,7 +84,7 @@ func analyse(ctx context.Context, vault string) ([]*store.DocumentRecord, int64,
 		Terms:    an.Terms,
 		Decide:   func(store.VisibilityRecord) visibility.Decision { return visibility.Decision{} },
 	}
-	w := &records{}
+	w := &benchrun.Records{}
 	if _, err := ingest.Update(ctx, w, vault, cfg); err != nil {
 		return nil, 0, err
 	}
@@ -102,69 +99,5 @@ func analyse(ctx context.Context, vault string) ([]*store.DocumentRecord, int64,
 		}
 		return err
 	})
-	return w.docs, size, err
-}
-
-// insert writes every paragraph of docs into a fresh contentless FTS5
-// table in one transaction and returns how many it wrote.
-func insert(path string, docs []*store.DocumentRecord) (int64, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
-	if err != nil {
-		return 0, err
-	}
-	defer db.Close()
-	if _, err := db.Exec(`CREATE VIRTUAL TABLE fts USING fts5(headings, body, tokenize = "ascii", content = '', contentless_delete = 1)`); err != nil {
-		return 0, err
-	}
-	tx, err := db.Begin()
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	ins, err := tx.Prepare(`INSERT INTO fts(rowid, headings, body) VALUES(?, ?, ?)`)
-	if err != nil {
-		return 0, err
-	}
-	var rowid int64
-	for _, d := range docs {
-		for _, c := range d.Chunks {
-			for _, ch := range c.Children {
-				rowid++
-				if _, err := ins.Exec(rowid, c.HeadingTerms, ch.Terms); err != nil {
-					return 0, err
-				}
-			}
-		}
-	}
-	return rowid, tx.Commit()
-}
-
-// records keeps the records an ingest would store.
-type records struct {
-	mu   sync.Mutex
-	docs []*store.DocumentRecord
-}
-
-func (w *records) DocumentStates(context.Context, string) (map[string]store.DocumentState, error) {
-	return nil, nil
-}
-
-func (w *records) ReplaceDocument(_ context.Context, d *store.DocumentRecord) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.docs = append(w.docs, d)
-	return nil
-}
-
-func (w *records) ReplaceDocuments(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
-	for _, d := range ds {
-		w.ReplaceDocument(ctx, d)
-	}
-	return len(ds), nil
-}
-
-func (w *records) DeleteDocument(context.Context, string, string) error { return nil }
-
-func (w *records) Redecide(context.Context, store.Decider, map[string]string) (int, error) {
-	return 0, nil
+	return w.Docs, size, err
 }

@@ -56,9 +56,22 @@ const noteLangWords = 3000
 func NoteLang(text string) (lang string, sure bool) {
 	es, en := 0.0, 0.0
 	words := 0
+	var buf [noteWordMax]byte
 	for w := range strings.FieldsFuncSeq(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' }) {
 		if words++; words > noteLangWords {
 			break
+		}
+		if lw, ascii := asciiLower(buf[:0], w); ascii {
+			// Most words: no Spanish letter, and no allocation to look
+			// them up ([]byte to string in a map index does not copy).
+			switch {
+			case lw == nil: // too long for a function word
+			case noteSpanishWords[string(lw)]:
+				es++
+			case noteEnglishWords[string(lw)]:
+				en++
+			}
+			continue
 		}
 		lw := strings.ToLower(strings.Trim(w, "'’"))
 		switch {
@@ -85,6 +98,33 @@ func NoteLang(text string) (lang string, sure bool) {
 	// twice the other's.
 	sure = hi >= 4 && hi >= 2*lo
 	return lang, sure
+}
+
+// noteWordMax is longer than any word of noteSpanishWords and
+// noteEnglishWords.
+const noteWordMax = 16
+
+// asciiLower returns w without its leading and trailing apostrophes,
+// lowercased, appended to dst, when w is ASCII (ascii); nil when it is
+// longer than noteWordMax, being no function word then.
+func asciiLower(dst []byte, w string) (lw []byte, ascii bool) {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			return nil, false
+		}
+	}
+	w = strings.Trim(w, "'")
+	if len(w) > noteWordMax {
+		return nil, true
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
 }
 
 // noteSpanishWords are Spanish function words that are not English words

@@ -1,6 +1,10 @@
 package analysis
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
 
 func TestQuestionLang(t *testing.T) {
 	for q, want := range map[string]string{
@@ -47,6 +51,74 @@ func FuzzNoteLang(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		if lang, _ := NoteLang(text); lang != "es" && lang != "en" {
 			t.Fatalf("NoteLang(%q) = %q", text, lang)
+		}
+	})
+}
+
+// noteLangBefore is NoteLang as it was before its ASCII words took a
+// path without allocation: what NoteLang must still return.
+func noteLangBefore(text string) (lang string, sure bool) {
+	es, en := 0.0, 0.0
+	words := 0
+	for w := range strings.FieldsFuncSeq(text, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' }) {
+		if words++; words > noteLangWords {
+			break
+		}
+		lw := strings.ToLower(strings.Trim(w, "'’"))
+		switch {
+		case noteSpanishWords[lw]:
+			es++
+		case noteEnglishWords[lw]:
+			en++
+		}
+		if strings.ContainsAny(lw, "ñáéíóú") {
+			es += 0.5
+		}
+	}
+	es += float64(strings.Count(text, "¿")+strings.Count(text, "¡")) / 2
+	lang = "es"
+	if en > es {
+		lang = "en"
+	}
+	hi, lo := max(es, en), min(es, en)
+	return lang, hi >= 4 && hi >= 2*lo
+}
+
+// TestNoteLangAsBefore: NoteLang gives what it gave before on texts that
+// go through both of its paths, and no function word is longer than the
+// ASCII path reads.
+func TestNoteLangAsBefore(t *testing.T) {
+	for w := range noteSpanishWords {
+		if len(w) > noteWordMax {
+			t.Errorf("%q is longer than noteWordMax", w)
+		}
+	}
+	for w := range noteEnglishWords {
+		if len(w) > noteWordMax {
+			t.Errorf("%q is longer than noteWordMax", w)
+		}
+	}
+	for _, text := range []string{
+		"", "'", "''the''", "THE Of AND", "The party reached the village. ¿Qué pasó? El grupo llegó",
+		"'DE' 'la' QUE los Él ÉL él MÁS", "x\xffthe\xffde of", "supercalifragilisticexpialidocious the the the the",
+		"it's don't DIDN'T where's ’the’ ’de’", "İstanbul the of and to", "ǅemal de la que",
+	} {
+		l1, s1 := NoteLang(text)
+		l2, s2 := noteLangBefore(text)
+		if l1 != l2 || s1 != s2 {
+			t.Errorf("NoteLang(%q) = %q, %v; before %q, %v", text, l1, s1, l2, s2)
+		}
+	}
+}
+
+func FuzzNoteLangAsBefore(f *testing.F) {
+	f.Add("The party reached the village. ¿Qué pasó? El grupo llegó")
+	f.Add("it's DIDN'T ’the’ İstanbul")
+	f.Fuzz(func(t *testing.T, text string) {
+		l1, s1 := NoteLang(text)
+		l2, s2 := noteLangBefore(text)
+		if l1 != l2 || s1 != s2 {
+			t.Fatalf("NoteLang(%q) = %q, %v; before %q, %v", text, l1, s1, l2, s2)
 		}
 	})
 }

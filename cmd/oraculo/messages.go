@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/oraculo/oraculo/internal/termrender"
 )
@@ -428,50 +429,66 @@ func singular(s string) string {
 // engineTexts translate the engine's own (English) warnings and reranker
 // fallback reasons that ask and chat show, when the interface is Spanish;
 // anything else passes unchanged.
-var engineTexts = []struct {
+// They are compiled at the first Spanish error, not at every start.
+var engineTexts = sync.OnceValue(func() []engineTextRule { return compileEngineTexts(engineTextRules) })
+
+// engineTextRule is one engine text and its Spanish.
+type engineTextRule struct {
 	re *regexp.Regexp
 	es string
-}{
-	{regexp.MustCompile(`^the chat model failed \((.*)\); answering from the notes' own sentences$`), "el modelo de chat falló ($1); respondo con frases de las propias notas"},
-	{regexp.MustCompile(`^the chat model did not answer in time \((.*)\); answering from the notes' own sentences$`), "el modelo de chat no respondió a tiempo ($1); respondo con frases de las propias notas"},
-	{regexp.MustCompile(`^no (chat )?model$`), "no hay modelo de chat"},
-	{regexp.MustCompile(`^the index ("[^"]*") is read-only: it is on a read-only file system$`), "el índice $1 es de solo lectura: está en un sistema de archivos de solo lectura"},
-	{regexp.MustCompile(`^the index ("[^"]*") is read-only: opened read-only$`), "el índice $1 es de solo lectura: se abrió solo para leer"},
-	{regexp.MustCompile(`^the index ("[^"]*") is read-only: cannot write (.*)$`), "el índice $1 es de solo lectura: no se puede escribir $2"},
-	{regexp.MustCompile(`^another ingest of this index is running: ("[^"]*"): pid (\d+) \((.*)\) since (.*) holds it$`), "otra ingesta de este índice está en curso: $1: la lleva el proceso $2 ($3) desde $4"},
-	{regexp.MustCompile(`^another ingest of this index is running: ("[^"]*"): another process holds it$`), "otra ingesta de este índice está en curso: $1: la lleva otro proceso"},
+}
+
+// compileEngineTexts compiles the patterns of rules.
+func compileEngineTexts(rules [][2]string) []engineTextRule {
+	out := make([]engineTextRule, len(rules))
+	for i, r := range rules {
+		out[i] = engineTextRule{regexp.MustCompile(r[0]), r[1]}
+	}
+	return out
+}
+
+// engineTextRules are the patterns of engineTexts and their Spanish.
+var engineTextRules = [][2]string{
+	{`^the chat model failed \((.*)\); answering from the notes' own sentences$`, "el modelo de chat falló ($1); respondo con frases de las propias notas"},
+	{`^the chat model did not answer in time \((.*)\); answering from the notes' own sentences$`, "el modelo de chat no respondió a tiempo ($1); respondo con frases de las propias notas"},
+	{`^no (chat )?model$`, "no hay modelo de chat"},
+	{`^the index ("[^"]*") is read-only: it is on a read-only file system$`, "el índice $1 es de solo lectura: está en un sistema de archivos de solo lectura"},
+	{`^the index ("[^"]*") is read-only: opened read-only$`, "el índice $1 es de solo lectura: se abrió solo para leer"},
+	{`^the index ("[^"]*") is read-only: cannot write (.*)$`, "el índice $1 es de solo lectura: no se puede escribir $2"},
+	{`^another ingest of this index is running: ("[^"]*"): pid (\d+) \((.*)\) since (.*) holds it$`, "otra ingesta de este índice está en curso: $1: la lleva el proceso $2 ($3) desde $4"},
+	{`^another ingest of this index is running: ("[^"]*"): another process holds it$`, "otra ingesta de este índice está en curso: $1: la lleva otro proceso"},
 	// Errors the engine and the index give most often.
-	{regexp.MustCompile(`^index ("[^"]*") does not exist: run ` + "`oraculo ingest`" + ` first: the index has no notes yet$`), "el índice $1 no existe: ejecuta antes `oraculo ingest`: el índice aún no tiene notas"},
-	{regexp.MustCompile(`^reading notes folder ("[^"]*"): stat [^:]*: no such file or directory$`), "no encuentro la carpeta de notas $1"},
-	{regexp.MustCompile(`^reading notes folder ("[^"]*"): not a folder$`), "$1 no es una carpeta: ingest lee carpetas de notas"},
-	{regexp.MustCompile(`^reading notes folder ("[^"]*"): (.*)$`), "leyendo la carpeta de notas $1: $2"},
-	{regexp.MustCompile(`^no such chunk: (.*)$`), "no hay ningún fragmento $1"},
-	{regexp.MustCompile(`^no such note: (.*)$`), "no hay ninguna nota $1"},
-	{regexp.MustCompile(`^no such note$`), "no hay tal nota"},
-	{regexp.MustCompile(`^unknown retrieval path: ("[^"]*") \(known: (.*)\)$`), "vía de búsqueda desconocida: $1 (las hay: $2)"},
-	{regexp.MustCompile(`^reading tokens file ("[^"]*"): open [^:]*: no such file or directory$`), "no encuentro el archivo de tokens $1"},
-	{regexp.MustCompile(`^flag provided but not defined: (.*)$`), "opción desconocida: $1"},
-	{regexp.MustCompile(`^flag needs an argument: (.*)$`), "a la opción $1 le falta su valor"},
-	{regexp.MustCompile(`^invalid value ("[^"]*") for flag (\S+): (.*)$`), "valor no válido $1 para la opción $2: $3"},
-	{regexp.MustCompile(`^config file (.*)$`), "archivo de configuración $1"},
-	{regexp.MustCompile(`^analysis: unsupported language ("[^"]*") \(want "es" or "en"\)$`), "idioma no admitido $1: es o en"},
-	{regexp.MustCompile(`^analysis: unsupported language ("[^"]*") \(want "es" or "en"\), or "auto" to recognise each note's language$`), "idioma no admitido $1: es o en, o auto para reconocer el de cada nota"},
-	{regexp.MustCompile(`^unknown chat provider ("[^"]*") \(ollama, openai or none\)$`), "proveedor de chat desconocido $1 (ollama, openai o none)"},
-	{regexp.MustCompile(`^unknown embedder ("[^"]*") \(ollama, openai, hashing or none\)$`), "proveedor de embeddings desconocido $1 (ollama, openai, hashing o none)"},
-	{regexp.MustCompile(`^unknown reranker ("[^"]*") \(auto, llm, cross or none\)$`), "reordenador desconocido $1 (auto, llm, cross o none)"},
-	{regexp.MustCompile(`^unknown rerank shape ("[^"]*") \(jina or tei\)$`), "API de reordenación desconocida $1 (jina o tei)"},
-	{regexp.MustCompile(`^reading golden set: open ([^:]*): no such file or directory$`), "no encuentro el conjunto de referencia $1"},
-	{regexp.MustCompile(`^listen tcp (\S+): bind: address already in use$`), "la dirección $1 ya está en uso (¿otro oraculo serve?): elige otra con --addr"},
-	{regexp.MustCompile(`^listen tcp: address (\S+): invalid port$`), "puerto no válido en la dirección $1"},
-	{regexp.MustCompile(`^listen tcp (\S+): bind: cannot assign requested address$`), "esta máquina no tiene la dirección $1"},
-	{regexp.MustCompile(`^missing annotations?$`), "faltan anotaciones de algunos candidatos"},
-	{regexp.MustCompile(`^timeout`), "el modelo no respondió a tiempo"},
-	{regexp.MustCompile(`^canceled$`), "cancelado"},
-	{regexp.MustCompile(`^unparseable reply$`), "la respuesta del modelo no era JSON válido"},
-	{regexp.MustCompile(`^no ids in reply$`), "el modelo no eligió ningún candidato"},
-	{regexp.MustCompile(`^unknown id (.+)$`), "el modelo nombró un candidato inexistente ($1)"},
-	{regexp.MustCompile(`^model error: (.*)$`), "error del modelo: $1"},
-	{regexp.MustCompile(`^nothing in the sessions the question names \((.*)\) matches it: every note was searched$`), "nada en las sesiones que nombra la pregunta ($1) coincide con ella: busqué en todas las notas"},
+	{`^index ("[^"]*") does not exist: run ` + "`oraculo ingest`" + ` first: the index has no notes yet$`, "el índice $1 no existe: ejecuta antes `oraculo ingest`: el índice aún no tiene notas"},
+	{`^reading notes folder ("[^"]*"): stat [^:]*: no such file or directory$`, "no encuentro la carpeta de notas $1"},
+	{`^reading notes folder ("[^"]*"): not a folder$`, "$1 no es una carpeta: ingest lee carpetas de notas"},
+	{`^reading notes folder ("[^"]*"): (.*)$`, "leyendo la carpeta de notas $1: $2"},
+	{`^no such chunk: (.*)$`, "no hay ningún fragmento $1"},
+	{`^no such note: (.*)$`, "no hay ninguna nota $1"},
+	{`^no such note$`, "no hay tal nota"},
+	{`^unknown retrieval path: ("[^"]*") \(known: (.*)\)$`, "vía de búsqueda desconocida: $1 (las hay: $2)"},
+	{`^reading tokens file ("[^"]*"): open [^:]*: no such file or directory$`, "no encuentro el archivo de tokens $1"},
+	{`^flag provided but not defined: (.*)$`, "opción desconocida: $1"},
+	{`^flag needs an argument: (.*)$`, "a la opción $1 le falta su valor"},
+	{`^invalid value ("[^"]*") for flag (\S+): (.*)$`, "valor no válido $1 para la opción $2: $3"},
+	{`^config file (.*)$`, "archivo de configuración $1"},
+	{`^analysis: unsupported language ("[^"]*") \(want "es" or "en"\)$`, "idioma no admitido $1: es o en"},
+	{`^analysis: unsupported language ("[^"]*") \(want "es" or "en"\), or "auto" to recognise each note's language$`, "idioma no admitido $1: es o en, o auto para reconocer el de cada nota"},
+	{`^unknown chat provider ("[^"]*") \(ollama, openai or none\)$`, "proveedor de chat desconocido $1 (ollama, openai o none)"},
+	{`^unknown embedder ("[^"]*") \(ollama, openai, hashing or none\)$`, "proveedor de embeddings desconocido $1 (ollama, openai, hashing o none)"},
+	{`^unknown reranker ("[^"]*") \(auto, llm, cross or none\)$`, "reordenador desconocido $1 (auto, llm, cross o none)"},
+	{`^unknown rerank shape ("[^"]*") \(jina or tei\)$`, "API de reordenación desconocida $1 (jina o tei)"},
+	{`^reading golden set: open ([^:]*): no such file or directory$`, "no encuentro el conjunto de referencia $1"},
+	{`^listen tcp (\S+): bind: address already in use$`, "la dirección $1 ya está en uso (¿otro oraculo serve?): elige otra con --addr"},
+	{`^listen tcp: address (\S+): invalid port$`, "puerto no válido en la dirección $1"},
+	{`^listen tcp (\S+): bind: cannot assign requested address$`, "esta máquina no tiene la dirección $1"},
+	{`^missing annotations?$`, "faltan anotaciones de algunos candidatos"},
+	{`^timeout`, "el modelo no respondió a tiempo"},
+	{`^canceled$`, "cancelado"},
+	{`^unparseable reply$`, "la respuesta del modelo no era JSON válido"},
+	{`^no ids in reply$`, "el modelo no eligió ningún candidato"},
+	{`^unknown id (.+)$`, "el modelo nombró un candidato inexistente ($1)"},
+	{`^model error: (.*)$`, "error del modelo: $1"},
+	{`^nothing in the sessions the question names \((.*)\) matches it: every note was searched$`, "nada en las sesiones que nombra la pregunta ($1) coincide con ella: busqué en todas las notas"},
 }
 
 // engineText returns s in the interface language when it is one of the
@@ -481,7 +498,7 @@ func engineText(s string) string {
 	if lang != "es" {
 		return s
 	}
-	for _, t := range engineTexts {
+	for _, t := range engineTexts() {
 		if t.re.MatchString(s) {
 			return t.re.ReplaceAllString(s, t.es)
 		}

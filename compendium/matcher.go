@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -103,13 +105,34 @@ type trieEdge struct{ node, tok int32 }
 // hashes only (dels, sorted, after the Bloom filter): however many of them
 // there are, a token costs its length in probes and a comparison with each
 // true neighbour, never a pass over the bucket.
+//
+// The deletion hashes are made only once the index has been asked about
+// lazyDeletions tokens: a search's question of a few words is compared
+// with the short ones of its bucket (the same tokens, in the same order),
+// and the first search after a process starts does not pay for hashing
+// and sorting every deletion (a third of building the matcher).
 type fuzzyIndex struct {
 	short, long, odd [256][]fuzzyEntry
-	bloom            []uint64
-	shortAll         []fuzzyEntry // the short ones, for dels
-	dels             []delHash
-	any              bool // some token is indexed
+	shortAll         []fuzzyEntry // the short ones, the buckets of short in a row
+	any              bool         // some token is indexed
+	// asked counts the tokens compared by a pass over their bucket;
+	// built, once made, is the index of deletion hashes.
+	asked atomic.Int64
+	once  sync.Once
+	built atomic.Pointer[deletions]
 }
+
+// deletions are the deletion hashes of the short tokens: a Bloom filter
+// of them, and each with its token, sorted.
+type deletions struct {
+	bloom []uint64
+	dels  []delHash
+}
+
+// lazyDeletions is how many tokens a fuzzy index compares by a pass over
+// their bucket before it hashes its tokens' deletions: about what the
+// hashing costs, for 5,000 names.
+var lazyDeletions int64 = 4096
 
 // delHash is one deletion hash (see forDeletions) of shortAll[i].
 type delHash struct {
@@ -344,16 +367,7 @@ func (m *Matcher) buildFuzzyIndexes() {
 // build indexes the tokens of maxEd, each taking up to its edits.
 func (x *fuzzyIndex) build(m *Matcher, maxEd map[int32]int) {
 	ids := sortedIDs(maxEd)
-	// The deletions' hashes sized up front (a word of n bytes has n):
-	// grown by appending, copying them was a fifth of a first search's
-	// time (issue 31, part 3).
-	n := 0
-	for _, id := range ids {
-		if w := m.words[id]; maxEd[id] == 1 && isASCIIString(w) && len(w) < 64 {
-			n += len(w)
-		}
-	}
-	x.dels = slices.Grow(x.dels, n)
+	x.shortAll = make([]fuzzyEntry, 0, len(ids))
 	for _, id := range ids {
 		w := m.words[id]
 		e := fuzzyEntry{id: id, word: w, letters: m.wlen[id], maxEd: maxEd[id], mask: letterMask(w)}
@@ -365,29 +379,63 @@ func (x *fuzzyIndex) build(m *Matcher, maxEd map[int32]int) {
 		case !isASCIIString(w) || len(w) >= 64:
 			x.odd[w[0]] = append(x.odd[w[0]], e)
 		default:
-			x.short[w[0]] = append(x.short[w[0]], e)
-			if x.bloom == nil {
-				x.bloom = make([]uint64, bloomBits/64)
-			}
-			forDeletions(w, func(h uint64) {
-				b1, b2 := bloomSlots(h)
-				x.bloom[b1/64] |= 1 << (b1 % 64)
-				x.bloom[b2/64] |= 1 << (b2 % 64)
-				x.dels = append(x.dels, delHash{h, int32(len(x.shortAll))})
-			})
 			x.shortAll = append(x.shortAll, e)
 		}
 		x.any = true
 	}
-	slices.SortFunc(x.dels, func(a, b delHash) int { return cmp.Compare(a.h, b.h) })
-	byLen := func(list []fuzzyEntry) {
-		sort.SliceStable(list, func(a, b int) bool { return list[a].letters < list[b].letters })
+	// The short ones by first byte, then length (then id, as they came):
+	// each bucket is a run of them.
+	slices.SortStableFunc(x.shortAll, func(a, b fuzzyEntry) int {
+		return cmp.Or(cmp.Compare(a.word[0], b.word[0]), cmp.Compare(a.letters, b.letters))
+	})
+	for i := 0; i < len(x.shortAll); {
+		j := i + 1
+		for j < len(x.shortAll) && x.shortAll[j].word[0] == x.shortAll[i].word[0] {
+			j++
+		}
+		x.short[x.shortAll[i].word[0]] = x.shortAll[i:j:j]
+		i = j
 	}
-	for i := range x.short {
-		byLen(x.short[i])
-		byLen(x.long[i])
-		byLen(x.odd[i])
+	byLen := func(a, b fuzzyEntry) int { return cmp.Compare(a.letters, b.letters) }
+	for i := range x.long {
+		slices.SortStableFunc(x.long[i], byLen)
+		slices.SortStableFunc(x.odd[i], byLen)
 	}
+}
+
+// deletions returns the index of deletion hashes of the short tokens,
+// or nil while they are better compared by a pass over their bucket
+// (see lazyDeletions); a call counts one token asked about.
+func (x *fuzzyIndex) deletions() *deletions {
+	if d := x.built.Load(); d != nil {
+		return d
+	}
+	if x.asked.Add(1) <= lazyDeletions {
+		return nil
+	}
+	x.once.Do(func() { x.built.Store(hashDeletions(x.shortAll)) })
+	return x.built.Load()
+}
+
+// hashDeletions hashes the deletions of the short tokens.
+func hashDeletions(short []fuzzyEntry) *deletions {
+	// Sized up front (a word of n bytes has n): grown by appending,
+	// copying them was a fifth of a first search's time (issue 31, part 3).
+	n := 0
+	for _, e := range short {
+		n += len(e.word)
+	}
+	d := &deletions{bloom: make([]uint64, bloomBits/64), dels: make([]delHash, 0, n)}
+	for i, e := range short {
+		forDeletions(e.word, func(h uint64) {
+			b1, b2 := bloomSlots(h)
+			d.bloom[b1/64] |= 1 << (b1 % 64)
+			d.bloom[b2/64] |= 1 << (b2 % 64)
+			d.dels = append(d.dels, delHash{h, int32(i)})
+		})
+	}
+	slices.SortFunc(d.dels, func(a, b delHash) int { return cmp.Compare(a.h, b.h) })
+	return d
 }
 
 // hashBase is the base of the polynomial hashes of forDeletions.
@@ -732,10 +780,12 @@ func (x *fuzzyIndex) near(w string, own int32, dst []fuzzyHit) []fuzzyHit {
 	}
 	n := utf8.RuneCountInString(w)
 	mask := letterMask(w)
-	if n != len(w) || len(w) >= 64 {
-		dst = x.scan(x.short[w[0]], w, n, mask, own, dst)
-	} else if x.bloom != nil {
-		dst = x.lookup(w, n, mask, own, dst)
+	if len(x.shortAll) > 0 {
+		if d := x.deletions(); d != nil && n == len(w) && len(w) < 64 {
+			dst = x.lookup(d, w, n, mask, own, dst)
+		} else {
+			dst = x.scan(x.short[w[0]], w, n, mask, own, dst)
+		}
 	}
 	if n >= 12 {
 		dst = x.scan(x.long[w[0]], w, n, mask, own, dst)
@@ -748,7 +798,7 @@ func (x *fuzzyIndex) near(w string, own int32, dst []fuzzyHit) []fuzzyHit {
 // (fewer than 64 bytes, n letters, letterMask mask), in the order scan
 // gives: by length, then by id. Those are among the entries that share a
 // deletion hash with w (see forDeletions).
-func (x *fuzzyIndex) lookup(w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
+func (x *fuzzyIndex) lookup(d *deletions, w string, n int, mask uint32, own int32, dst []fuzzyHit) []fuzzyHit {
 	start := len(dst)
 	var pre, suf [65]uint64
 	for k := 0; k < n; k++ {
@@ -763,12 +813,12 @@ func (x *fuzzyIndex) lookup(w string, n int, mask uint32, own int32, dst []fuzzy
 			h = pre[k]*hashPow[n-1-k] + suf[k+1]
 		}
 		b1, b2 := bloomSlots(h)
-		if x.bloom[b1/64]&(1<<(b1%64)) == 0 || x.bloom[b2/64]&(1<<(b2%64)) == 0 {
+		if d.bloom[b1/64]&(1<<(b1%64)) == 0 || d.bloom[b2/64]&(1<<(b2%64)) == 0 {
 			continue
 		}
-		i, _ := slices.BinarySearchFunc(x.dels, h, func(d delHash, h uint64) int { return cmp.Compare(d.h, h) })
-		for ; i < len(x.dels) && x.dels[i].h == h; i++ {
-			e := &x.shortAll[x.dels[i].i]
+		i, _ := slices.BinarySearchFunc(d.dels, h, func(d delHash, h uint64) int { return cmp.Compare(d.h, h) })
+		for ; i < len(d.dels) && d.dels[i].h == h; i++ {
+			e := &x.shortAll[d.dels[i].i]
 			if e.id == own || e.word[0] != w[0] || e.letters < n-1 || e.letters > n+1 ||
 				(mask|e.mask)&(1<<31) == 0 && (bits.OnesCount32(mask&^e.mask) > 1 || bits.OnesCount32(e.mask&^mask) > 1) ||
 				slices.ContainsFunc(dst[start:], func(f fuzzyHit) bool { return f.id == e.id }) {

@@ -293,9 +293,11 @@ func TestFuzzyIndexLookupSameAsScan(t *testing.T) {
 		}
 	}
 	m := NewMatcher(ents)
+	defer func(n int64) { lazyDeletions = n }(lazyDeletions)
+	lazyDeletions = 0 // near looks the deletions up at once
 	compared, found := 0, 0
 	for _, x := range []*fuzzyIndex{&m.anchors, &m.rest} {
-		if len(x.dels) == 0 {
+		if d := x.deletions(); d == nil || len(d.dels) == 0 {
 			t.Fatal("no short token indexed: the test compares nothing")
 		}
 		for i := range 20000 {
@@ -330,5 +332,34 @@ func TestFuzzyIndexLookupSameAsScan(t *testing.T) {
 	}
 	if found < compared/4 {
 		t.Fatalf("%d tokens near %d words: too few to compare", found, compared)
+	}
+}
+
+// TestFindSameWithAndWithoutDeletions: a matcher finds the same mentions,
+// fuzzy ones included, while it compares tokens with their buckets and
+// once it has hashed their deletions.
+func TestFindSameWithAndWithoutDeletions(t *testing.T) {
+	ents := []Entity{{Name: "Valcárcel"}, {Name: "Casa Valdemoro"}, {Name: "Torre de Ezkarra"}, {Name: "Archiduque Feredal"}, {Name: "Kaelthas"}}
+	text := "Valcarsel llegó a la Casa Valdemoros con el Archiduque Ferdal; Kaeltas y la Torre de Ezkara esperaban."
+	defer func(n int64) { lazyDeletions = n }(lazyDeletions)
+	lazyDeletions = 1 << 40
+	lazy := NewMatcher(ents)
+	before := lazy.Find(text)
+	if lazy.anchors.built.Load() != nil {
+		t.Fatal("the deletions were hashed for one sentence")
+	}
+	lazyDeletions = 0
+	after := lazy.Find(text)
+	if lazy.anchors.built.Load() == nil {
+		t.Fatal("the deletions were not hashed")
+	}
+	fuzzy := 0
+	for _, m := range before {
+		if m.Fuzzy {
+			fuzzy++
+		}
+	}
+	if fuzzy < 3 || !slices.Equal(before, after) {
+		t.Errorf("without the deletions %+v (%d fuzzy), with them %+v", before, fuzzy, after)
 	}
 }

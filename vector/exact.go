@@ -138,23 +138,29 @@ func (e *Exact) Search(q []float32, k int) ([]Hit, error) {
 // scanFloat scores every row of data against q and returns the k best, best
 // first. The rows are split into one contiguous range per worker.
 func scanFloat(data []float32, ids []int64, dims int, q []float32, k int) []Hit {
-	n := len(ids)
-	w := workers(n, dims)
-	if w == 1 {
-		t := newTopK(k)
-		scanRange(t, data, ids, dims, q, 0, n)
-		sortHits(t.h)
-		return t.h
-	}
+	return scanTop(len(ids), workers(len(ids), dims), k, func(t *topK, lo, hi int) {
+		scanRange(t, data, ids, dims, q, lo, hi)
+	})
+}
+
+// scanTop splits rows 0..n-1 into w contiguous ranges, has scan push each
+// range's rows into a heap of its k best (on the caller's goroutine when w
+// is 1, else one goroutine a range), and returns the k best of all, best
+// first.
+func scanTop(n, w, k int, scan func(t *topK, lo, hi int)) []Hit {
 	heaps := make([]*topK, w)
 	var wg sync.WaitGroup
 	for i := range w {
 		lo, hi := i*n/w, (i+1)*n/w
 		heaps[i] = newTopK(min(k, hi-lo))
+		if w == 1 {
+			scan(heaps[i], lo, hi)
+			break
+		}
 		wg.Add(1)
 		go func(t *topK) {
 			defer wg.Done()
-			scanRange(t, data, ids, dims, q, lo, hi)
+			scan(t, lo, hi)
 		}(heaps[i])
 	}
 	wg.Wait()

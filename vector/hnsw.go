@@ -84,6 +84,10 @@ type HNSW struct {
 	entry    int64      // entry node, -1 when empty
 	maxLevel int
 	mapped   bool // the slices point into a read-only mapped file (MapHNSW)
+	// codesOnly: the graph keeps no float32 vector, only codes (built by
+	// BuildHNSWCodes): every score, choosing neighbours and pruning too,
+	// is on codes, and it can be saved (SaveRows), not searched.
+	codesOnly bool
 
 	pool sync.Pool // *scratch
 
@@ -319,10 +323,24 @@ func (h *HNSW) sim(p *probe, n uint32) float32 {
 	return float32(dotI8(p.c, h.codes[o:o+h.cstride:o+h.cstride])) * (p.cs * h.cscale[n])
 }
 
+// pair returns the similarity of nodes a and b: exact, or on their codes
+// in a graph that keeps no vector.
+func (h *HNSW) pair(a, b uint32) float32 {
+	if !h.codesOnly {
+		return Dot(h.vec(a), h.vec(b))
+	}
+	oa, ob := int(a)*h.cstride, int(b)*h.cstride
+	d := dotI8(h.codes[oa:oa+h.cstride:oa+h.cstride], h.codes[ob:ob+h.cstride:ob+h.cstride])
+	return float32(d) * (h.cscale[a] * h.cscale[b])
+}
+
 // nodeProbe returns the probe of node i: its codes while building on
 // codes, else its vector.
 func (h *HNSW) nodeProbe(i uint32) probe {
-	p := probe{v: h.vec(i)}
+	var p probe
+	if !h.codesOnly {
+		p.v = h.vec(i)
+	}
 	if h.codes != nil {
 		o := int(i) * h.cstride
 		p.c, p.cs = h.codes[o:o+h.cstride:o+h.cstride], h.cscale[i]
@@ -402,10 +420,9 @@ func (h *HNSW) selectNeighbours(dst, cands []item, max int) []item {
 		if len(dst) >= max {
 			break
 		}
-		vc := h.vec(c.n)
 		good := true
 		for _, r := range dst {
-			if Dot(vc, h.vec(r.n)) > c.s {
+			if h.pair(c.n, r.n) > c.s {
 				good = false
 				break
 			}
@@ -507,7 +524,13 @@ func (h *HNSW) AddBatch(ids []int64, vecs [][]float32) error {
 	for i, id := range ids {
 		h.appendNode(id, vecs[i])
 	}
-	end := uint32(len(h.ids))
+	h.insertAll(first, uint32(len(h.ids)))
+	return nil
+}
+
+// insertAll links the appended nodes first to end-1 into the graph, in
+// parallel (HNSWOptions.Workers goroutines) when they are many.
+func (h *HNSW) insertAll(first, end uint32) {
 	w := h.workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
@@ -523,7 +546,7 @@ func (h *HNSW) AddBatch(ids []int64, vecs [][]float32) error {
 			h.insert(sc, next)
 		}
 		h.pool.Put(sc)
-		return nil
+		return
 	}
 	h.pool.Put(sc)
 	h.conc = true
@@ -549,7 +572,6 @@ func (h *HNSW) AddBatch(ids []int64, vecs [][]float32) error {
 	wg.Wait()
 	h.conc = false
 	h.locks = nil
-	return nil
 }
 
 // buildCodes quantises every node to int8 codes (w goroutines): those of
@@ -575,7 +597,9 @@ func (h *HNSW) buildCodes(w int) {
 // grow reserves room for extra more nodes.
 func (h *HNSW) grow(extra int) {
 	n := len(h.ids) + extra
-	h.vecs = slices.Grow(h.vecs, n*h.dims-len(h.vecs))
+	if !h.codesOnly {
+		h.vecs = slices.Grow(h.vecs, n*h.dims-len(h.vecs))
+	}
 	h.ids = slices.Grow(h.ids, extra)
 	h.levels = slices.Grow(h.levels, extra)
 	h.upper = slices.Grow(h.upper, extra)
@@ -590,7 +614,9 @@ func (h *HNSW) appendNode(id int64, v []float32) uint32 {
 	node := uint32(len(h.ids))
 	lv := h.nextLevel()
 	h.push(id)
-	h.vecs = append(h.vecs, v...)
+	if !h.codesOnly {
+		h.vecs = append(h.vecs, v...)
+	}
 	h.levels = append(h.levels, lv)
 	h.links0 = append(h.links0, make([]uint32, h.m0+1)...)
 	o := len(h.codes)
@@ -630,7 +656,7 @@ func (h *HNSW) insert(sc *scratch, node uint32) {
 		h.searchLayer(sc, &p, eps, h.efC, l)
 		eps = append(eps[:0], sc.res...)
 		cands := eps
-		if p.c != nil {
+		if p.c != nil && !h.codesOnly {
 			// The walk scored on codes; the neighbours are chosen, and
 			// their links pruned, on exact scores.
 			cands = append(sc.exact[:0], eps...)
@@ -687,10 +713,9 @@ func (h *HNSW) setLinks(sc *scratch, node uint32, l int, sel []item) {
 		return
 	}
 	all := append(sc.pr[:0], sel...)
-	v := h.vec(node)
 	for _, x := range s[1 : 1+s[0]] {
 		if !slices.ContainsFunc(sel, func(it item) bool { return it.n == x }) {
-			all = append(all, item{Dot(v, h.vec(x)), x})
+			all = append(all, item{h.pair(node, x), x})
 		}
 	}
 	sc.pr = all
@@ -721,10 +746,9 @@ func (h *HNSW) connect(sc *scratch, nb, node uint32, s float32, l int) {
 		sl[0] = n + 1
 		return
 	}
-	vb := h.vec(nb)
 	all := append(sc.pr[:0], item{s, node})
 	for _, x := range sl[1 : 1+n] {
-		all = append(all, item{Dot(vb, h.vec(x)), x})
+		all = append(all, item{h.pair(nb, x), x})
 	}
 	sc.pr = all
 	h.writePruned(sc, sl, all, h.capacity(l))
@@ -752,16 +776,13 @@ func (h *HNSW) writePruned(sc *scratch, s []uint32, all []item, c int) {
 // only passes by: of a graph mapped from a file, only the codes and links
 // the walks touch stay resident.
 func (h *HNSW) Search(q []float32, k int) ([]Hit, error) {
-	if err := checkQuery(h.dims, q, k); err != nil {
-		return nil, err
-	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	n := len(h.ids)
-	k = min(k, n)
-	if k == 0 {
-		return []Hit{}, nil
+	k, err := h.searchK(q, k)
+	if err != nil || k == 0 {
+		return noHits(err)
 	}
+	n := len(h.ids)
 	ef := max(k, h.efS)
 	if ef >= n {
 		return scanFloat(h.vecs, h.ids, h.dims, q, k), nil
@@ -826,6 +847,28 @@ func (h *HNSW) rescoreVec(sc *scratch, i uint32) []float32 {
 // scanOversample is how many candidates per hit [HNSW.ScanCodes] rescores.
 const scanOversample = 4
 
+// searchK checks a search's query and returns how many hits it can
+// give: k, or fewer when the graph holds fewer nodes. h.mu must be
+// read-locked.
+func (h *HNSW) searchK(q []float32, k int) (int, error) {
+	if err := checkQuery(h.dims, q, k); err != nil {
+		return 0, err
+	}
+	if h.codesOnly {
+		return 0, ErrNoVectors
+	}
+	return min(k, len(h.ids)), nil
+}
+
+// noHits is a search's answer when it has no hit to give: err, or an
+// empty list.
+func noHits(err error) ([]Hit, error) {
+	if err != nil {
+		return nil, err
+	}
+	return []Hit{}, nil
+}
+
 // ScanCodes returns the k vectors most similar to q as [HNSW.Search] does,
 // best first with exact scores, but without the graph: it scores every
 // node's int8 codes against the query's (on every core), then rescores the
@@ -835,16 +878,13 @@ const scanOversample = 4
 // where a graph walk's does (vectors with little structure, such as the
 // hashing embedder's, defeat it).
 func (h *HNSW) ScanCodes(q []float32, k int) ([]Hit, error) {
-	if err := checkQuery(h.dims, q, k); err != nil {
-		return nil, err
-	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	n := len(h.ids)
-	k = min(k, n)
-	if k == 0 {
-		return []Hit{}, nil
+	k, err := h.searchK(q, k)
+	if err != nil || k == 0 {
+		return noHits(err)
 	}
+	n := len(h.ids)
 	if h.codes == nil {
 		return scanFloat(h.vecs, h.ids, h.dims, q, k), nil
 	}
@@ -865,25 +905,15 @@ func (h *HNSW) ScanCodes(q []float32, k int) ([]Hit, error) {
 func (h *HNSW) scanCodes(p *probe, nc int) []Hit {
 	n := len(h.ids)
 	w := workers(n, h.cstride/4) // integer kernel: ~4x the elements per unit of work
-	heaps := make([]*topK, w)
-	var wg sync.WaitGroup
-	for i := range w {
-		lo, hi := i*n/w, (i+1)*n/w
-		heaps[i] = newTopK(min(nc, hi-lo))
-		wg.Add(1)
-		go func(t *topK) {
-			defer wg.Done()
-			for r := lo; r < hi; r++ {
-				s := h.sim(p, uint32(r))
-				if t.full() {
-					if wst := t.worst(); s < wst.Score || (s == wst.Score && h.ids[r] > wst.ID) {
-						continue
-					}
+	return scanTop(n, w, nc, func(t *topK, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			s := h.sim(p, uint32(r))
+			if t.full() {
+				if wst := t.worst(); s < wst.Score || (s == wst.Score && h.ids[r] > wst.ID) {
+					continue
 				}
-				t.push(Hit{ID: h.ids[r], Score: s})
 			}
-		}(heaps[i])
-	}
-	wg.Wait()
-	return mergeTops(heaps, nc)
+			t.push(Hit{ID: h.ids[r], Score: s})
+		}
+	})
 }

@@ -113,10 +113,10 @@ func asBytes[T uint32 | float32 | int64](v []T) []byte {
 func (h *HNSW) Save(w io.Writer) error {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.save(w, hnswVersion)
+	return h.save(w, hnswVersion, nil)
 }
 
-func (h *HNSW) save(w io.Writer, version int) error {
+func (h *HNSW) save(w io.Writer, version int, rows Rows) error {
 	if h.dims < 1 || h.dims > maxDims {
 		return fmt.Errorf("%w: index has %d dimensions", ErrDims, h.dims)
 	}
@@ -155,7 +155,7 @@ func (h *HNSW) save(w io.Writer, version int) error {
 		bw.write(h.levels)
 		bw.write(make([]byte, pad4(n)))
 	}
-	bw.f32s(h.vecs)
+	h.writeVectors(bw, rows)
 	bw.u32s(h.links0)
 	for _, up := range h.upper {
 		bw.u32s(up)
@@ -547,5 +547,5 @@ func (h *HNSW) SavedSize() int {
 	for _, up := range h.upper {
 		upper += len(up)
 	}
-	return hnswHeader + 8*n + n + pad4(n) + 4*len(h.vecs) + 4*len(h.links0) + 4*upper + n*codeStride(h.dims) + 4*n + 4
+	return hnswHeader + 8*n + n + pad4(n) + 4*n*h.dims + 4*len(h.links0) + 4*upper + n*codeStride(h.dims) + 4*n + 4
 }

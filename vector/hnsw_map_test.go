@@ -149,7 +149,7 @@ func TestMapHNSWCorrupt(t *testing.T) {
 		}
 	}
 	var v1 bytes.Buffer
-	if err := h.save(&v1, 1); err != nil {
+	if err := h.save(&v1, 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	bad("version 1", v1.Bytes(), false)
@@ -161,7 +161,7 @@ func TestLoadHNSWVersion1(t *testing.T) {
 	s := recallSets(t)[1]
 	h := builtHNSW(t)[s.name]
 	var v1, v2 bytes.Buffer
-	if err := h.save(&v1, 1); err != nil {
+	if err := h.save(&v1, 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Save(&v2); err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sync"
 )
 
 // DefaultOversample is the candidate multiple [Quantized] rescores.
@@ -255,33 +254,16 @@ func (x *Quantized) search(q []float32, k int, rescore bool) ([]Hit, error) {
 func (x *Quantized) scan(qq *quantQuery, k int) []Hit {
 	n := len(x.ids)
 	w := workers(n, x.stride/4) // integer kernel: ~4x the elements per unit of work
-	heaps := make([]*topK, w)
-	var wg sync.WaitGroup
-	for i := range w {
-		lo, hi := i*n/w, (i+1)*n/w
-		heaps[i] = newTopK(min(k, hi-lo))
-		run := func(t *topK) {
-			for r := lo; r < hi; r++ {
-				s := x.approx(qq, r)
-				if t.full() {
-					wst := t.worst()
-					if s < wst.Score || (s == wst.Score && x.ids[r] > wst.ID) {
-						continue
-					}
+	return scanTop(n, w, k, func(t *topK, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			s := x.approx(qq, r)
+			if t.full() {
+				wst := t.worst()
+				if s < wst.Score || (s == wst.Score && x.ids[r] > wst.ID) {
+					continue
 				}
-				t.push(Hit{ID: x.ids[r], Score: s})
 			}
+			t.push(Hit{ID: x.ids[r], Score: s})
 		}
-		if w == 1 {
-			run(heaps[i])
-			break
-		}
-		wg.Add(1)
-		go func(t *topK) {
-			defer wg.Done()
-			run(t)
-		}(heaps[i])
-	}
-	wg.Wait()
-	return mergeTops(heaps, k)
+	})
 }

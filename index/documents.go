@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -89,9 +90,12 @@ func (ix *Index) writeDocuments(ctx context.Context, ds []*store.DocumentRecord)
 	}
 	defer w.close()
 	for i, d := range ds {
-		if err := w.replace(ctx, d); err != nil {
+		if err := w.replace(ctx, i, d); err != nil {
 			return i, err
 		}
+	}
+	if i, err := w.writeKeywords(ctx, ds); err != nil {
+		return i, err
 	}
 	if err := bumpChunksVersion(ctx, tx); err != nil {
 		return 0, fmt.Errorf("storing %q: %w", ds[0].Path, err)
@@ -106,17 +110,33 @@ func (ix *Index) writeDocuments(ctx context.Context, ds []*store.DocumentRecord)
 }
 
 // documentWriter writes notes in one transaction with statements prepared
-// once for all of them. Each statement writes one row: a statement of
-// many rows opens a savepoint once FTS5 is written in the transaction,
-// and at a savepoint FTS5 writes the terms it holds in memory to a new
-// segment (paragraphs written 64 to a statement made a fresh ingest spend
-// more in merging those small segments than they saved).
+// once for all of them. A statement that may abort half-way (one of many
+// rows, or one that fires a trigger, as a chunk's row does) opens a
+// savepoint, and once FTS5 is written in the transaction every savepoint
+// makes it write the terms it holds in memory to a new segment: written
+// in between, each chunk made a segment, and a fresh ingest spent more in
+// merging them than in indexing. So the keyword rows of the notes wait
+// (in keywords) until every other row of the transaction is written, and
+// go in last, one a statement, in the order of their ids.
 type documentWriter struct {
 	tx                                 *sql.Tx
 	insDoc, insChunk, insChild, insFTS *sql.Stmt
 	// nextChild is the id the next paragraph gets, as SQLite would give
 	// it (one more than the largest), or 0 until it is read again.
 	nextChild int64
+	// keywords are the keyword rows not yet written, in id order; note
+	// is the index of each row's note in the batch, doc its document.
+	keywords []keywordRow
+}
+
+// keywordRow is a paragraph's keyword row waiting to be written.
+type keywordRow struct {
+	id             int64
+	doc            int64
+	note           int
+	headings, body string
+	// chunk and paragraph ordinals, for the error that names them
+	chunk, paragraph int
 }
 
 func newDocumentWriter(ctx context.Context, tx *sql.Tx) (*documentWriter, error) {
@@ -152,9 +172,10 @@ func (w *documentWriter) close() {
 	}
 }
 
-// replace writes one note, its chunks, paragraphs and keyword rows, and
-// its visibility, in place of any earlier version.
-func (w *documentWriter) replace(ctx context.Context, d *store.DocumentRecord) error {
+// replace writes one note, the i-th of the batch, its chunks and
+// paragraphs, and its visibility, in place of any earlier version; its
+// keyword rows wait for [documentWriter.writeKeywords].
+func (w *documentWriter) replace(ctx context.Context, i int, d *store.DocumentRecord) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("storing %q: %w", d.Path, err)
 	}
@@ -168,11 +189,11 @@ func (w *documentWriter) replace(ctx context.Context, d *store.DocumentRecord) e
 			return fmt.Errorf("storing %q: %w", d.Path, err)
 		}
 	}
-	for i := range d.Chunks {
+	for k := range d.Chunks {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("storing %q: %w", d.Path, err)
 		}
-		c := &d.Chunks[i]
+		c := &d.Chunks[k]
 		chunkID, err := w.insertChunk(sctx, d, docID, c)
 		if err != nil {
 			return fmt.Errorf("storing chunk %d of %q: %w", c.Ordinal, d.Path, err)
@@ -182,9 +203,8 @@ func (w *documentWriter) replace(ctx context.Context, d *store.DocumentRecord) e
 			if _, err := w.insChild.ExecContext(sctx, id, chunkID, ch.Ordinal, ch.ByteStart, ch.ByteEnd); err != nil {
 				return fmt.Errorf("storing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
 			}
-			if _, err := w.insFTS.ExecContext(sctx, id, c.HeadingTerms, ch.Terms); err != nil {
-				return fmt.Errorf("indexing paragraph %d of chunk %d of %q: %w", ch.Ordinal, c.Ordinal, d.Path, err)
-			}
+			w.keywords = append(w.keywords, keywordRow{id: id, doc: docID, note: i, headings: c.HeadingTerms, body: ch.Terms,
+				chunk: c.Ordinal, paragraph: ch.Ordinal})
 			w.nextChild++
 		}
 	}
@@ -208,6 +228,9 @@ func (w *documentWriter) replaceDocument(ctx context.Context, d *store.DocumentR
 		}
 	}
 	if err != sql.ErrNoRows {
+		if err := w.dropKeywordsOf(ctx, d); err != nil {
+			return 0, err
+		}
 		if err := deleteDocument(ctx, tx, d.Root, d.Path); err != nil {
 			return 0, err
 		}
@@ -230,6 +253,36 @@ func (w *documentWriter) replaceDocument(ctx context.Context, d *store.DocumentR
 		return 0, err
 	}
 	return res.LastInsertId()
+}
+
+// dropKeywordsOf forgets the waiting keyword rows of the earlier version
+// of d, written in this batch (the same note twice in a batch): its
+// paragraphs go with it, and their ids may be given again.
+func (w *documentWriter) dropKeywordsOf(ctx context.Context, d *store.DocumentRecord) error {
+	var old int64
+	if err := w.tx.QueryRowContext(ctx, `SELECT id FROM documents WHERE root = ? AND path = ?`, d.Root, d.Path).Scan(&old); err != nil {
+		return err
+	}
+	w.keywords = slices.DeleteFunc(w.keywords, func(k keywordRow) bool { return k.doc == old })
+	return nil
+}
+
+// writeKeywords writes the waiting keyword rows, in id order. On failure
+// it returns the index in ds of the note whose row failed, and the error.
+func (w *documentWriter) writeKeywords(ctx context.Context, ds []*store.DocumentRecord) (int, error) {
+	sctx := context.WithoutCancel(ctx)
+	for j, k := range w.keywords {
+		if j%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return k.note, fmt.Errorf("storing %q: %w", ds[k.note].Path, err)
+			}
+		}
+		if _, err := w.insFTS.ExecContext(sctx, k.id, k.headings, k.body); err != nil {
+			return k.note, fmt.Errorf("indexing paragraph %d of chunk %d of %q: %w", k.paragraph, k.chunk, ds[k.note].Path, err)
+		}
+	}
+	w.keywords = w.keywords[:0]
+	return len(ds), nil
 }
 
 // insertChunk writes one chunk's row and returns its id.

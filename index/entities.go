@@ -19,6 +19,9 @@ func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []store
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
 	defer tx.Rollback()
+	if err := unsharePlayers(ctx, tx); err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM mentions WHERE entity_id IN (SELECT id FROM entities WHERE scope = ?)`, scope); err != nil {
 		return fmt.Errorf("storing the compendium: %w", err)
 	}
@@ -63,14 +66,74 @@ func (ix *Index) ReplaceEntities(ctx context.Context, scope string, ents []store
 	return nil
 }
 
+// playersShared is the meta key set while the players' compendium is the
+// DM's: built when no note was DM-only, the two are the same, and their
+// entities and mentions are stored once, as the DM's (see
+// [compendiumWriter.SharePlayers]).
+const playersShared = "players_compendium_shared"
+
+// scopeStored is an SQL expression of the scope whose rows hold the
+// compendium of the scope given as its parameter.
+const scopeStored = `(CASE WHEN ?1 = '` + store.ScopePlayer + `' AND EXISTS (SELECT 1 FROM meta WHERE key = '` + playersShared + `')
+	THEN '` + store.ScopeDM + `' ELSE ?1 END)`
+
 // Entities returns the compendium of a scope, by name, without mentions.
 // The players' compendium is empty while it is stale (see
 // [Index.PlayersCompendiumStale]), decided in the same statement that
 // reads it.
 func (ix *Index) Entities(ctx context.Context, scope string) ([]store.Entity, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = ?
-		AND NOT (scope = ? AND EXISTS (SELECT 1 FROM meta WHERE key = ?)) ORDER BY name`, scope, store.ScopePlayer, playersCompendiumStale)
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, kind, aliases, note, source FROM entities WHERE scope = `+scopeStored+`
+		AND NOT (?1 = ?2 AND EXISTS (SELECT 1 FROM meta WHERE key = ?3)) ORDER BY name`, scope, store.ScopePlayer, playersCompendiumStale)
 	return scanEntities(rows, err)
+}
+
+// SharePlayers says whether the players' compendium about to be stored
+// is the DM's (no note is DM-only): then the players' rows go, and the
+// players are served the DM's entities and mentions, which a player's
+// search reads without the chunks of DM-only notes as it always does;
+// else the players' compendium is stored apart again (from nothing: the
+// next rows written for the players are all of it).
+func (w *compendiumWriter) SharePlayers(ctx context.Context, share bool) error {
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
+	q := `DELETE FROM meta WHERE key = ?`
+	if share {
+		if _, err := w.tx.ExecContext(ctx, `DELETE FROM entities WHERE scope = ?`, store.ScopePlayer); err != nil {
+			return fmt.Errorf("storing the compendium: %w", err)
+		}
+		q = `INSERT INTO meta(key, value) VALUES(?, '1') ON CONFLICT(key) DO NOTHING`
+	}
+	if _, err := w.tx.ExecContext(ctx, q, playersShared); err != nil {
+		return fmt.Errorf("storing the compendium: %w", err)
+	}
+	return nil
+}
+
+// unsharePlayers stores the players' compendium apart when it is the
+// DM's (see [compendiumWriter.SharePlayers]): a copy of the DM's rows.
+func unsharePlayers(ctx context.Context, tx *sql.Tx) error {
+	var shared bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?)`, playersShared).Scan(&shared); err != nil || !shared {
+		return err
+	}
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM entities WHERE scope = ?`, []any{store.ScopePlayer}},
+		{`INSERT INTO entities(scope, name, kind, aliases, note, source)
+			SELECT ?, name, kind, aliases, note, source FROM entities WHERE scope = ? ORDER BY id`, []any{store.ScopePlayer, store.ScopeDM}},
+		{`INSERT INTO mentions(entity_id, chunk_id, count) SELECT p.id, m.chunk_id, m.count
+			FROM entities d JOIN mentions m ON m.entity_id = d.id JOIN entities p ON p.scope = ? AND p.name = d.name
+			WHERE d.scope = ?`, []any{store.ScopePlayer, store.ScopeDM}},
+		{`DELETE FROM meta WHERE key = ?`, []any{playersShared}},
+	} {
+		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // scanEntities reads the rows of a query of id, name, kind, aliases, note
@@ -226,7 +289,7 @@ func (ix *Index) Roots(ctx context.Context) ([]string, error) {
 // EntityCount returns how many entities the compendium of a scope holds.
 func (ix *Index) EntityCount(ctx context.Context, scope string) (int, error) {
 	var n int
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM entities WHERE scope = ?`, scope).Scan(&n); err != nil {
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM entities WHERE scope = `+scopeStored, scope).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting entities: %w", err)
 	}
 	return n, nil

@@ -183,11 +183,19 @@ func (ix *Index) removeGraphFiles(model, keep string) {
 // Where the file cannot be written, it is saved through memory as
 // SaveGraph does.
 func (ix *Index) SaveHNSW(ctx context.Context, model string, g *vector.HNSW) error {
+	return ix.SaveHNSWRows(ctx, model, g, nil)
+}
+
+// SaveHNSWRows stores g as SaveHNSW does; of a graph built from codes
+// ([vector.BuildHNSWCodes]), with its vectors read from rows
+// ([vector.HNSW.SaveRows]), as they are written to the file: the vectors
+// are never all in memory.
+func (ix *Index) SaveHNSWRows(ctx context.Context, model string, g *vector.HNSW, rows vector.Rows) error {
 	f, err := ix.createGraphTemp()
 	if err != nil {
 		var buf bytes.Buffer
 		buf.Grow(g.SavedSize())
-		if err := g.Save(&buf); err != nil {
+		if err := g.SaveRows(&buf, rows); err != nil {
 			return fmt.Errorf("storing the vector graph of %q: %w", model, err)
 		}
 		return ix.SaveGraph(ctx, model, g.Len(), buf.Bytes())
@@ -196,7 +204,7 @@ func (ix *Index) SaveHNSW(ctx context.Context, model string, g *vector.HNSW) err
 	defer os.Remove(tmp) // a no-op once renamed
 	defer f.Close()
 	bw := bufio.NewWriterSize(f, 1<<20)
-	err = g.Save(bw)
+	err = g.SaveRows(bw, rows)
 	if err == nil {
 		err = bw.Flush()
 	}

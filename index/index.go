@@ -42,6 +42,15 @@ type Index struct {
 // which the system reclaims first.
 const mmapPragma = "mmap_size(1073741824)"
 
+// tempStorePragma keeps SQLite's temporary files in memory, chiefly the
+// statement journal: a statement that may abort half-way (one of many
+// rows, one that fires a trigger, as a chunk's row does) copies each
+// page it changes there first, and past 64 KiB that went to a file, a
+// write system call a page (issue 31: a tenth of a fresh ingest's CPU).
+// What it holds is the pages one statement changes, or a query's
+// temporary b-tree.
+const tempStorePragma = "temp_store(MEMORY)"
+
 // Open opens (creating if needed) the index file at path and brings its
 // schema up to date. An existing file that cannot be written (a read-only
 // mount, or the file or its folder not writable) is opened read-only:
@@ -68,6 +77,7 @@ func Open(ctx context.Context, path string) (*Index, error) {
 		"synchronous(NORMAL)",
 		"busy_timeout(10000)",
 		mmapPragma,
+		tempStorePragma,
 	} {
 		q.Add("_pragma", p)
 	}
@@ -443,6 +453,25 @@ var migrations = []string{
 	CREATE INDEX compendium_notes_state ON compendium_notes(matched, restricted);
 	INSERT INTO meta(key, value) VALUES('compendium_sums', 'stale')
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value;`,
+	// v17 (issue 31, second session, part "fixed": an unchanged re-ingest
+	// reads no file): the stamp of the file each note was read from (size,
+	// modification and change times, device and inode) and the content
+	// hash it was stamped with: a stamp counts only while its note holds
+	// that content. report is what reading the file reported (JSON), or ''.
+	// The note's folder and path are repeated, so that an ingest reads the
+	// stamps without the documents' rows.
+	`CREATE TABLE file_stamps (
+		doc_id  INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+		root    TEXT NOT NULL,
+		path    TEXT NOT NULL,
+		sha256  TEXT NOT NULL,
+		size    INTEGER NOT NULL,
+		mtime   INTEGER NOT NULL,
+		ctime   INTEGER NOT NULL,
+		device  INTEGER NOT NULL,
+		inode   INTEGER NOT NULL,
+		report  TEXT NOT NULL DEFAULT ''
+	);`,
 }
 
 // migrationCode[i], when set, runs after migrations[i], in the same

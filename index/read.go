@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oraculo/oraculo/store"
 )
@@ -33,10 +34,40 @@ func scanChunk(rows *sql.Rows) (store.Chunk, error) {
 }
 
 func jsonUnmarshalStrings(s string, dst *[]string) error {
+	if plainStrings(s, dst) {
+		return nil
+	}
 	if err := json.Unmarshal([]byte(s), dst); err != nil {
 		return fmt.Errorf("malformed heading path %q: %w", s, err)
 	}
 	return nil
+}
+
+// plainStrings decodes s into dst when it is a JSON array of strings as
+// json.Marshal writes it without escapes (every heading path but those
+// with quotes, backslashes, control characters or <>&), and reports
+// whether it did; json.Unmarshal gives the same. It was 1.5% of a
+// keyword search's CPU at 100k chunks, reading 160 heading paths.
+func plainStrings(s string, dst *[]string) bool {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || strings.IndexByte(s, '\\') >= 0 || !utf8.ValidString(s) {
+		return false
+	}
+	inner := s[1 : len(s)-1]
+	if inner == "" {
+		*dst = []string{}
+		return true
+	}
+	if len(inner) < 2 || inner[0] != '"' || inner[len(inner)-1] != '"' {
+		return false
+	}
+	parts := strings.Split(inner[1:len(inner)-1], `","`)
+	for _, p := range parts {
+		if strings.IndexByte(p, '"') >= 0 || strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 }) {
+			return false
+		}
+	}
+	*dst = parts
+	return true
 }
 
 func (ix *Index) chunksByID(ctx context.Context, ids []int64) (map[int64]store.Chunk, error) {
@@ -54,12 +85,8 @@ func chunksByID(ctx context.Context, db queryer, ids []int64) (map[int64]store.C
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	rows, err := db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM chunks k JOIN documents d ON d.id = k.doc_id
-		WHERE k.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
+	rows, err := db.QueryContext(ctx, `SELECT `+chunkColumns+` FROM json_each(?) j CROSS JOIN chunks k ON k.id = j.value
+		JOIN documents d ON d.id = k.doc_id`, jsonIDs(ids))
 	if err != nil {
 		return nil, fmt.Errorf("reading chunks: %w", err)
 	}

@@ -159,6 +159,61 @@ func (ix *Index) LoadVectors(ctx context.Context, model string) (v *store.Vector
 	return v, missing, nil
 }
 
+// EachVector calls fn with every chunk's vector for model, in id order
+// (the rows LoadVectors returns), one at a time: v is reused for the next
+// row, so fn must not keep it. It stops at, and returns, fn's first
+// error. A graph built from them holds one vector at a time, not all of
+// them (at 1M chunks of 1,024 dimensions, 4 GB).
+func (ix *Index) EachVector(ctx context.Context, model string, fn func(id int64, v []float32) error) error {
+	// Each row's blob is a fresh copy from the driver: collected often,
+	// as LoadVectors does, not left to pile up beside the graph.
+	defer lowGC()()
+	// Read through read calls on a connection of its own, not through the
+	// index's mapping (mmapPragma): mapped, the pages of every vector read
+	// once stayed resident beside the graph (814 MB at 100k chunks, up to
+	// the mapping's 1 GiB at 1M).
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("reading vectors of %q: %w", model, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA mmap_size = 0`); err != nil {
+		return fmt.Errorf("reading vectors of %q: %w", model, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA `+mmapPragma)
+	rows, err := conn.QueryContext(ctx, `SELECT k.id, e.dims, e.vector FROM chunks k
+		JOIN embeddings e ON e.hash = k.embed_hash AND e.model = ? ORDER BY k.id`, model)
+	if err != nil {
+		return fmt.Errorf("reading vectors of %q: %w", model, err)
+	}
+	defer rows.Close()
+	var v []float32
+	for rows.Next() {
+		var id int64
+		var d int
+		var blob sql.RawBytes
+		if err := rows.Scan(&id, &d, &blob); err != nil {
+			return fmt.Errorf("reading vectors of %q: %w", model, err)
+		}
+		if v == nil {
+			v = make([]float32, d)
+		}
+		if d != len(v) {
+			return fmt.Errorf("reading vectors of %q: chunk %d has %d dimensions, others %d", model, id, d, len(v))
+		}
+		if err := vector.DecodeInto(v, blob); err != nil {
+			return fmt.Errorf("reading vectors of %q: chunk %d: %w", model, id, err)
+		}
+		if err := fn(id, v); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading vectors of %q: %w", model, err)
+	}
+	return nil
+}
+
 // VectorIDs returns, in id order, the chunks that have a vector for model
 // (the rows LoadVectors would return, without reading a vector), and how
 // many chunks have none.

@@ -24,6 +24,9 @@ var undo = map[int][]string{
 		`DROP TABLE compendium_gone`, `DROP TABLE compendium_lower`, `DROP TABLE compendium_names`,
 		`DELETE FROM meta WHERE key = 'compendium_sums'`,
 	},
+	17: { // the stamps of the files notes were read from (issue 31b: an unchanged re-ingest reads no file)
+		`DROP TABLE file_stamps`,
+	},
 }
 
 // First is the oldest schema Undo can go back to.

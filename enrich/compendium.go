@@ -238,14 +238,39 @@ type scopeUpdate struct {
 	fresh bool
 }
 
-// storeCompendium stores both scopes' entities (same: the players' are
-// the DM's) and finds their mentions where they may have changed.
-func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]compendium.Entity, same bool, sig string) error {
-	var ups [2]*scopeUpdate
-	for i, scope := range []string{store.ScopeDM, store.ScopePlayer} {
+// playersSharer is a compendium writer that can store the players'
+// compendium, when it is the DM's, as the DM's rows only (share), or
+// apart again (see index's compendiumWriter.SharePlayers). A writer
+// that cannot stores both scopes each time.
+type playersSharer interface {
+	SharePlayers(ctx context.Context, share bool) error
+}
+
+// scopesToStore returns the scopes whose rows w must store: both, or
+// only the DM's when the players' is the same and w can share it.
+func scopesToStore(ctx context.Context, w store.CompendiumWriter, same bool) ([]string, error) {
+	scopes := []string{store.ScopeDM, store.ScopePlayer}
+	sh, ok := w.(playersSharer)
+	if !ok {
+		return scopes, nil
+	}
+	if err := sh.SharePlayers(ctx, same); err != nil {
+		return nil, err
+	}
+	if same {
+		scopes = scopes[:1]
+	}
+	return scopes, nil
+}
+
+// setScopes stores the entities of each scope and returns what is left
+// to do for it: the chunks whose mentions to find, and how.
+func setScopes(ctx context.Context, w store.CompendiumWriter, scopes []string, ents [2][]compendium.Entity, same bool) ([]*scopeUpdate, error) {
+	ups := make([]*scopeUpdate, len(scopes))
+	for i, scope := range scopes {
 		old, err := w.Entities(ctx, scope)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		recs := make([]store.Entity, len(ents[i]))
 		for j, en := range ents[i] {
@@ -262,12 +287,30 @@ func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]co
 			u.matcher = compendium.NewMatcher(ents[i])
 		}
 		if u.ids, err = w.SetEntities(ctx, scope, recs); err != nil {
-			return err
+			return nil, err
 		}
 		ups[i] = u
 	}
+	return ups, nil
+}
+
+// storeCompendium stores both scopes' entities (same: the players' are
+// the DM's, and a writer that can stores them once) and finds their
+// mentions where they may have changed.
+func storeCompendium(ctx context.Context, w store.CompendiumWriter, ents [2][]compendium.Entity, same bool, sig string) error {
+	scopes, err := scopesToStore(ctx, w, same)
+	if err != nil {
+		return err
+	}
+	ups, err := setScopes(ctx, w, scopes, ents, same)
+	if err != nil {
+		return err
+	}
 	// Only the pending chunks, unless a name changed.
-	pendingOnly := ups[0].changed == nil && ups[1].changed == nil
+	pendingOnly := true
+	for _, u := range ups {
+		pendingOnly = pendingOnly && u.changed == nil
+	}
 	for after := int64(0); ; {
 		chunks, err := w.Chunks(ctx, after, chunkBatch, pendingOnly)
 		if err != nil {

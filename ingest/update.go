@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -143,6 +144,10 @@ type Result struct {
 	// identical to the stored version and not touched; Deleted left the
 	// store because their files are gone.
 	Indexed, Unchanged, Deleted int
+	// Unread of the Unchanged were not read: their files' stamps (size,
+	// times, identity) had not changed since their notes were read (see
+	// [store.FileStamper]).
+	Unread int
 	// Bytes is the size of the files read.
 	Bytes int64
 	// NewChunks is how many chunks were written.
@@ -162,7 +167,10 @@ type Result struct {
 // Update brings the notes of root in w up to date: every note file under
 // root is read and, when new or changed, cut, analysed and decided (who may
 // see it), and written with its decision in one write; unchanged notes are
-// left alone, and notes whose files are gone are removed. Files are read
+// left alone, and notes whose files are gone are removed. A file whose
+// stamp (size, times, device and inode) the store keeps unchanged since
+// its note was read is not read again (see [store.FileStamper]); any
+// other is, and its content hash says whether it changed. Files are read
 // and cut in parallel but written in path order, so that the same notes
 // always get the same row ids (and ties rank the same); they are written in
 // batches (see [Config.BatchNotes]), each note whole.
@@ -179,6 +187,7 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if fence == nil {
 		fence = NewFence(Bounds{Roots: []string{root}})
 	}
+	started := time.Now() // before any file's stamp is taken
 	listing, err := fence.Walk(root)
 	if err != nil {
 		return nil, err
@@ -189,7 +198,11 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if err != nil {
 		return nil, err
 	}
-	u := &update{w: w, root: root, cfg: cfg, fence: fence, states: states, total: len(listing.Files), gathering: &batch{},
+	stamps, err := loadStamps(ctx, w, root, started)
+	if err != nil {
+		return nil, err
+	}
+	u := &update{w: w, root: root, cfg: cfg, fence: fence, states: states, stamps: stamps, total: len(listing.Files), gathering: &batch{},
 		seen: make(map[string]bool, len(listing.Files)), keep: map[string]bool{},
 		res: &Result{Files: len(listing.Files), Excluded: excluded}}
 	for _, w := range vault.Warnings {
@@ -229,6 +242,9 @@ func Update(ctx context.Context, w store.DocumentWriter, root string, cfg Config
 	if err != nil {
 		return u.res, err
 	}
+	if err := u.stamps.save(ctx, root); err != nil {
+		return u.res, err
+	}
 	return u.res, u.removeGone(ctx, listing)
 }
 
@@ -239,6 +255,7 @@ type update struct {
 	cfg    Config
 	fence  *Fence
 	states map[string]store.DocumentState
+	stamps *stamps
 	total  int
 	done   int
 	// seen are the files found readable, keep those that could not be
@@ -264,12 +281,15 @@ type batch struct {
 	err     error
 }
 
-// prepared is one file read and cut, ready to be written.
+// prepared is one file read and cut, ready to be written: or, when note
+// is nil and unchanged, one whose stamp says it was not written since its
+// note was read (and report is what reading it reported then).
 type prepared struct {
 	file      File
 	note      *Note
 	skip      *Skip
 	unchanged bool
+	report    fileReport
 	record    *store.DocumentRecord
 	err       error
 }
@@ -379,6 +399,9 @@ func (u *update) count(p prepared) {
 		}
 	case p.unchanged:
 		u.res.Unchanged++
+		if p.note == nil {
+			u.res.Unread++
+		}
 	default:
 		u.res.Indexed++
 		u.res.NewChunks += len(p.record.Chunks)
@@ -390,13 +413,18 @@ func (u *update) count(p prepared) {
 			u.res.Pages += p.note.PageCount
 		}
 	}
+	report := p.report
 	if p.note != nil {
-		if p.note.Repairs != "" {
-			u.res.Repaired = append(u.res.Repaired, Problem{Root: u.root, Path: p.file.Path, Reason: "repaired", Detail: p.note.Repairs})
+		report = fileReport{repairs: p.note.Repairs, warnings: p.note.Warnings}
+		if p.skip == nil {
+			u.stamps.note(p.file, p.note, p.report)
 		}
-		for _, w := range p.note.Warnings {
-			u.res.Warnings = append(u.res.Warnings, Problem{Root: u.root, Path: p.file.Path, Reason: "warning", Detail: w})
-		}
+	}
+	if report.repairs != "" {
+		u.res.Repaired = append(u.res.Repaired, Problem{Root: u.root, Path: p.file.Path, Reason: "repaired", Detail: report.repairs})
+	}
+	for _, w := range report.warnings {
+		u.res.Warnings = append(u.res.Warnings, Problem{Root: u.root, Path: p.file.Path, Reason: "warning", Detail: w})
 	}
 	if u.cfg.Progress != nil {
 		u.cfg.Progress(Progress{Done: u.done, Total: u.total, Bytes: u.res.Bytes, Path: p.file.Path, Pages: u.res.Pages})
@@ -425,6 +453,13 @@ func (u *update) removeGone(ctx context.Context, listing *Listing) error {
 // and decides who may see it.
 func (u *update) prepare(f File) prepared {
 	p := prepared{file: f}
+	st, stored := u.states[f.Path]
+	if stored && u.cfg.current(st.Stamp) {
+		if sf, ok := u.stamps.known(f, st, u.maxBytes()); ok {
+			p.unchanged, p.report = true, fileReport{repairs: sf.Repairs, warnings: sf.Warnings}
+			return p
+		}
+	}
 	note, skip := u.fence.Read(f, u.cfg.MaxBytes)
 	if skip != nil {
 		p.skip = skip
@@ -440,7 +475,8 @@ func (u *update) prepare(f File) prepared {
 	}
 	decision := u.cfg.Decide(vis)
 	note.Warnings = append(note.Warnings, decision.Warnings...)
-	if st, ok := u.states[f.Path]; ok && st.SHA256 == note.SHA256 && u.cfg.current(st.Stamp) {
+	p.report = fileReport{repairs: note.Repairs, warnings: slices.Clip(note.Warnings)}
+	if stored && st.SHA256 == note.SHA256 && u.cfg.current(st.Stamp) {
 		p.unchanged = true
 		return p
 	}
@@ -477,6 +513,14 @@ func (u *update) prepare(f File) prepared {
 		p.record.Chunks = append(p.record.Chunks, cr)
 	}
 	return p
+}
+
+// maxBytes is the largest file read.
+func (u *update) maxBytes() int64 {
+	if u.cfg.MaxBytes > 0 {
+		return u.cfg.MaxBytes
+	}
+	return DefaultMaxBytes
 }
 
 // chunkRecord is what the store keeps of one chunk: its text, where it

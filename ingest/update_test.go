@@ -255,15 +255,7 @@ func TestUpdateCancelled(t *testing.T) {
 	root := notesFolder(t, 40)
 	w := newMemWriter()
 	w.docs[root+"\x00gone.md"] = &store.DocumentRecord{Root: root, Path: "gone.md"}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cfg := testConfig()
-	cfg.BatchNotes = 4
-	cfg.Progress = func(p Progress) {
-		if p.Done == 5 {
-			cancel()
-		}
-	}
+	ctx, cfg := cancelledAtFive(t)
 	res, err := Update(ctx, w, root, cfg)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
@@ -275,6 +267,21 @@ func TestUpdateCancelled(t *testing.T) {
 	if _, ok := w.docs[root+"\x00gone.md"]; !ok {
 		t.Error("an interrupted run removed a note")
 	}
+}
+
+// cancelledAtFive is testConfig writing 4 notes a batch, and a context
+// it cancels once 5 files are handled.
+func cancelledAtFive(t *testing.T) (context.Context, Config) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cfg := testConfig()
+	cfg.BatchNotes = 4
+	cfg.Progress = func(p Progress) {
+		if p.Done == 5 {
+			cancel()
+		}
+	}
+	return ctx, cfg
 }
 
 // TestUpdateBatches: notes are written in batches within the bounds, in

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/oraculo/oraculo/load"
+	"github.com/oraculo/oraculo/store"
 )
 
 // Reason says why a file was not ingested.
@@ -60,6 +61,10 @@ type File struct {
 	Target string
 	// Size is the size found by the walk (the target's, for a symlink).
 	Size int64
+	// stamp is the stamp of an ordinary file found by the walk, when
+	// stamped (see [store.FileStamp]).
+	stamp   store.FileStamp
+	stamped bool
 }
 
 // Listing is the result of walking one folder.
@@ -162,7 +167,9 @@ func (fc *Fence) Walk(root string) (*Listing, error) {
 				l.Skipped = append(l.Skipped, *skip)
 				return nil
 			}
-			l.Files = append(l.Files, File{Path: rel, Abs: p, Size: info.Size()})
+			f := File{Path: rel, Abs: p, Size: info.Size()}
+			f.stamp, f.stamped = fileStamp(info)
+			l.Files = append(l.Files, f)
 			return nil
 		}
 		f, skip := fc.followLink(rel, p)

@@ -139,30 +139,75 @@ func benchOptions(b *testing.B) vector.HNSWOptions {
 }
 
 // BenchmarkGraphBuild builds the graph over a real index's vectors as
-// ingest does ([vector.BuildHNSW]) and reports the wall and CPU seconds of
-// the build and the recall@10 of its searches against an exact scan.
+// ingest does ([vector.BuildHNSWCodes] over the vectors streamed, saved
+// with [vector.HNSW.SaveRows] and mapped; $ORACULO_BENCH_BUILD=float
+// builds over every vector in memory, [vector.BuildHNSW], as ingest did
+// before) and reports the wall and CPU seconds of the build and the
+// recall@10 of its searches against an exact scan.
 func BenchmarkGraphBuild(b *testing.B) {
 	rs := loadRealSet(b)
 	opts := benchOptions(b)
+	float := os.Getenv("ORACULO_BENCH_BUILD") == "float"
+	rows := func(yield func(int64, []float32) error) error {
+		for i, id := range rs.ids {
+			if err := yield(id, rs.row(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var g *vector.HNSW
 	b.ResetTimer()
 	cpu0 := cpuclock.Process()
 	for range b.N {
 		var err error
-		if g, err = vector.BuildHNSW(rs.dims, slices.Clone(rs.ids), slices.Clone(rs.vs), opts); err != nil {
+		if float {
+			g, err = vector.BuildHNSW(rs.dims, slices.Clone(rs.ids), slices.Clone(rs.vs), opts)
+		} else {
+			g, err = vector.BuildHNSWCodes(rs.dims, len(rs.ids), rows, opts)
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric((cpuclock.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/build")
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/build")
 	b.StopTimer()
+	if !float {
+		g = savedAndMapped(b, g, rows)
+	}
 	for _, ef := range []int{64, 200, 400} {
 		g.SetEfSearch(ef)
 		rec, lat := rs.recall(b, g.Search)
 		b.ReportMetric(rec, fmt.Sprintf("recall@10-ef%d", ef))
 		b.ReportMetric(ms(lat[len(lat)*95/100]), fmt.Sprintf("p95-ms-ef%d", ef))
 	}
-	b.Logf("%d vectors, M %d, efConstruction %d", len(rs.ids), g.M(), g.EfConstruction())
+	b.Logf("%d vectors, M %d, efConstruction %d, float %v", len(rs.ids), g.M(), g.EfConstruction(), float)
+}
+
+// savedAndMapped saves a graph built from codes with its vectors (rows)
+// in a file and maps it, as ingest saves it and a search maps it.
+func savedAndMapped(b *testing.B, g *vector.HNSW, rows vector.Rows) *vector.HNSW {
+	path := b.TempDir() + "/g.hnsw"
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := g.SaveRows(w, rows); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	m, err := vector.MapHNSW(path, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
 }
 
 // BenchmarkGraphSearch maps the graph ingest stored for a real index (as

@@ -16,6 +16,10 @@ type Count struct {
 	// index, or the HNSW graph ingest builds at or above the threshold)
 	// rather than scanning every vector.
 	Graph bool
+	// CodeScan says that the build chose to scan the graph's int8 codes
+	// rather than walk it: the walk's recall@10 on the index's own
+	// vectors fell short (vectors with little structure).
+	CodeScan bool
 }
 
 // CountOf counts model's vectors in st and says how they are searched.
@@ -25,5 +29,13 @@ func CountOf(ctx context.Context, st Store, model string, opts Options) (Count, 
 		return Count{}, err
 	}
 	_, own := st.(store.VectorSearcher)
-	return Count{Vectors: rows, Graph: own || rows >= opts.ANNThreshold()}, nil
+	c := Count{Vectors: rows, Graph: own || rows >= opts.ANNThreshold()}
+	if c.Graph && !own {
+		mode, _, err := storedChoice(ctx, st, model)
+		if err != nil {
+			return Count{}, err
+		}
+		c.CodeScan = mode == searchScan
+	}
+	return c, nil
 }

@@ -165,9 +165,17 @@ func loadGraph(ctx context.Context, st Store, model string, ids []int64, missing
 	if !graphHolds(h, ids) {
 		return nil, nil, nil
 	}
+	mode, _, err := storedChoice(ctx, st, model)
+	if err != nil {
+		return nil, nil, err
+	}
+	var search vector.Searcher = h
+	if mode == searchScan {
+		search = codeScan{h}
+	}
 	gids, data := h.Matrix()
 	vs := &store.Vectors{Model: model, Dims: h.Dims(), IDs: gids, Data: data}
-	return &Index{st: st, model: model, vectors: vs, exact: h.Exact(), search: h, missing: missing, gone: len(gids) - len(ids)}, warnings, nil
+	return &Index{st: st, model: model, vectors: vs, exact: h.Exact(), search: search, missing: missing, gone: len(gids) - len(ids)}, warnings, nil
 }
 
 // storedGraph returns the stored graph of model (nil when there is none

@@ -163,35 +163,22 @@ func Build(ctx context.Context, st Store, model string, opts Options, progress f
 	if stored, err := st.Meta(ctx, sigKey); err != nil || stored == graphSignature(version, ids) {
 		return false, err
 	}
-	return rebuild(ctx, st, graphs, model, version, progress)
+	return rebuild(ctx, st, graphs, model, version, ids, progress)
 }
 
-// rebuild reads the vectors of model, adds them to the stored graph or
-// builds a graph anew over them, stores it when it changed, and stores
-// the signature of the chunks it holds (see [Build]).
-func rebuild(ctx context.Context, st Store, graphs store.GraphStore, model, version string, progress func(done, total int)) (bool, error) {
+// rebuild builds or updates the graph of model (see buildGraph) and
+// stores the signature of the chunks it holds (see [Build]). ids are the
+// chunks that have a vector, read before.
+func rebuild(ctx context.Context, st Store, graphs store.GraphStore, model, version string, ids []int64, progress func(done, total int)) (bool, error) {
 	// The stages before (notes, compendium, embedding) left freed memory
-	// that the runtime keeps; the graph needs every vector at once, so
-	// that memory is given back first (at 100k chunks, with LoadVectors'
-	// lowered collector target, the ingest's peak went from 1.2 GB to
-	// 0.85 GB: the vectors, their int8 copies and the links).
+	// that the runtime keeps: given back before the graph's.
 	debug.FreeOSMemory()
-	vs, _, err := st.LoadVectors(ctx, model)
-	if err != nil || len(vs.IDs) == 0 {
-		return false, err
-	}
-	built := vs.IDs
 	if progress != nil {
-		progress(0, len(built))
+		progress(0, len(ids))
 	}
-	h, added, err := updateOrBuild(ctx, st, model, vs)
-	if err != nil {
+	built, err := buildGraph(ctx, st, graphs, model, ids)
+	if err != nil || len(built) == 0 {
 		return false, err
-	}
-	if added {
-		if err := graphs.SaveHNSW(ctx, model, h); err != nil {
-			return false, err
-		}
 	}
 	// The signature of the vectors' ids read now: a chunk added since
 	// makes the next ingest build again.
@@ -202,4 +189,53 @@ func rebuild(ctx context.Context, st Store, graphs store.GraphStore, model, vers
 		progress(len(built), len(built))
 	}
 	return true, nil
+}
+
+// buildGraph stores a graph of model over the vectors of the chunks
+// (about ids) and returns the ids it holds. A store that streams its
+// vectors ([vectorStreamer]) has a graph built anew from them one at a
+// time, holding their codes only, unless few changed since the stored
+// graph (see updateGraph), and the choice of how to search it stored
+// (see streamBuild). Otherwise every vector is read at once, added to
+// the stored graph or built anew over (see updateOrBuild).
+func buildGraph(ctx context.Context, st Store, graphs store.GraphStore, model string, ids []int64) ([]int64, error) {
+	if vs, ok := st.(vectorStreamer); ok && !fewChanged(ctx, st, model, ids) {
+		built, mode, err := streamBuild(ctx, st, vs, model, len(ids))
+		if err != nil || mode == "" {
+			return built, err
+		}
+		return built, st.SetMeta(ctx, searchKey(model), mode)
+	}
+	vs, _, err := st.LoadVectors(ctx, model)
+	if err != nil || len(vs.IDs) == 0 {
+		return nil, err
+	}
+	built := vs.IDs
+	h, added, err := updateOrBuild(ctx, st, model, vs)
+	if err != nil {
+		return nil, err
+	}
+	if added {
+		if err := graphs.SaveHNSW(ctx, model, h); err != nil {
+			return nil, err
+		}
+	}
+	return built, nil
+}
+
+// fewChanged reports whether the stored graph of model might be added to
+// rather than built anew (see updateGraph): it holds all but at most
+// maxTombstones of ids, counting as many those it holds that ids lacks.
+func fewChanged(ctx context.Context, st Store, model string, ids []int64) bool {
+	h, _, err := storedGraph(ctx, st, model)
+	if err != nil || h == nil {
+		return false
+	}
+	held := 0
+	for _, id := range ids {
+		if h.Contains(id) {
+			held++
+		}
+	}
+	return (len(ids)-held)+(h.Len()-held) <= maxTombstones(len(ids))
 }

@@ -79,15 +79,17 @@ func (ix *Index) Exact(ctx context.Context, d retrieve.Dense, restricted func() 
 	return d, nil
 }
 
-// Approx returns d walking an HNSW graph: the store's own index when it
-// searches its vectors itself, the graph search walks, or, while search
-// scans exactly, one built on first use and kept with the vectors.
+// Approx returns d searching approximately: the store's own index when it
+// searches its vectors itself, the graph as search uses it (walked, or
+// its codes scanned when the build chose so), or, while search scans
+// exactly, a graph built on first use and kept with the vectors.
 func (ix *Index) Approx(ctx context.Context, d retrieve.Dense) (retrieve.Dense, error) {
 	if ix.own != nil {
 		return d, nil
 	}
-	if h, ok := ix.search.(*vector.HNSW); ok {
-		d.Searcher = h
+	switch s := ix.search.(type) {
+	case *vector.HNSW, codeScan:
+		d.Searcher = s
 		return d, nil
 	}
 	h, _, err := ix.graph.Get(func() (*vector.HNSW, error) { return interruptible.Run(ctx, ix.buildHNSW) })

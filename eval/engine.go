@@ -91,9 +91,11 @@ func EngineAsker(eng *oraculo.Engine, opts oraculo.AskOptions) Asker {
 }
 
 // CheckANN measures what approximate vector search loses against exact
-// search on the same questions: the recall@k of the dense path walking an
-// HNSW graph ([oraculo.VectorsApprox], built for the check when search
-// does not use one yet) against it scanning every vector
+// search on the same questions: the recall@k of the dense path searching
+// approximately as search does ([oraculo.VectorsApprox]: walking the HNSW
+// graph, or scanning its int8 codes when the build chose so; a graph
+// built for the check when search does not use one yet) against it
+// scanning every vector
 // ([oraculo.VectorsExact]). Both run as a search does (the graph asked
 // for retrieve.FixedDepth neighbours, or k when larger, the first k kept),
 // so the figure is what search loses. It returns nil when the dense path
@@ -138,6 +140,10 @@ func CheckANN(ctx context.Context, eng *oraculo.Engine, questions []string, k in
 	check := &ANNCheck{Model: st.Retrieval.DenseModel, Vectors: st.Retrieval.DenseVectors, Queries: queries, K: k, InUse: st.Retrieval.Graph}
 	opts := vector.HNSWOptions{}.WithDefaults()
 	check.Index = fmt.Sprintf("hnsw M=%d ef=%d", opts.M, opts.EfSearch)
+	if st.Retrieval.DenseScan {
+		// What search uses: the graph's codes scanned, not walked.
+		check.Index = fmt.Sprintf("hnsw M=%d, int8 codes scanned", opts.M)
+	}
 	if queries > 0 {
 		check.Recall = total / float64(queries)
 		check.Recall10 = total10 / float64(queries)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/oraculo/oraculo/analysis"
 	"github.com/oraculo/oraculo/store"
@@ -115,19 +114,16 @@ func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, 
 	if all == 0 {
 		return out, nil
 	}
+	sets := make([][]string, 0, 2*len(ans))
 	for i := range out {
-		held := map[string]bool{}
+		sets = sets[:0]
 		for _, an := range ans {
-			for _, t := range an.Terms(out[i].Passage) {
-				held[t] = true
-			}
-			for _, t := range strings.Fields(store.HeadingTerms(an.Terms, out[i].Chunk.Path, out[i].Chunk.Headings)) {
-				held[t] = true
-			}
+			sets = append(sets, coverageTerms.passage(an, out[i].Passage),
+				coverageTerms.heading(an, out[i].Chunk.Path, out[i].Chunk.Headings))
 		}
 		share := 0.0
 		for _, tw := range w {
-			if held[tw.term] {
+			if anyHolds(sets, tw.term) {
 				share += tw.weight
 			}
 		}
@@ -144,6 +140,16 @@ func cover(ctx context.Context, tc store.TermCounter, ans []*analysis.Analyzer, 
 		}
 	}
 	return out, nil
+}
+
+// anyHolds reports whether any of sets holds term.
+func anyHolds(sets [][]string, term string) bool {
+	for _, s := range sets {
+		if holds(s, term) {
+			return true
+		}
+	}
+	return false
 }
 
 // sortByScore orders matches best first; equal scores keep their order.

@@ -24,6 +24,10 @@ type Retrieval struct {
 	DenseModel   string `json:"dense_model,omitempty"`
 	DenseVectors int    `json:"dense_vectors,omitempty"`
 	Graph        bool   `json:"graph"`
+	// DenseScan says that the graph's int8 codes are scanned rather than
+	// the graph walked: the build's choice when the walk's recall fell
+	// short ([dense.Count.CodeScan]).
+	DenseScan bool `json:"dense_scan,omitempty"`
 }
 
 // Entities gives the compendium an audience searches (a snapshot's).
@@ -43,7 +47,7 @@ func RetrievalOf(ctx context.Context, st dense.Store, em embed.Embedder, opts de
 		}
 		if n.Vectors > 0 {
 			r.Paths = append(r.Paths, retrieve.PathDense)
-			r.DenseModel, r.DenseVectors, r.Graph = em.ID(), n.Vectors, n.Graph
+			r.DenseModel, r.DenseVectors, r.Graph, r.DenseScan = em.ID(), n.Vectors, n.Graph, n.CodeScan
 		}
 	}
 	state, err := ents.Entities(ctx, public)

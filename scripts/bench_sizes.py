@@ -234,8 +234,16 @@ class Size:
             else:
                 marks["last"] = (t, cpu_of(pid))
 
+        on_notes = os.environ.get("DENSE_ON_NOTES") == "1" and os.path.exists(self.notes_db)
+        if on_notes:
+            # A copy of the notes index given the embedder: the ingest embeds
+            # every chunk and builds the graph, without writing the notes again.
+            for suffix in ("", "-wal", ".linkkey"):
+                if os.path.exists(self.notes_db + suffix):
+                    shutil.copyfile(self.notes_db + suffix, self.dense_db + suffix)
         fresh = self.ingest(self.dense_db, "hashing", on_line)
         self.fig["fresh_dense"] = fresh
+        self.fig["dense_on_notes"] = on_notes
         if "graph_start" in marks and marks["graph_cpu0"] is not None and marks["graph_cpu1"] is not None:
             w = marks["graph_end"] - marks["graph_start"]
             c = marks["graph_cpu1"] - marks["graph_cpu0"]
@@ -243,7 +251,7 @@ class Size:
             self.fig["graph"] = {"wall": w, "cpu": c}
             self.row("HNSW build (1024-d), per 100k chunks", "≤ 60 s, ≤ 120 CPU-s",
                      f"{w * per:.0f} s, {c * per:.0f} CPU-s (stage: {w:.1f} s, {c:.1f} CPU-s; "
-                     f"ingest {fmt_runs([fresh])})", "yes" if w * per <= 60 and c * per <= 120 else "no")
+                     f"{'embedding the notes index' if on_notes else 'ingest'} {fmt_runs([fresh])})", "yes" if w * per <= 60 and c * per <= 120 else "no")
         else:
             self.row("HNSW build (1024-d)", "≤ 60 s per 100k", f"no graph stage seen (ingest {fmt_runs([fresh])})", "n/a")
         r, rep, total = self.bench(self.dense_db, "--n", "200", "--paths", "dense", embedder="hashing")

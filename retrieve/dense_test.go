@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/oraculo/oraculo/embed"
 	"github.com/oraculo/oraculo/retrieve"
@@ -80,4 +81,81 @@ func TestDenseOnStoreIndex(t *testing.T) {
 	if _, err := (retrieve.Dense{Embedder: em, Store: vi, Index: s}).Retrieve(ctx, "dragón", 2); err == nil || !errors.Is(err, vi.err) {
 		t.Errorf("a failing store index: %v", err)
 	}
+}
+
+// slowSearcher answers after a delay, as a large graph's first search
+// under load does.
+type slowSearcher struct {
+	vector.Searcher
+	delay time.Duration
+}
+
+func (s slowSearcher) Search(q []float32, k int) ([]vector.Hit, error) {
+	time.Sleep(s.delay)
+	return s.Searcher.Search(q, k)
+}
+
+// ctxReader fails a read whose context is done, as SQLite does.
+type ctxReader struct{ store.ChunkReader }
+
+func (r ctxReader) ChunksFound(ctx context.Context, ids []int64) ([]store.Chunk, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return r.ChunkReader.ChunksFound(ctx, ids)
+}
+
+func (r ctxReader) Chunks(ctx context.Context, ids []int64) ([]store.Chunk, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return r.ChunkReader.Chunks(ctx, ids)
+}
+
+// TestDenseTimeoutBoundsTheVectorOnly: the wait for the question's vector
+// is bounded, not the search after it: a search slower than that bound
+// still returns its chunks (it failed reading them, the bound passed).
+func TestDenseTimeoutBoundsTheVectorOnly(t *testing.T) {
+	defer retrieve.SetQueryTimeout(20 * time.Millisecond)()
+	ctx := context.Background()
+	a := spanish(t)
+	chunks := []store.Chunk{
+		sessionChunk(1, 1, "El dragón rojo atacó Puertogris al alba.", false),
+		sessionChunk(2, 2, "La posada estaba vacía y fría.", false),
+	}
+	s := newMemStore(t, a, chunks)
+	em := embed.NewHashing(embed.DefaultHashingDims)
+	ex := vector.NewExact(em.Dims())
+	for _, c := range chunks {
+		v, err := em.Embed(ctx, embed.Passage, []string{c.Text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vector.Normalize(v[0])
+		if err := ex.Add(c.ID, v[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := retrieve.Dense{Embedder: em, Searcher: slowSearcher{ex, 80 * time.Millisecond}, Index: ctxReader{s}}
+	res, err := p.Retrieve(ctx, "dragón", 2)
+	if err != nil {
+		t.Fatalf("a search slower than the vector's bound failed: %v", err)
+	}
+	if len(res) != 2 || res[0].Chunk.ID != 1 {
+		t.Errorf("chunks %v, want 2 with chunk 1 first", ids(res))
+	}
+	// The bound still holds for the vector itself.
+	stall := stallingEmbedder{em}
+	if _, err := (retrieve.Dense{Embedder: stall, Searcher: ex, Index: s}).Retrieve(ctx, "dragón", 2); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a model that never answers: %v, want the deadline", err)
+	}
+}
+
+// stallingEmbedder waits for its context to end, as a stalled model
+// server does.
+type stallingEmbedder struct{ embed.Embedder }
+
+func (stallingEmbedder) Embed(ctx context.Context, _ embed.Kind, _ []string) ([][]float32, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
 }

@@ -169,8 +169,11 @@ func (p BM25) search(ctx context.Context, question string, n int) ([]match, erro
 }
 
 // queryTimeout bounds the wait for a question's vector: a search must not
-// hang on a model server.
-const queryTimeout = 15 * time.Second
+// hang on a model server. It bounds that wait only: the vectors' own search
+// and the reading of its chunks are the caller's (a first search of a large
+// index under load, which maps the graph, took longer and then failed
+// reading chunks it had found).
+var queryTimeout = 15 * time.Second
 
 // Dense is the semantic path: the question's vector against the chunks'
 // vectors (cosine), exact or approximate depending on the Searcher, or
@@ -210,9 +213,9 @@ func (Dense) Name() string { return PathDense }
 
 // Retrieve implements [Path].
 func (p Dense) Retrieve(ctx context.Context, question string, n int) ([]Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
-	defer cancel()
-	vecs, err := p.Embedder.Embed(ctx, embed.Query, []string{question})
+	ectx, cancel := context.WithTimeout(ctx, queryTimeout)
+	vecs, err := p.Embedder.Embed(ectx, embed.Query, []string{question})
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("dense path: embedding the question: %w", err)
 	}

@@ -90,8 +90,13 @@ func raceSample(qs []eval.Question) []eval.Question {
 
 // TestRankStats evaluates every configuration on each golden set (only
 // the sample under -short) and compares the metrics with the committed
-// baseline; -update rewrites it.
+// baseline; -update rewrites it. It measures, and the run without the
+// race detector measures it: under -race with -short (CI's race step,
+// there to find races) it skips.
 func TestRankStats(t *testing.T) {
+	if raceDetector && testing.Short() {
+		t.Skip("measures ranking, which the run without -race does; the race detector is there to find races")
+	}
 	ctx := context.Background()
 	got := map[string][]float64{}
 	sets := rankSets()

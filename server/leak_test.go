@@ -148,7 +148,10 @@ func leakSetup(t *testing.T, notes string) (*oraculo.Engine, leakcheck.Secrets) 
 
 // echoModel is a fake chat model that repeats all the evidence it was
 // shown (whatever reached the model reaches the answer), as an engine's
-// option.
+// option. Its replies stream in pieces of echoWords words: the echo is
+// pages long, and the engine reads the whole text so far at each piece
+// (answer.VerifyAsItGoes), so word by word would cost the leak tests most
+// of their time without changing what the answer says.
 func echoModel(t *testing.T) oraculo.Option {
 	srv := chattest.NewOllama(t, func(c chattest.Call) string {
 		text := c.Text(chat.RoleUser)
@@ -157,8 +160,19 @@ func echoModel(t *testing.T) oraculo.Option {
 		}
 		return text
 	})
+	srv.Cut(func(text string) []string {
+		words := chattest.Pieces(text)
+		var out []string
+		for i := 0; i < len(words); i += echoWords {
+			out = append(out, strings.Join(words[i:min(i+echoWords, len(words))], ""))
+		}
+		return out
+	})
 	return oraculo.WithChatModel(chat.NewOllama(chat.OllamaConfig{BaseURL: srv.URL, Model: "fake"}))
 }
+
+// echoWords is how many words each piece of echoModel's stream holds.
+const echoWords = 16
 
 // TestLeakDuringReingest runs the leak test's requests while the serving
 // engine re-ingests the sample with its DM notes edited, again and again:

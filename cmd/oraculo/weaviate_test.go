@@ -140,6 +140,7 @@ var clusterChat func(t *testing.T, s sandbox, env []string, args ...string)
 // empty as before. A read-only command on an empty collection says to
 // ingest first and creates nothing.
 func TestWeaviateBackend(t *testing.T) {
+	t.Parallel() // see parallelWeaviate
 	c := weaviatetest.Start(t, 1)
 	url := c.Nodes[0].URL()
 	campaign, golden := sampleFiles(t)
@@ -385,6 +386,13 @@ func addToken(t *testing.T, s sandbox, path, name, role string) string {
 	return strings.TrimSpace(out)
 }
 
+// parallelWeaviate: the tests that drive oraculo processes on a Weaviate
+// node of their own (TestWeaviateBackend, TestTwoServers,
+// TestWeaviateReplicationFlag) run side by side, after the package's other
+// tests, so that the waits of their nodes and processes overlap. Each has
+// its own node, ports and sandbox (its processes' environment is
+// sandbox.env's), and none sets this process's environment or globals.
+
 // passageLink finds the links to passages in a text.
 var passageLink = regexp.MustCompile(`http://127\.0\.0\.1:\d+(/c/[^)\s"]+)`)
 
@@ -394,6 +402,7 @@ var passageLink = regexp.MustCompile(`http://127\.0\.0\.1:\d+(/c/[^)\s"]+)`)
 // web page's API and the OpenAI endpoint), open each other's signed
 // links, and never show a player a DM-only note.
 func TestTwoServers(t *testing.T) {
+	t.Parallel() // see parallelWeaviate
 	c := weaviatetest.Start(t, 1)
 	url := c.Nodes[0].URL()
 	campaign, _ := sampleFiles(t)
@@ -585,6 +594,7 @@ func TestTwoServers(t *testing.T) {
 // and a command without the flag takes the collections as they are,
 // through another node.
 func TestWeaviateReplicationFlag(t *testing.T) {
+	t.Parallel() // see parallelWeaviate
 	c := weaviatetest.Start(t, 3)
 	campaign, _ := sampleFiles(t)
 	s := newSandbox(t)

@@ -22,6 +22,7 @@ import (
 // form one cluster, a collection created on one node is seen on the
 // others, and after a stop and a start the nodes still hold it.
 func TestLocalScript(t *testing.T) {
+	t.Parallel() // its own nodes and ports: their starts overlap (TestBinaryFromEnv, which sets the environment, runs first)
 	if runtime.GOOS == "windows" {
 		t.Skip("the script is bash")
 	}

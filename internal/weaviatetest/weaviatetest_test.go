@@ -12,6 +12,7 @@ import (
 // TestStartStop starts one node, checks it answers, and checks that its
 // process is gone once the test that started it has ended.
 func TestStartStop(t *testing.T) {
+	t.Parallel() // its own nodes and ports: their starts overlap (TestBinaryFromEnv, which sets the environment, runs first)
 	var pid int
 	var url string
 	t.Run("node", func(t *testing.T) {
@@ -45,6 +46,7 @@ func TestStartStop(t *testing.T) {
 
 // TestRestart stops a node and starts it again on the same folder.
 func TestRestart(t *testing.T) {
+	t.Parallel() // its own nodes and ports: their starts overlap (TestBinaryFromEnv, which sets the environment, runs first)
 	c := Start(t, 1)
 	n := c.Nodes[0]
 	if err := n.Stop(); err != nil {
@@ -70,6 +72,7 @@ func TestBinaryFromEnv(t *testing.T) {
 
 // TestCluster starts three nodes and checks that each sees the others.
 func TestCluster(t *testing.T) {
+	t.Parallel() // its own nodes and ports: their starts overlap (TestBinaryFromEnv, which sets the environment, runs first)
 	c := Start(t, 3)
 	for _, n := range c.Nodes {
 		resp, err := http.Get(n.URL() + "/v1/nodes")

@@ -14,6 +14,7 @@ import (
 // opened with a warning naming the fix; one started as
 // internal/weaviatetest and scripts/weaviate-local.sh start it is not.
 func TestBlockMaxWarning(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string

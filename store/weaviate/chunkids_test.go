@@ -20,6 +20,7 @@ import (
 // the folder's: store.RootedChunkUID) answers to that id, and still does
 // once its note is written again under the new id.
 func TestChunkIDsOnWeaviate(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	c := weaviatetest.Start(t, 1)
 	ctx := context.Background()
 	sample, err := filepath.Abs("../../examples/campaign")

@@ -56,6 +56,7 @@ func (c *vectorCounter) reads() (loads, listings int32) {
 // a vector, lists the chunks that have one or reads a graph, neither
 // when it ingests nor when it searches.
 func TestEngineDense(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	c := weaviatetest.Start(t, 1)
 	ctx := context.Background()
 	hashing := oraculo.WithEmbedder(oraculo.EmbedderConfig{Provider: oraculo.ProviderHashing})

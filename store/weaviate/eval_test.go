@@ -29,6 +29,7 @@ type evalSet struct {
 // within parity of SQLite's. The sets are the sample campaign and, when
 // ../shared/eval holds it, XQuAD-es dev.
 func TestEngineParity(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	sets := []evalSet{{"sample", "../../examples/campaign", "../../examples/golden.jsonl", oraculo.IngestOptions{}}}
 	xq := filepath.Join("..", "..", "..", "shared", "eval", "xquad-es-dev")
 	if _, err := os.Stat(filepath.Join(xq, "dev.jsonl")); err == nil {

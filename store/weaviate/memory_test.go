@@ -23,6 +23,7 @@ const stated = "stated:dm:ana@2026-12-01"
 // TestMemory runs the memory tests on one node, each subtest in its own
 // tenant: the racing ones first and alone, the others side by side.
 func TestMemory(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	c := weaviatetest.Start(t, 1)
 	node := c.Nodes[0]
 	t.Run("RacingAdds", func(t *testing.T) { testMemoryRacingAdds(t, node) })
@@ -570,6 +571,7 @@ func testMemoryTenants(t *testing.T, node *weaviatetest.Node) {
 // the others (every write and read by id at QUORUM), and writers on the
 // three nodes adding one (scope, key) at once leave one active entry.
 func TestMemoryReplicated(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	c := weaviatetest.Start(t, 3)
 	ctx := context.Background()
 	var stores []*weaviate.Store

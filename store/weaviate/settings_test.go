@@ -19,6 +19,7 @@ import (
 // processes creating it at the same moment with different values all get
 // the same one, the one stored.
 func TestMetaOnce(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	c := weaviatetest.Start(t, 1)
 	node := c.Nodes[0]
 	ctx := context.Background()
@@ -78,6 +79,7 @@ func TestMetaOnce(t *testing.T) {
 // TestOpenExisting: opening an index that must exist creates nothing in
 // a tenant no ingest has begun in, and opens one that has.
 func TestOpenExisting(t *testing.T) {
+	t.Parallel() // its own node (see "Parallel tests" in contract_test.go)
 	c := weaviatetest.Start(t, 1)
 	node := c.Nodes[0]
 	ctx := context.Background()

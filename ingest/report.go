@@ -32,7 +32,8 @@ type Report struct {
 	Unchanged int `json:"unchanged"`
 	// Deleted left the index because their files are gone.
 	Deleted int `json:"deleted"`
-	// Bytes is the size of the files read.
+	// Bytes is the size of the files handled: those read and those whose
+	// stamps told they had not changed (not read).
 	Bytes int64 `json:"bytes"`
 	// Skipped files, with the reason; Repaired and Warnings did get in.
 	Skipped  []Problem `json:"skipped"`

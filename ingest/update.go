@@ -119,7 +119,7 @@ const (
 
 // Progress reports how far [Update] is in one folder.
 type Progress struct {
-	// Done of Total files were handled; Bytes were read so far.
+	// Done of Total files were handled, Bytes of them so far.
 	Done, Total int
 	Bytes       int64
 	// Path is the last file handled.
@@ -148,7 +148,8 @@ type Result struct {
 	// times, identity) had not changed since their notes were read (see
 	// [store.FileStamper]).
 	Unread int
-	// Bytes is the size of the files read.
+	// Bytes is the size of the files handled: those read and those whose
+	// stamps told they had not changed (Unread).
 	Bytes int64
 	// NewChunks is how many chunks were written.
 	NewChunks int

@@ -118,7 +118,7 @@ Todas las órdenes aceptan --ui-lang es|en para sus mensajes (por defecto, tu lo
 	"warning":                     {"warning: %s", "aviso: %s"},
 	"embed-summary":               {"Dense path (%s): %d chunks embedded, %d without a vector, %d stale vectors pruned", "Vía densa (%s): %d fragmentos vectorizados, %d sin vector, %d vectores obsoletos eliminados"},
 	"interrupted":                 {"interrupted: what was written is consistent; run the same command again to complete it", "interrumpido: lo escrito es coherente; vuelve a lanzar la misma orden para completarlo"},
-	"ingest-done":                 {"Ingest finished in %s: %d files (%d indexed, %d unchanged, %d removed), %s of notes read", "Ingesta terminada en %s: %d archivos (%d indexados, %d sin cambios, %d eliminados), %s de notas leídos"},
+	"ingest-done":                 {"Ingest finished in %s: %d files (%d indexed, %d unchanged, %d removed), %s of notes", "Ingesta terminada en %s: %d archivos (%d indexados, %d sin cambios, %d eliminados), %s de notas"},
 	"no-notes-found":              {"No notes found (Markdown or text files) in the folders given: check the path.", "No hay notas (archivos Markdown o de texto) en las carpetas indicadas: revisa la ruta."},
 	"index-summary":               {"Index %s: %d documents, %d sessions, %d chunks, %d paragraphs, %s", "Índice %s: %d documentos, %d sesiones, %d fragmentos, %d párrafos, %s"},
 	"size-on-disk":                {"%s on disk", "%s en disco"},

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -289,12 +288,8 @@ func rescoreParagraphs(ctx context.Context, db queryer, plan bm25Plan, filter st
 	// a question with "parte" and "2" at 100k chunks).
 	ownFilter, ownArgs := filter, args
 	if len(both) > 0 {
-		ids, err := json.Marshal(slices.Collect(maps.Keys(both)))
-		if err != nil {
-			return nil, err
-		}
 		ownFilter += ` AND rowid NOT IN (SELECT value FROM json_each(?))`
-		ownArgs = append(append([]any(nil), args...), string(ids))
+		ownArgs = append(append([]any(nil), args...), jsonIDs(slices.Collect(maps.Keys(both))))
 	}
 	own, err := allScores(ctx, db, plan.match, ownFilter, ownArgs, hw)
 	if err != nil {
